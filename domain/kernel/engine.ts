@@ -1,0 +1,71 @@
+import type { ZodType } from 'zod';
+import type { RuleViolation } from './errors.js';
+import type { Result } from './result.js';
+import type { Rng } from './random.js';
+import type { Seat, Viewer, Visibility } from './visibility.js';
+
+/** What `decide` and `setup` may use besides state: seeded chance and the time, passed in. */
+export interface Ctx {
+  readonly rng: Rng;
+  /** ISO-8601 time the command is being decided at; never read from a clock in domain code. */
+  readonly now: string;
+}
+
+/** An engine's event together with who may see it. */
+export interface Emitted<E> {
+  readonly event: E;
+  readonly visibility: Visibility;
+}
+
+export interface SeatSpec {
+  readonly id: Seat;
+  readonly name: string;
+}
+
+/** Someone the game is waiting for, and what is asked of them. */
+export interface Pending {
+  readonly seat: Seat;
+  /** 'move': an ordinary turn; 'sealed': a hidden simultaneous order; 'reaction': an interrupt on another seat's turn. */
+  readonly kind: 'move' | 'sealed' | 'reaction';
+  readonly prompt: string;
+}
+
+export interface Outcome {
+  readonly winners: readonly Seat[];
+  readonly reason: string;
+  readonly score?: Readonly<Record<Seat, number>>;
+}
+
+export interface TypedMessage {
+  readonly type: string;
+}
+
+/**
+ * One game system. Pure: no I/O, no clock, no Math.random. `legalCommands` is the single
+ * source of truth for what a seat may do; `decide` accepts exactly those commands (for
+ * commands with large choice spaces it may describe a representative set, and `decide`
+ * then validates the general case).
+ */
+export interface GameEngine<S = unknown, C extends TypedMessage = TypedMessage, E extends TypedMessage = TypedMessage, O = unknown> {
+  readonly id: string;
+  readonly title: string;
+  /** Bump when rules change the meaning of past events' fold: stored snapshots of older versions are ignored. */
+  readonly version: number;
+  readonly optionsSchema: ZodType<O>;
+  readonly commandSchema: ZodType<C>;
+  /** Seats for these options (2 to 4). Engine event types must not contain a dot: those are the kernel's. */
+  seats(options: O): readonly SeatSpec[];
+  initialState(options: O): S;
+  /** Runs once, when every seat has joined: deals, shuffles, places. */
+  setup(state: S, ctx: Ctx): Result<readonly Emitted<E>[], RuleViolation>;
+  evolve(state: S, event: E): S;
+  decide(state: S, command: C, actor: Seat, ctx: Ctx): Result<readonly Emitted<E>[], RuleViolation>;
+  view(state: S, viewer: Viewer): unknown;
+  pending(state: S): readonly Pending[];
+  outcome(state: S): Outcome | undefined;
+  legalCommands(state: S, seat: Seat): readonly C[];
+}
+
+/** Erased engine type used by registries and the platform. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyEngine = GameEngine<any, any, any, any>;

@@ -288,3 +288,42 @@ export function viewerFor(meta: GameMeta, player: string | null, seat?: Seat): V
 }
 
 export { seedCommitment, canonicalJson };
+
+/**
+ * The public summary of a game, written on the stream head with every append. Read models
+ * (inbox, lobby, game summaries) and notifications are built from it, and a rebuild
+ * recomputes it by folding the events, so both paths must call this one function.
+ * It holds only what every seat and spectator may know.
+ */
+export interface GameSummary {
+  readonly gameId: string;
+  readonly engine: string;
+  readonly title: string;
+  readonly status: GameMeta['status'];
+  readonly version: number;
+  readonly hash: string;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly seats: readonly { id: Seat; name: string; player: string | null; joined: boolean }[];
+  readonly pending: readonly (Pending & { player: string | null })[];
+  readonly outcome?: Outcome;
+}
+
+export function summarize(engine: AnyEngine, state: GameState): GameSummary {
+  const m = state.meta;
+  return {
+    gameId: m.gameId,
+    engine: m.engine,
+    title: engine.title,
+    status: m.status,
+    version: m.version,
+    hash: m.hash,
+    createdBy: m.createdBy,
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+    seats: m.seats.map(({ id, name, player, joined }) => ({ id, name, player, joined })),
+    pending: pendingOf(engine, state),
+    ...(m.outcome ? { outcome: m.outcome } : {}),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Ports between the application service and the outside world, and the one DynamoDB
+ * table's item layout. Adapters live beside this file; the domain never sees any of it.
+ *
+ * TABLE LAYOUT (one table, pk/sk strings, stream NEW_AND_OLD_IMAGES)
+ *   pk = GAME#<gameId>
+ *     sk = EV#<seq, 10 digits>   an event: attributes gameId, seq, type, envelope (the
+ *                                EventEnvelope as a JSON string, byte-exact for hashing)
+ *     sk = HEAD                  version, hash, engine, status, summary (GameSummary as a
+ *                                map), recent (commandId -> {from,to} for recent commands)
+ *     sk = SECRET                seed (hex). Never returned by any API until the game ends.
+ *     sk = SNAP                  snapshot: version, engineVersion, state (gzip JSON, binary)
+ *     sk = CMD#<commandId>       idempotency record: {from, to} event range it produced
+ *   Sort keys order EV# < HEAD < SECRET < SNAP, so one Query in reverse order returns the
+ *   snapshot, secret, head and newest events first: a command loads in one round trip.
+ *   Read models (built by the projector from HEAD's stream records):
+ *     pk = INBOX#<player>  sk = GAME#<gameId>    that player's games, whose move, since when
+ *     pk = LOBBY           sk = GAME#<gameId>    open games with free seats
+ *     pk = SUMMARY#<gameId> sk = SUMMARY         the public GameSummary
+ *     pk = PLAYER#<player> sk = SETTINGS         notification channels
+ *     pk = PLAYER#<player> sk = DELIVERY#<time>#<id>  webhook/email delivery attempts
+ *     pk = NOTIFIED#<key>  sk = NOTIFIED          dedupe record: one "your turn" per turn
+ *
+ * HANDLERS (one esbuild entry each, all export `handler`)
+ *   functions/handlers/api.ts        API Gateway HTTP API v2 events
+ *   functions/handlers/projector.ts  DynamoDB stream batches: read models + notification jobs
+ *   functions/handlers/notifier.ts   SQS batches: send email / webhooks
+ * ENVIRONMENT: TABLE_NAME, NOTIFY_QUEUE_URL, MAIL_FROM, APP_URL, AUTH_MODE=cognito|local,
+ *   LOCAL_JWT_SECRET (local only), DYNAMODB_ENDPOINT (local only).
+ */
+import type { EventEnvelope, GameState, GameSummary, RuleViolation } from '../domain/kernel/index.js';
+
+export interface Snapshot {
+  readonly version: number;
+  readonly engineVersion: number;
+  readonly state: GameState;
+}
+
+export interface LoadedStream {
+  readonly gameId: string;
+  readonly version: number;
+  readonly hash: string;
+  readonly seed: string;
+  readonly snapshot?: Snapshot;
+  /** Events after the snapshot (all events when there is none), in order. */
+  readonly tail: readonly EventEnvelope[];
+  /** Recent commandIds and the event range each produced. */
+  readonly recent: Readonly<Record<string, CommandRecord>>;
+}
+
+export interface CommandRecord {
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface AppendRequest {
+  readonly gameId: string;
+  /** 0 when creating the game. */
+  readonly expectedVersion: number;
+  readonly events: readonly EventEnvelope[];
+  readonly commandId: string;
+  readonly summary: GameSummary;
+  /** Only when creating. */
+  readonly seed?: string;
+  /** Written when the tail would otherwise grow past the snapshot interval. */
+  readonly snapshot?: Snapshot;
+}
+
+export class ConcurrencyError extends Error {
+  override name = 'ConcurrencyError';
+}
+export class DuplicateCommandError extends Error {
+  override name = 'DuplicateCommandError';
+  constructor(readonly record: CommandRecord) {
+    super('command already applied');
+  }
+}
+
+export interface EventStore {
+  /** One read round trip: head, secret, snapshot and the tail after it. */
+  load(gameId: string): Promise<LoadedStream | undefined>;
+  /** One write round trip (TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
+  append(req: AppendRequest): Promise<void>;
+  getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined>;
+  /** Events with seq > after, in order, at most limit. */
+  readEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]>;
+}
+
+export interface Clock {
+  now(): string;
+}
+export interface SeedSource {
+  /** 32 random bytes, hex. */
+  newSeed(): string;
+  newId(): string;
+}
+
+/** Errors the application service raises; the HTTP edge maps them to status codes. */
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 500,
+    readonly code: string,
+    message: string,
+    readonly rule?: string,
+  ) {
+    super(message);
+  }
+  static fromViolation(v: RuleViolation, status: 403 | 422 = 422): AppError {
+    return new AppError(status, v.code, v.message, v.rule);
+  }
+}
+
+export interface NotificationSettings {
+  readonly email?: string;
+  readonly webhooks: readonly { id: string; url: string; secret: string; format: 'json' | 'discord' | 'slack' }[];
+}
+export interface SettingsStore {
+  get(player: string): Promise<NotificationSettings | undefined>;
+  put(player: string, settings: NotificationSettings): Promise<void>;
+}

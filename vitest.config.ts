@@ -1,10 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+// In CI, .ci/run sets FIELDPOST_TEST_REPORT so it can print a plain "N passed, N failed" line.
+const report = process.env.FIELDPOST_TEST_REPORT;
+
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    ...(report ? { reporters: ['default', 'json'], outputFile: { json: report } } : {}),
   },
 });

@@ -64,6 +64,8 @@ export interface AppendRequest {
   readonly seed?: string;
   /** Written when the tail would otherwise grow past the snapshot interval. */
   readonly snapshot?: Snapshot;
+  /** HEAD's `recent` as loaded; the store adds this command and keeps the newest few. */
+  readonly recent?: Readonly<Record<string, CommandRecord>>;
 }
 
 export class ConcurrencyError extends Error {

@@ -1,0 +1,23 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { EngineRegistry } from '../../domain/kernel/index.js';
+import type { Clock, SeedSource } from '../ports.js';
+import { DEFAULT_SNAPSHOT_INTERVAL, DynamoEventStore } from '../store/dynamo-event-store.js';
+import { createGameService, type GameService } from './game-service.js';
+
+/** The wall clock, as ISO-8601 UTC. */
+export const systemClock: Clock = { now: () => new Date().toISOString() };
+
+/** Secret game seeds (32 bytes from the OS CSPRNG) and random ids. */
+export const cryptoSeeds: SeedSource = {
+  newSeed: () => randomBytes(32).toString('hex'),
+  newId: () => randomUUID(),
+};
+
+/** The service wired to the DynamoDB store, with one snapshot interval shared by both. */
+export function createDynamoGameService(opts: { client: DynamoDBClient; tableName: string; engines: EngineRegistry; clock?: Clock; seeds?: SeedSource; snapshotEvery?: number }): { service: GameService; store: DynamoEventStore } {
+  const snapshotEvery = opts.snapshotEvery ?? DEFAULT_SNAPSHOT_INTERVAL;
+  const store = new DynamoEventStore({ client: opts.client, tableName: opts.tableName, snapshotInterval: snapshotEvery });
+  const service = createGameService({ store, engines: opts.engines, clock: opts.clock ?? systemClock, seeds: opts.seeds ?? cryptoSeeds, snapshotEvery });
+  return { service, store };
+}

@@ -1,0 +1,333 @@
+import { createHash } from 'node:crypto';
+import {
+  canSee,
+  chain,
+  decideCreate,
+  decideJoin,
+  decidePlay,
+  decideResign,
+  foldAll,
+  GENESIS,
+  seedCommitment,
+  summarize,
+  viewerFor,
+  type AnyEngine,
+  type EngineRegistry,
+  type EventEnvelope,
+  type GameState,
+  type GameSummary,
+  type NewEvent,
+  type Result,
+  type RuleViolation,
+  type Seat,
+  type Viewer,
+} from '../../domain/kernel/index.js';
+import { AppError, ConcurrencyError, DuplicateCommandError, type Clock, type CommandRecord, type EventStore, type LoadedStream, type SeedSource, type Snapshot } from '../ports.js';
+
+/**
+ * The application service: load a game's stream (one read), fold it, let the kernel and the
+ * engine decide, chain the new events and append them (one write). Everything a request
+ * handler, the CLI or a test does to a game goes through here.
+ */
+export interface CommandResult {
+  gameId: string;
+  version: number;
+  duplicate: boolean;
+  /** Only the events the caller may see. */
+  events: EventEnvelope[];
+}
+
+export interface GameView {
+  summary: GameSummary;
+  seat: string | null;
+  view: unknown;
+  legalCommands: unknown[];
+  pending: GameSummary['pending'];
+}
+
+export interface GameService {
+  /** Creates a game; the creator also takes `seat` when given, in the same command. */
+  create(player: string, input: { engine: string; options?: unknown; reserve?: Record<string, string>; seat?: string; entropy?: string; commandId: string }): Promise<CommandResult>;
+  join(player: string, gameId: string, input: { seat?: string; entropy?: string; commandId: string }): Promise<CommandResult>;
+  submit(player: string, gameId: string, input: { command: unknown; commandId: string; seat?: string; expectedVersion?: number }): Promise<CommandResult>;
+  resign(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
+  view(player: string | null, gameId: string, opts?: { seat?: string }): Promise<GameView>;
+  events(player: string | null, gameId: string, opts?: { after?: number; limit?: number; seat?: string }): Promise<{ events: EventEnvelope[]; version: number; next?: number }>;
+  /** The full log, for audit; only once the game has ended (409 'game/not-ended' before). */
+  exportLog(player: string | null, gameId: string): Promise<EventEnvelope[]>;
+}
+
+export interface GameServiceDeps {
+  store: EventStore;
+  engines: EngineRegistry;
+  clock: Clock;
+  seeds: SeedSource;
+  /** Write a snapshot when this many events have accumulated since the last (default 50; must match the store's page size). */
+  snapshotEvery?: number;
+  /** Times a command without expectedVersion is decided again after losing a race (default 5). */
+  maxRetries?: number;
+}
+
+const DEFAULT_EVENTS_LIMIT = 100;
+const MAX_EVENTS_LIMIT = 1000;
+const RULE_PLATFORM = 'Fieldpost platform';
+
+/** Violations that are the request's shape, not the rules: 400. Seat problems: 403. Everything else: 422. */
+const BAD_REQUEST = new Set(['game/bad-options', 'command/malformed', 'action/seat-required', 'seat/entropy-too-long']);
+const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat']);
+
+export function violationError(v: RuleViolation): AppError {
+  if (BAD_REQUEST.has(v.code)) return new AppError(400, v.code, v.message, v.rule);
+  return AppError.fromViolation(v, FORBIDDEN.has(v.code) ? 403 : 422);
+}
+
+/**
+ * A game's id is derived from its creator and the create command's id, so a retried create
+ * lands on the same partition and is recognised as a duplicate by the conditional write,
+ * without a lookup table or an extra read.
+ */
+export function gameIdFor(player: string, commandId: string): string {
+  return createHash('sha256').update(`create\u0000${player}\u0000${commandId}`).digest('base64url').slice(0, 22);
+}
+
+const COMMAND_ID = /^[\x21-\x7e]{1,128}$/;
+const GAME_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+function checkCommandId(commandId: string): void {
+  if (typeof commandId !== 'string' || !COMMAND_ID.test(commandId)) {
+    throw new AppError(400, 'command/bad-id', 'commandId must be 1 to 128 printable characters without spaces (a UUID is ideal)', RULE_PLATFORM);
+  }
+}
+
+interface Loaded {
+  readonly stream: LoadedStream;
+  readonly engine: AnyEngine;
+  readonly state: GameState;
+  /** Version of the snapshot the fold started from (0 when none was usable). */
+  readonly snapVersion: number;
+  /** Events held in memory, in order: seqs (memFrom, version]. */
+  readonly events: readonly EventEnvelope[];
+  readonly memFrom: number;
+}
+
+type Decision = (l: Loaded, at: string) => Result<NewEvent[], RuleViolation>;
+
+export function createGameService(deps: GameServiceDeps): GameService {
+  const { store, engines, clock, seeds } = deps;
+  const snapshotEvery = deps.snapshotEvery ?? 50;
+  const maxRetries = deps.maxRetries ?? 5;
+
+  const notFound = (gameId: string) => new AppError(404, 'game/not-found', `There is no game ${gameId}`);
+
+  async function loadGame(gameId: string): Promise<Loaded> {
+    if (typeof gameId !== 'string' || !GAME_ID.test(gameId)) throw notFound(String(gameId));
+    const stream = await store.load(gameId);
+    if (!stream) throw notFound(gameId);
+    const engineId = stream.snapshot ? stream.snapshot.state.meta.engine : (stream.tail[0]?.data as { engine?: string } | undefined)?.engine;
+    const engine = engineId === undefined ? undefined : engines.get(engineId);
+    if (!engine) throw new AppError(500, 'engine/missing', `Game ${gameId} is played with ${engineId ?? 'an unknown engine'}, which this server no longer has`);
+    let snapshot: Snapshot | undefined = stream.snapshot;
+    let events: readonly EventEnvelope[] = stream.tail;
+    if (snapshot && snapshot.engineVersion !== engine.version) {
+      // Rules changed since the snapshot was taken: refold from the start. The next append writes a fresh one.
+      const older = await store.readEvents(gameId, 0, snapshot.version);
+      events = [...older, ...stream.tail];
+      snapshot = undefined;
+    }
+    const state = foldAll(engine, events, snapshot?.state);
+    if (!state) throw new Error(`game ${gameId} has no events`);
+    return { stream, engine, state, snapVersion: snapshot?.version ?? 0, events, memFrom: snapshot?.version ?? 0 };
+  }
+
+  /** Where a command already applied is remembered on a normal load: HEAD's recent list or the tail. */
+  function knownCommand(l: Loaded, commandId: string): CommandRecord | undefined {
+    const r = l.stream.recent[commandId];
+    if (r) return r;
+    let from = 0;
+    let to = 0;
+    for (const e of l.events) {
+      if (e.commandId !== commandId) continue;
+      if (!from) from = e.seq;
+      to = e.seq;
+    }
+    return from ? { from, to } : undefined;
+  }
+
+  const visible = (events: readonly EventEnvelope[], state: GameState, player: string | null, seat?: Seat): EventEnvelope[] => {
+    const viewer = viewerFor(state.meta, player, seat);
+    const ended = state.meta.status === 'ended';
+    return events.filter((e) => canSee(e.visibility, viewer, ended));
+  };
+
+  async function eventsBetween(l: Loaded, from: number, to: number): Promise<EventEnvelope[]> {
+    if (from > l.memFrom) return l.events.filter((e) => e.seq >= from && e.seq <= to);
+    return store.readEvents(l.stream.gameId, from - 1, to - from + 1);
+  }
+
+  async function duplicate(l: Loaded, rec: CommandRecord, player: string, seat?: Seat): Promise<CommandResult> {
+    const evs = await eventsBetween(l, rec.from, rec.to);
+    return { gameId: l.stream.gameId, version: rec.to, duplicate: true, events: visible(evs, l.state, player, seat) };
+  }
+
+  /** Load, decide, append; reload and decide again when another command got in first. */
+  async function run(gameId: string, player: string, commandId: string, seat: Seat | undefined, expectedVersion: number | undefined, decide: Decision): Promise<CommandResult> {
+    checkCommandId(commandId);
+    if (expectedVersion !== undefined && (!Number.isInteger(expectedVersion) || expectedVersion < 0)) {
+      throw new AppError(400, 'version/bad', 'expectedVersion must be a whole number of events, 0 or more');
+    }
+    for (let attempt = 0; ; attempt++) {
+      const l = await loadGame(gameId);
+      const known = knownCommand(l, commandId);
+      if (known) return duplicate(l, known, player, seat);
+      const { version, hash } = l.state.meta;
+      if (expectedVersion !== undefined && expectedVersion !== version) throw conflict(expectedVersion, version);
+      const at = clock.now();
+      const decided = decide(l, at);
+      if (!decided.ok) {
+        // An old command sent again may no longer be legal: it is still a duplicate, not an error.
+        const rec = await store.getCommand(gameId, commandId);
+        if (rec) return duplicate(l, rec, player, seat);
+        throw violationError(decided.error);
+      }
+      const envs = chain({ version, hash }, decided.value, { gameId, commandId, at, player });
+      const next = foldAll(l.engine, envs, l.state)!;
+      try {
+        await store.append({
+          gameId,
+          expectedVersion: version,
+          events: envs,
+          commandId,
+          summary: summarize(l.engine, next),
+          recent: l.stream.recent,
+          ...snapshotFor(l, next),
+        });
+      } catch (e) {
+        if (e instanceof DuplicateCommandError) return duplicate(await loadGame(gameId), e.record, player, seat);
+        if (!(e instanceof ConcurrencyError)) throw e;
+        if (expectedVersion !== undefined) {
+          const rec = await store.getCommand(gameId, commandId);
+          if (rec) return duplicate(await loadGame(gameId), rec, player, seat);
+          throw conflict(expectedVersion);
+        }
+        if (attempt >= maxRetries) throw new AppError(409, 'version/conflict', 'The game is busy: other commands kept arriving first. Try again.');
+        await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
+        continue;
+      }
+      return { gameId, version: next.meta.version, duplicate: false, events: visible(envs, next, player, seat) };
+    }
+  }
+
+  function snapshotFor(l: Loaded, next: GameState): { snapshot?: Snapshot } {
+    if (next.meta.version - l.snapVersion < snapshotEvery) return {};
+    return { snapshot: { version: next.meta.version, engineVersion: l.engine.version, state: next } };
+  }
+
+  const conflict = (expected: number, actual?: number) =>
+    new AppError(409, 'version/conflict', actual === undefined ? `Another command changed the game after version ${expected}; reload and decide again` : `The game is at version ${actual}, not ${expected}; reload and decide again`);
+
+  function heldSeat(state: GameState, player: string | null, seat?: Seat): Seat | null {
+    if (player === null) return null;
+    const held = state.meta.seats.filter((s) => s.joined && s.player === player).map((s) => s.id);
+    if (seat !== undefined) return held.includes(seat) ? seat : null;
+    return held[0] ?? null;
+  }
+
+  function checkViewSeat(state: GameState, player: string | null, seat?: Seat): void {
+    if (seat === undefined || heldSeat(state, player, seat) !== null) return;
+    throw new AppError(403, player === null ? 'action/not-seated' : 'action/not-your-seat', `You do not hold seat "${seat}" in this game`, RULE_PLATFORM);
+  }
+
+  return {
+    async create(player, input) {
+      checkCommandId(input.commandId);
+      const engine = engines.get(input.engine);
+      if (!engine) throw new AppError(400, 'engine/unknown', `No game system "${input.engine}"; this server has ${engines.ids().join(', ') || 'none'}`);
+      const gameId = gameIdFor(player, input.commandId);
+      const seed = seeds.newSeed();
+      const at = clock.now();
+      const created = decideCreate(engine, { gameId, options: input.options, createdBy: player, commitment: seedCommitment(seed), ...(input.reserve ? { reserve: input.reserve } : {}) });
+      if (!created.ok) throw violationError(created.error);
+      const meta = { gameId, commandId: input.commandId, at, player };
+      let events = chain(GENESIS, created.value, meta);
+      let state = foldAll(engine, events)!;
+      if (input.seat !== undefined) {
+        const joined = decideJoin(engine, state, { player, seat: input.seat, ...(input.entropy !== undefined ? { entropy: input.entropy } : {}) }, seed);
+        if (!joined.ok) throw violationError(joined.error);
+        const more = chain({ version: state.meta.version, hash: state.meta.hash }, joined.value, meta);
+        events = [...events, ...more];
+        state = foldAll(engine, more, state)!;
+      }
+      try {
+        await store.append({
+          gameId,
+          expectedVersion: 0,
+          events,
+          commandId: input.commandId,
+          summary: summarize(engine, state),
+          seed,
+          recent: {},
+          ...(state.meta.version >= snapshotEvery ? { snapshot: { version: state.meta.version, engineVersion: engine.version, state } } : {}),
+        });
+      } catch (e) {
+        // The same create sent again: the game already exists under the derived id.
+        if (!(e instanceof DuplicateCommandError || e instanceof ConcurrencyError)) throw e;
+        const l = await loadGame(gameId);
+        const rec = e instanceof DuplicateCommandError ? e.record : (knownCommand(l, input.commandId) ?? (await store.getCommand(gameId, input.commandId)));
+        if (!rec) throw new AppError(409, 'game/exists', `Game ${gameId} already exists`);
+        return duplicate(l, rec, player, input.seat);
+      }
+      return { gameId, version: state.meta.version, duplicate: false, events: visible(events, state, player, input.seat) };
+    },
+
+    join(player, gameId, input) {
+      return run(gameId, player, input.commandId, input.seat, undefined, (l) =>
+        decideJoin(l.engine, l.state, { player, ...(input.seat !== undefined ? { seat: input.seat } : {}), ...(input.entropy !== undefined ? { entropy: input.entropy } : {}) }, l.stream.seed),
+      );
+    },
+
+    submit(player, gameId, input) {
+      return run(gameId, player, input.commandId, input.seat, input.expectedVersion, (l, at) =>
+        decidePlay(l.engine, l.state, { player, command: input.command, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+      );
+    },
+
+    resign(player, gameId, input) {
+      return run(gameId, player, input.commandId, input.seat, undefined, (l) =>
+        decideResign(l.state, { player, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+      );
+    },
+
+    async view(player, gameId, opts = {}) {
+      const l = await loadGame(gameId);
+      const { state, engine } = l;
+      const ended = state.meta.status === 'ended';
+      if (!ended) checkViewSeat(state, player, opts.seat);
+      const viewer: Viewer = viewerFor(state.meta, player, opts.seat);
+      const seat = heldSeat(state, player, opts.seat);
+      const summary = summarize(engine, state);
+      const legalCommands = viewer.kind === 'seat' && state.meta.status === 'active' ? [...engine.legalCommands(state.game, viewer.seat)] : [];
+      return { summary, seat, view: engine.view(state.game, viewer), legalCommands, pending: summary.pending };
+    },
+
+    async events(player, gameId, opts = {}) {
+      const l = await loadGame(gameId);
+      const { state } = l;
+      if (state.meta.status !== 'ended') checkViewSeat(state, player, opts.seat);
+      const version = state.meta.version;
+      const after = Math.max(0, Math.floor(opts.after ?? 0));
+      const limit = Math.min(MAX_EVENTS_LIMIT, Math.max(1, Math.floor(opts.limit ?? DEFAULT_EVENTS_LIMIT)));
+      // Events after the snapshot came with the load; older ones cost one more query.
+      const raw = after >= l.memFrom ? l.events.filter((e) => e.seq > after).slice(0, limit) : (await store.readEvents(gameId, after, limit)).filter((e) => e.seq <= version);
+      const last = raw[raw.length - 1]?.seq;
+      const next = last !== undefined && last < version ? last : undefined;
+      return { events: visible(raw, state, player, opts.seat), version, ...(next !== undefined ? { next } : {}) };
+    },
+
+    async exportLog(_player, gameId) {
+      const l = await loadGame(gameId);
+      if (l.state.meta.status !== 'ended') throw new AppError(409, 'game/not-ended', 'A game can be exported for audit once it has ended; until then its seed and hidden events stay secret', RULE_PLATFORM);
+      if (l.memFrom === 0) return [...l.events];
+      return store.readEvents(gameId, 0, l.state.meta.version);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { verifyLog, type EngineRegistry, type EventEnvelope, type VerifyReport } from '../../domain/kernel/index.js';
+import { registry } from '../../domain/registry.js';
+import { loadEngineModules, withEngines } from '../local/engine-modules.js';
+
+/** Reads an exported log: the API's export object ({events: [...]}) or a bare array of events. */
+export function readExport(file: string): EventEnvelope[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`${file} is not a JSON file: ${(e as Error).message}`);
+  }
+  const events = Array.isArray(parsed) ? parsed : (parsed as { events?: unknown } | null)?.events;
+  if (!Array.isArray(events)) throw new Error(`${file} holds no event list (expected an export from GET /v1/games/{id}/export)`);
+  return events as EventEnvelope[];
+}
+
+/** domain/registry.ts plus engines from --engines modules or FIELDPOST_ENGINES (comma-separated). */
+export async function auditEngines(extraModules: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<EngineRegistry> {
+  const fromEnv = (env['FIELDPOST_ENGINES'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return withEngines(registry, await loadEngineModules([...extraModules, ...fromEnv]));
+}
+
+export function describeReport(file: string, r: VerifyReport): string {
+  if (!r.ok) return [`FAILED: ${file} does not verify.`, ...r.problems.map((p) => `  - ${p}`)].join('\n');
+  const o = r.outcome as { winners?: string[]; reason?: string } | undefined;
+  return [
+    `OK: ${file} verifies.`,
+    `  ${r.events} events; the hash chain is intact from the first event to the last.`,
+    `  The revealed seed matches the commitment published when the game was created.`,
+    `  ${r.draws} random draws recomputed from the seed and the seats' entropy; every event re-derived by the rules.`,
+    `  Final hash: ${r.finalHash}`,
+    o ? `  Outcome: ${o.winners?.length ? `won by ${o.winners.join(', ')}` : 'no winner'}${o.reason ? ` (${o.reason})` : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export async function auditFile(file: string, extraModules: readonly string[] = []): Promise<{ ok: boolean; text: string }> {
+  const engines = await auditEngines(extraModules);
+  const report = verifyLog(readExport(file), (id) => engines.get(id));
+  return { ok: report.ok, text: describeReport(file, report) };
+}

@@ -1,0 +1,51 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where the terminal client keeps its tokens: $FIELDPOST_HOME, else ~/.fieldpost. */
+export function cliHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env['FIELDPOST_HOME'] || join(homedir(), '.fieldpost');
+}
+
+export interface ServerLogin {
+  readonly player: string;
+  readonly token: string;
+  readonly expiresAt?: string;
+}
+
+export interface CliConfig {
+  /** The server used when neither --url nor FIELDPOST_URL says otherwise (the last login). */
+  defaultUrl?: string;
+  /** One login per server URL. */
+  servers: Record<string, ServerLogin>;
+}
+
+export const DEFAULT_URL = 'http://127.0.0.1:3000';
+
+export const normalizeUrl = (u: string): string => u.replace(/\/+$/, '');
+
+export function loadConfig(home = cliHome()): CliConfig {
+  const file = join(home, 'config.json');
+  if (!existsSync(file)) return { servers: {} };
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as Partial<CliConfig>;
+    return { ...(c.defaultUrl ? { defaultUrl: c.defaultUrl } : {}), servers: c.servers ?? {} };
+  } catch {
+    throw new Error(`${file} is not valid JSON; fix or delete it and log in again`);
+  }
+}
+
+/** Written atomically and readable by the owner only: it holds bearer tokens. */
+export function saveConfig(config: CliConfig, home = cliHome()): void {
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const file = join(home, 'config.json');
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
+}
+
+/** --url, then FIELDPOST_URL, then the last server logged in to, then the local default. */
+export function resolveUrl(flag: string | undefined, config: CliConfig, env: NodeJS.ProcessEnv = process.env): string {
+  return normalizeUrl(flag || env['FIELDPOST_URL'] || config.defaultUrl || DEFAULT_URL);
+}

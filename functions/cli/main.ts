@@ -1,0 +1,276 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ApiClient, ApiError, newCommandId } from './client.js';
+import { cliHome, loadConfig, resolveUrl, saveConfig, type CliConfig } from './config.js';
+import { auditFile } from './audit.js';
+import { formatEvent, formatGame, formatInbox, type CommandReply, type GameViewBody } from './format.js';
+
+const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url URL]
+
+  login <player>                      get a local token (npm start serves /local/token) and remember it
+  whoami                              who you are signed in as, and where
+  create <engine> [--options JSON] [--seat S] [--reserve seat=player ...] [--entropy X]
+  join <gameId> [--seat S] [--entropy X]
+  games                               your games, with "your move" flags
+  show <gameId> [--seat S] [--json]   your view, who must act, your legal commands
+  legal <gameId> [--seat S]           your legal commands, numbered
+  play <gameId> <n> [--seat S]        send the n-th legal command
+  do <gameId> '<command JSON>' [--seat S] [--expect VERSION]   (alias: send)
+  events <gameId> [--after N] [--limit N] [--seat S]
+  resign <gameId> [--seat S]
+  export <gameId> [file]              the full log of a finished game (stdout without file)
+  verify <file> [--engines MODULE]    audit an exported log
+
+Server: --url, else $FIELDPOST_URL, else the last login (default http://127.0.0.1:3000).
+Tokens live in $FIELDPOST_HOME or ~/.fieldpost. Commands are retried with the same commandId.`;
+
+class UsageError extends Error {}
+
+interface Ctx {
+  readonly args: string[];
+  readonly flags: Flags;
+  readonly config: CliConfig;
+  readonly url: string;
+}
+
+interface Flags {
+  url?: string | undefined;
+  options?: string | undefined;
+  seat?: string | undefined;
+  reserve?: string[] | undefined;
+  entropy?: string | undefined;
+  after?: string | undefined;
+  limit?: string | undefined;
+  expect?: string | undefined;
+  engines?: string[] | undefined;
+  json?: boolean | undefined;
+}
+
+const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+
+function arg(ctx: Ctx, i: number, name: string): string {
+  const v = ctx.args[i];
+  if (v === undefined || v === '') throw new UsageError(`missing <${name}>; see npm run cli -- help`);
+  return v;
+}
+
+function client(ctx: Ctx, signedIn = true): ApiClient {
+  const login = ctx.config.servers[ctx.url];
+  if (signedIn && !login) throw new UsageError(`not signed in at ${ctx.url}: run  npm run cli -- login <player> --url ${ctx.url}`);
+  return new ApiClient({ url: ctx.url, ...(login ? { token: login.token } : {}) });
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${what} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function int(v: string | undefined, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new UsageError(`${what} must be a whole number, not ${v}`);
+  return Number(v);
+}
+
+const gamePath = (id: string, rest = '') => `/v1/games/${encodeURIComponent(id)}${rest}`;
+const seatQuery = (seat?: string) => (seat ? `?seat=${encodeURIComponent(seat)}` : '');
+
+function printResult(r: CommandReply, what: string): void {
+  out(`${what}: game ${r.gameId} is at version ${r.version}${r.duplicate ? ' (already applied earlier: nothing new was written)' : ''}`);
+  for (const e of r.events) out(`  ${formatEvent(e)}`);
+}
+
+async function send(ctx: Ctx, gameId: string, command: unknown, expectedVersion?: number): Promise<void> {
+  const body = { commandId: newCommandId(), command, ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}), ...(expectedVersion !== undefined ? { expectedVersion } : {}) };
+  printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/commands'), body), 'Sent');
+}
+
+async function legalOf(ctx: Ctx, gameId: string): Promise<GameViewBody> {
+  return client(ctx).request<GameViewBody>('GET', gamePath(gameId, seatQuery(ctx.flags.seat)));
+}
+
+const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
+  async help() {
+    out(HELP);
+  },
+
+  async login(ctx) {
+    const player = arg(ctx, 0, 'player');
+    const r = await client(ctx, false).request<{ player: string; token: string; expiresAt: string }>('POST', '/local/token', { player });
+    const config: CliConfig = { ...ctx.config, defaultUrl: ctx.url, servers: { ...ctx.config.servers, [ctx.url]: { player: r.player, token: r.token, expiresAt: r.expiresAt } } };
+    saveConfig(config);
+    out(`Signed in as ${r.player} at ${ctx.url} (token saved in ${cliHome()}, valid until ${r.expiresAt}).`);
+  },
+
+  async whoami(ctx) {
+    const login = ctx.config.servers[ctx.url];
+    if (!login) throw new UsageError(`not signed in at ${ctx.url}: run  npm run cli -- login <player>`);
+    out(`${login.player} at ${ctx.url}${login.expiresAt ? ` (token valid until ${login.expiresAt})` : ''}`);
+  },
+
+  async create(ctx) {
+    const engine = arg(ctx, 0, 'engine');
+    const reserve: Record<string, string> = {};
+    for (const r of ctx.flags.reserve ?? []) {
+      const m = /^([^=]+)=(.+)$/.exec(r);
+      if (!m) throw new UsageError(`--reserve takes seat=player, not ${r}`);
+      reserve[m[1]!] = m[2]!;
+    }
+    const body = {
+      engine,
+      commandId: newCommandId(),
+      ...(ctx.flags.options ? { options: parseJson(ctx.flags.options, '--options') } : {}),
+      ...(Object.keys(reserve).length ? { reserve } : {}),
+      ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}),
+      ...(ctx.flags.entropy ? { entropy: ctx.flags.entropy } : {}),
+    };
+    const r = await client(ctx).request<CommandReply>('POST', '/v1/games', body);
+    printResult(r, 'Created');
+    out(`\nGame id: ${r.gameId}\nOthers join with:  npm run cli -- join ${r.gameId}\nSee it with:       npm run cli -- show ${r.gameId}`);
+  },
+
+  async join(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const body = { commandId: newCommandId(), ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}), ...(ctx.flags.entropy ? { entropy: ctx.flags.entropy } : {}) };
+    printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/join'), body), 'Joined');
+  },
+
+  async games(ctx) {
+    try {
+      const r = await client(ctx).request<unknown>('GET', '/v1/me/games');
+      out(ctx.flags.json ? JSON.stringify(r, null, 2) : formatInbox(r, ctx.config.servers[ctx.url]!.player));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404 && e.code === 'http/not-found') {
+        throw new UsageError(`this server does not list games yet (no GET /v1/me/games); use  npm run cli -- show <gameId>`);
+      }
+      throw e;
+    }
+  },
+
+  async show(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const v = await legalOf(ctx, gameId);
+    out(ctx.flags.json ? JSON.stringify(v, null, 2) : formatGame(v, ctx.config.servers[ctx.url]!.player));
+  },
+
+  async legal(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const v = await legalOf(ctx, gameId);
+    if (v.legalCommands.length === 0) {
+      out(v.summary.status === 'ended' ? 'The game is over.' : 'Nothing to do now: it is not your move.');
+      return;
+    }
+    v.legalCommands.forEach((c, i) => out(`${String(i + 1).padStart(3)}. ${JSON.stringify(c)}`));
+    out(`Send one with:  npm run cli -- play ${gameId} <n>`);
+  },
+
+  async play(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const n = int(arg(ctx, 1, 'n'), '<n>')!;
+    const v = await legalOf(ctx, gameId);
+    const chosen = v.legalCommands[n - 1];
+    if (chosen === undefined) throw new UsageError(v.legalCommands.length ? `choose 1 to ${v.legalCommands.length}; see  npm run cli -- legal ${gameId}` : 'you have no legal command now');
+    out(`Playing ${JSON.stringify(chosen)}`);
+    // The choice was made on this version: if the game moved on meanwhile, refuse (409) rather than guess.
+    await send(ctx, gameId, chosen, v.summary.version);
+  },
+
+  async do(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const command = parseJson(arg(ctx, 1, 'command JSON'), 'the command');
+    await send(ctx, gameId, command, int(ctx.flags.expect, '--expect'));
+  },
+
+  async events(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const q = new URLSearchParams();
+    if (ctx.flags.after) q.set('after', String(int(ctx.flags.after, '--after')));
+    if (ctx.flags.limit) q.set('limit', String(int(ctx.flags.limit, '--limit')));
+    if (ctx.flags.seat) q.set('seat', ctx.flags.seat);
+    const qs = q.toString();
+    const r = await client(ctx).request<{ events: CommandReply['events']; version: number; next?: number }>('GET', gamePath(gameId, `/events${qs ? `?${qs}` : ''}`));
+    if (ctx.flags.json) {
+      out(JSON.stringify(r, null, 2));
+      return;
+    }
+    for (const e of r.events) out(formatEvent(e));
+    out(`(game version ${r.version}${r.next !== undefined ? `; more with --after ${r.next}` : ''})`);
+  },
+
+  async resign(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const body = { commandId: newCommandId(), ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}) };
+    printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/resign'), body), 'Resigned');
+  },
+
+  async export(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const r = await client(ctx).request<{ events: unknown[] }>('GET', gamePath(gameId, '/export'));
+    const text = JSON.stringify(r, null, 2) + '\n';
+    const file = ctx.args[1];
+    if (!file) return void process.stdout.write(text);
+    writeFileSync(file, text);
+    out(`Wrote ${r.events.length} events to ${file}. Audit it with:  npm run verify -- ${file}`);
+  },
+
+  async verify(ctx) {
+    const file = arg(ctx, 0, 'file');
+    const r = await auditFile(file, ctx.flags.engines ?? []);
+    out(r.text);
+    if (!r.ok) process.exitCode = 1;
+  },
+};
+commands['send'] = commands['do']!;
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        options: { type: 'string' },
+        seat: { type: 'string' },
+        reserve: { type: 'string', multiple: true },
+        entropy: { type: 'string' },
+        after: { type: 'string' },
+        limit: { type: 'string' },
+        expect: { type: 'string' },
+        engines: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    console.error(`${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const [name = 'help', ...args] = parsed.positionals;
+  const cmd = parsed.values.help ? commands['help'] : commands[name];
+  if (!cmd) {
+    console.error(`unknown command "${name}"\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    const config = loadConfig();
+    await cmd({ args, flags: parsed.values, config, url: resolveUrl(parsed.values.url, config) });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(e.message);
+      return 2;
+    }
+    if (e instanceof ApiError) {
+      const hint = e.status === 401 ? `\n  Sign in again:  npm run cli -- login <player>${parsed.values.url ? ` --url ${parsed.values.url}` : ''}` : '';
+      console.error(`${e.status ? `Refused (${e.status} ${e.code})` : 'Failed'}: ${e.message}${e.rule ? `\n  Rule: ${e.rule}` : ''}${hint}`);
+      return 1;
+    }
+    console.error(e instanceof Error ? e.message : String(e));
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -1,0 +1,19 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { registry } from '../../domain/registry.js';
+import { authenticatorFromEnv } from '../http/auth.js';
+import { createApi } from '../http/api.js';
+import type { ApiHandler } from '../http/router.js';
+
+/**
+ * Lambda entry for API Gateway HTTP API (payload format 2.0). Built once per container:
+ * env → DynamoDB client → store → service → router. /local/token is never served here.
+ */
+function fromEnv(env: NodeJS.ProcessEnv): ApiHandler {
+  const tableName = env['TABLE_NAME'];
+  if (!tableName) throw new Error('TABLE_NAME is not set');
+  const endpoint = env['DYNAMODB_ENDPOINT'];
+  const client = new DynamoDBClient(endpoint ? { endpoint } : {});
+  return createApi({ client, tableName, engines: registry, authenticate: authenticatorFromEnv(env) }).handler;
+}
+
+export const handler: ApiHandler = fromEnv(process.env);

@@ -1,0 +1,39 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { EngineRegistry } from '../../domain/kernel/index.js';
+import { createDynamoGameService, systemClock } from '../app/adapters.js';
+import type { Clock, SeedSource } from '../ports.js';
+import type { Authenticator } from './auth.js';
+import { createRouter, type ApiHandler } from './router.js';
+import { routeModules } from './routes/index.js';
+import type { ApiDeps, RouteModule } from './types.js';
+
+export interface ApiConfig {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly engines: EngineRegistry;
+  readonly authenticate: Authenticator;
+  readonly clock?: Clock;
+  readonly seeds?: SeedSource;
+  readonly modules?: readonly RouteModule[];
+  readonly maxBodyBytes?: number;
+  readonly snapshotEvery?: number;
+}
+
+/** Wires store → service → router. Shared by the Lambda handler and the local runtime. */
+export function createApi(cfg: ApiConfig): { handler: ApiHandler; deps: ApiDeps } {
+  const clock = cfg.clock ?? systemClock;
+  const { service } = createDynamoGameService({
+    client: cfg.client,
+    tableName: cfg.tableName,
+    engines: cfg.engines,
+    clock,
+    ...(cfg.seeds ? { seeds: cfg.seeds } : {}),
+    ...(cfg.snapshotEvery !== undefined ? { snapshotEvery: cfg.snapshotEvery } : {}),
+  });
+  const deps: ApiDeps = { service, engines: cfg.engines, clock, dynamo: { client: cfg.client, tableName: cfg.tableName } };
+  const handler = createRouter(cfg.modules ?? routeModules, deps, {
+    authenticate: cfg.authenticate,
+    ...(cfg.maxBodyBytes !== undefined ? { maxBodyBytes: cfg.maxBodyBytes } : {}),
+  });
+  return { handler, deps };
+}

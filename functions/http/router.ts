@@ -1,0 +1,149 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { z } from 'zod';
+import { zodSummary } from '../../domain/kernel/index.js';
+import { AppError, ConcurrencyError } from '../ports.js';
+import type { Authenticator } from './auth.js';
+import type { ApiDeps, Method, Reply, Route, RouteModule } from './types.js';
+
+/** Bodies above this are refused with 413 before they are parsed. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+export interface RouterOptions {
+  readonly authenticate: Authenticator;
+  readonly maxBodyBytes?: number;
+  /** Where unexpected errors are reported (CloudWatch via console.error by default). */
+  readonly logError?: (err: unknown, requestId: string) => void;
+}
+
+export type ApiHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+interface Compiled {
+  readonly route: Route;
+  readonly segments: readonly ({ param: string } | { literal: string })[];
+}
+
+function compile(route: Route): Compiled {
+  const segments = route.path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.startsWith('{') && s.endsWith('}') ? { param: s.slice(1, -1) } : { literal: s }));
+  return { route, segments };
+}
+
+function match(c: Compiled, parts: readonly string[]): Record<string, string> | undefined {
+  if (c.segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [i, seg] of c.segments.entries()) {
+    const part = parts[i]!;
+    if ('literal' in seg) {
+      if (seg.literal !== part) return undefined;
+    } else {
+      try {
+        params[seg.param] = decodeURIComponent(part);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return params;
+}
+
+/** rawPath without the stage prefix (named stages put it there) and trailing slashes. */
+function pathOf(event: APIGatewayProxyEventV2): string {
+  let p = event.rawPath || '/';
+  const stage = event.requestContext?.stage;
+  if (stage && stage !== '$default' && (p === `/${stage}` || p.startsWith(`/${stage}/`))) p = p.slice(stage.length + 1) || '/';
+  return p;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+function respond(reply: Reply, requestId: string): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: reply.status,
+    headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...reply.headers },
+    ...(reply.body === undefined ? {} : { body: JSON.stringify(reply.body) }),
+  };
+}
+
+export function errorReply(status: number, code: string, message: string, rule?: string, headers?: Record<string, string>): Reply {
+  return { status, body: rule === undefined ? { code, message } : { code, message, rule }, ...(headers ? { headers } : {}) };
+}
+
+function invalid(where: string, error: z.ZodError): AppError {
+  return new AppError(400, 'http/invalid-request', `Invalid ${where}: ${zodSummary(error)}`);
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+  if (!schema) return value;
+  const r = schema.safeParse(value);
+  if (!r.success) throw invalid(where, r.error);
+  return r.data;
+}
+
+function readBody(event: APIGatewayProxyEventV2, max: number): unknown {
+  const raw = event.body ?? '';
+  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  if (bytes.length > max) throw new AppError(413, 'http/body-too-large', `The request body is ${bytes.length} bytes; the limit is ${max}`);
+  const text = bytes.toString('utf8').trim();
+  if (text === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new AppError(400, 'http/malformed-json', `The request body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * A small router over API Gateway HTTP API (payload v2) events: path matching with
+ * {params}, authentication, a body size limit, zod validation of params, query and body,
+ * and one error shape {code, message, rule?} for everything that goes wrong.
+ */
+export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opts: RouterOptions): ApiHandler {
+  const compiled = modules.flatMap((m) => m(deps)).map(compile);
+  const seen = new Set<string>();
+  for (const c of compiled) {
+    const key = `${c.route.method} ${c.segments.map((s) => ('literal' in s ? s.literal : '{}')).join('/')}`;
+    if (seen.has(key)) throw new Error(`route ${c.route.method} ${c.route.path} is declared twice`);
+    seen.add(key);
+  }
+  const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const logError = opts.logError ?? ((err, id) => console.error(JSON.stringify({ level: 'error', requestId: id, error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) })));
+
+  return async (event) => {
+    const requestId = event.requestContext?.requestId ?? 'local';
+    const method = (event.requestContext?.http?.method ?? 'GET').toUpperCase() as Method;
+    const parts = pathOf(event).split('/').filter(Boolean);
+    try {
+      const candidates = compiled.map((c) => ({ c, params: match(c, parts) })).filter((x) => x.params !== undefined);
+      if (candidates.length === 0) throw new AppError(404, 'http/not-found', `No such endpoint: ${pathOf(event)}`);
+      const hit = candidates.find((x) => x.c.route.method === method);
+      if (!hit) {
+        const allow = [...new Set(candidates.map((x) => x.c.route.method))].join(', ');
+        return respond(errorReply(405, 'http/method-not-allowed', `${method} is not allowed on ${pathOf(event)}; use ${allow}`, undefined, { allow }), requestId);
+      }
+      const { route } = hit.c;
+      const player = route.auth === 'required' ? opts.authenticate(event) : '';
+      const params = parse(route.params, hit.params, 'path');
+      const query = parse(route.query, event.queryStringParameters ?? {}, 'query');
+      const body = route.body ? parse(route.body, readBody(event, max), 'body') : undefined;
+      const reply = await route.handle({ params, query, body, player, requestId, deps });
+      return respond(reply, requestId);
+    } catch (e) {
+      return respond(toErrorReply(e, requestId, logError), requestId);
+    }
+  };
+}
+
+export function toErrorReply(e: unknown, requestId: string, logError: (err: unknown, requestId: string) => void): Reply {
+  if (e instanceof AppError) {
+    if (e.status === 500) logError(e, requestId);
+    return errorReply(e.status, e.code, e.message, e.rule, e.status === 401 ? { 'www-authenticate': 'Bearer' } : undefined);
+  }
+  if (e instanceof ConcurrencyError) {
+    return errorReply(409, 'game/version-conflict', 'The game moved on while your command was being decided: reload and try again');
+  }
+  logError(e, requestId);
+  // Never leak internals: the request id lets an operator find the logged error.
+  return errorReply(500, 'internal/error', `Something went wrong on our side (request ${requestId}). Sending the same request again with the same commandId is safe`);
+}

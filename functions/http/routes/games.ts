@@ -1,0 +1,108 @@
+import type { CommandResult } from '../../app/game-service.js';
+import { commandBody, createBody, eventsQuery, gameParams, joinBody, resignBody, viewQuery } from '../schemas.js';
+import { defineRoute, type Reply, type RouteModule } from '../types.js';
+
+/** The service returns only the events the caller may see. A repeated command answers 200. */
+const result = (r: CommandResult, status = 200): Reply => ({
+  status: r.duplicate ? 200 : status,
+  body: { gameId: r.gameId, version: r.version, duplicate: r.duplicate, events: r.events },
+});
+
+/** The game command API: create, join, view, events, commands, resign, export. */
+export const gameRoutes: RouteModule = ({ service }) => [
+  defineRoute({
+    method: 'POST',
+    path: '/v1/games',
+    auth: 'required',
+    body: createBody,
+    async handle({ body, player }) {
+      const r = await service.create(player, {
+        engine: body.engine,
+        commandId: body.commandId,
+        ...(body.options !== undefined ? { options: body.options } : {}),
+        ...(body.reserve ? { reserve: body.reserve } : {}),
+        ...(body.seat !== undefined ? { seat: body.seat } : {}),
+        ...(body.entropy !== undefined ? { entropy: body.entropy } : {}),
+      });
+      const reply = result(r, 201);
+      return { ...reply, headers: { location: `/v1/games/${encodeURIComponent(r.gameId)}` } };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/games/{id}/join',
+    auth: 'required',
+    params: gameParams,
+    body: joinBody,
+    async handle({ params, body, player }) {
+      const r = await service.join(player, params.id, {
+        commandId: body.commandId,
+        ...(body.seat !== undefined ? { seat: body.seat } : {}),
+        ...(body.entropy !== undefined ? { entropy: body.entropy } : {}),
+      });
+      return result(r);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/games/{id}',
+    auth: 'required',
+    params: gameParams,
+    query: viewQuery,
+    async handle({ params, query, player }) {
+      return { status: 200, body: await service.view(player, params.id, query.seat !== undefined ? { seat: query.seat } : {}) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/games/{id}/events',
+    auth: 'required',
+    params: gameParams,
+    query: eventsQuery,
+    async handle({ params, query, player }) {
+      return { status: 200, body: await service.events(player, params.id, query) };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/games/{id}/commands',
+    auth: 'required',
+    params: gameParams,
+    body: commandBody,
+    async handle({ params, body, player }) {
+      const r = await service.submit(player, params.id, {
+        command: body.command,
+        commandId: body.commandId,
+        ...(body.seat !== undefined ? { seat: body.seat } : {}),
+        ...(body.expectedVersion !== undefined ? { expectedVersion: body.expectedVersion } : {}),
+      });
+      return result(r);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/games/{id}/resign',
+    auth: 'required',
+    params: gameParams,
+    body: resignBody,
+    async handle({ params, body, player }) {
+      const r = await service.resign(player, params.id, { commandId: body.commandId, ...(body.seat !== undefined ? { seat: body.seat } : {}) });
+      return result(r);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/games/{id}/export',
+    auth: 'required',
+    params: gameParams,
+    async handle({ params, player }) {
+      const events = await service.exportLog(player, params.id);
+      const last = events[events.length - 1];
+      return {
+        status: 200,
+        body: { format: 'fieldpost-log/1', gameId: params.id, version: last?.seq ?? 0, finalHash: last?.hash ?? null, events },
+        headers: { 'content-disposition': `attachment; filename="fieldpost-${params.id}.json"` },
+      };
+    },
+  }),
+];

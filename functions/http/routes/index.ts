@@ -1,0 +1,9 @@
+import type { RouteModule } from '../types.js';
+import { gameRoutes } from './games.js';
+import { healthRoutes } from './health.js';
+
+/**
+ * Every route module the API serves, in AWS and locally. Adding endpoints is one import and
+ * one entry here: a module is `(deps: ApiDeps) => Route[]` built with defineRoute().
+ */
+export const routeModules: readonly RouteModule[] = [healthRoutes, gameRoutes];

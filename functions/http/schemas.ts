@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { PLAYER_ID } from './auth.js';
+
+/** Shapes accepted at the edge. Engines validate options and commands themselves. */
+export const commandId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+export const gameId = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _');
+export const seat = z.string().min(1).max(32);
+export const entropy = z.string().max(256);
+export const playerId = z.string().regex(PLAYER_ID, 'a player id: letters, digits and . _ @ + -, at most 128');
+export const engineId = z.string().min(1).max(64);
+
+export const gameParams = z.object({ id: gameId });
+
+export const createBody = z.strictObject({
+  engine: engineId,
+  options: z.unknown().optional(),
+  reserve: z.record(seat, playerId).optional(),
+  seat: seat.optional(),
+  entropy: entropy.optional(),
+  commandId,
+});
+
+export const joinBody = z.strictObject({ seat: seat.optional(), entropy: entropy.optional(), commandId });
+
+/** Any object with a string `type`: the engine's command schema judges the rest (422 if wrong). */
+export const command = z.looseObject({ type: z.string().min(1).max(64) });
+
+export const commandBody = z.strictObject({
+  commandId,
+  command,
+  seat: seat.optional(),
+  expectedVersion: z.number().int().min(0).optional(),
+});
+
+export const resignBody = z.strictObject({ commandId, seat: seat.optional() });
+
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const viewQuery = z.strictObject({ seat: seat.optional() });
+export const eventsQuery = z.strictObject({ after: intParam(0, 1e9).optional(), limit: intParam(1, 1000).optional(), seat: seat.optional() });

@@ -1,0 +1,267 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { EngineRegistry } from '../../domain/kernel/index.js';
+import { registry as defaultRegistry } from '../../domain/registry.js';
+import { createApi } from '../http/api.js';
+import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
+import { signLocalJwt } from '../http/jwt.js';
+import { DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
+import type { ApiDeps, RouteModule } from '../http/types.js';
+import { localClient, startDynamoLocal } from '../store/dynamodb-local.js';
+import { ensureTable } from '../store/table.js';
+
+/** Something the runtime started and must stop on shutdown (stopped in reverse order). */
+export interface Stoppable {
+  readonly name: string;
+  stop(): Promise<void>;
+}
+
+/** What extensions (stream poller, mail sink, ...) get to build on. */
+export interface RuntimeContext {
+  readonly client: DynamoDBClient;
+  readonly endpoint: string;
+  readonly tableName: string;
+  readonly dataDir: string | null;
+  readonly deps: ApiDeps;
+  readonly log: (line: string) => void;
+}
+
+/** Starts one more local service next to the API; returns how to stop it. */
+export type RuntimeExtension = (ctx: RuntimeContext) => Promise<Stoppable>;
+
+/**
+ * Local services started with the API, in order. The DynamoDB stream poller (projector,
+ * notifier) and the SMTP mail sink are added here as they land.
+ */
+export const defaultExtensions: readonly RuntimeExtension[] = [];
+
+export interface LocalRuntimeOptions {
+  /** HTTP port on 127.0.0.1; 0 or absent picks a free one. */
+  readonly port?: number;
+  /** Where DynamoDB Local keeps its files and the local JWT secret lives (default ./.data). */
+  readonly dataDir?: string;
+  /** Throwaway: DynamoDB in memory, a fresh secret; nothing survives stop(). */
+  readonly memory?: boolean;
+  readonly engines?: EngineRegistry;
+  readonly tableName?: string;
+  /** Use an already running DynamoDB (Local) instead of starting one; it is not stopped. */
+  readonly dynamoEndpoint?: string;
+  readonly jwtSecret?: string;
+  readonly tokenTtlSeconds?: number;
+  readonly modules?: readonly RouteModule[];
+  readonly extensions?: readonly RuntimeExtension[];
+  readonly log?: (line: string) => void;
+}
+
+export interface LocalRuntime {
+  /** Base URL of the API, e.g. http://127.0.0.1:3000 */
+  readonly url: string;
+  /** DynamoDB endpoint. */
+  readonly endpoint: string;
+  readonly tableName: string;
+  readonly client: DynamoDBClient;
+  readonly deps: ApiDeps;
+  /** Process id of DynamoDB Local's java, when this runtime started it. */
+  readonly dynamoPid: number | undefined;
+  /** A signed local token for a player, as POST /local/token gives. */
+  issueToken(player: string, ttlSeconds?: number): string;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_TABLE = 'fieldpost';
+const DAY = 24 * 3600;
+
+/** The local JWT secret: LOCAL_JWT_SECRET, else one kept in the data folder, else random. */
+function localSecret(dataDir: string | null): string {
+  const fromEnv = process.env['LOCAL_JWT_SECRET'];
+  if (fromEnv) return fromEnv;
+  if (!dataDir) return randomBytes(32).toString('hex');
+  const file = join(dataDir, 'local-jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/** Reads a request body, keeping at most `limit` bytes (the router answers 413 above its limit). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    req.on('data', (c: Buffer) => {
+      if (kept > limit) return; // keep draining, stop storing
+      chunks.push(c);
+      kept += c.length;
+    });
+    req.on('end', () => resolveBody(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A node:http request as the API Gateway HTTP API (payload v2) event the Lambda would get. */
+export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
+  const query: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const now = new Date();
+  const method = (req.method ?? 'GET').toUpperCase();
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers['host'] ?? '127.0.0.1',
+      domainPrefix: 'local',
+      http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      requestId: randomUUID(),
+      routeKey: '$default',
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length ? { body: body.toString('base64'), isBase64Encoded: true } : { isBase64Encoded: false }),
+  };
+}
+
+function send(res: ServerResponse, r: APIGatewayProxyStructuredResultV2): void {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(r.headers ?? {})) headers[k] = String(v);
+  const body = r.body === undefined ? Buffer.alloc(0) : r.isBase64Encoded ? Buffer.from(r.body, 'base64') : Buffer.from(r.body, 'utf8');
+  headers['content-length'] = String(body.length);
+  res.writeHead(r.statusCode ?? 200, headers);
+  res.end(body);
+}
+
+const json = (status: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  body: JSON.stringify(body),
+});
+
+/** POST /local/token {player}: a token for any player name. Local runtime only, never in AWS. */
+function tokenEndpoint(body: Buffer, issue: (player: string) => { token: string; expiresAt: string }): APIGatewayProxyStructuredResultV2 {
+  let input: unknown;
+  try {
+    input = JSON.parse(body.toString('utf8') || '{}');
+  } catch {
+    return json(400, { code: 'http/malformed-json', message: 'The request body is not valid JSON' });
+  }
+  const player = (input as { player?: unknown } | null)?.player;
+  if (typeof player !== 'string' || !PLAYER_ID.test(player)) {
+    return json(400, { code: 'http/invalid-request', message: 'Invalid body: player: a player id (letters, digits and . _ @ + -, at most 128) is required' });
+  }
+  return json(200, { player, ...issue(player) });
+}
+
+/**
+ * Everything `npm start` runs: DynamoDB Local (files under dataDir/dynamodb, or in memory),
+ * the table with its stream, the same router the Lambda uses served over node:http on
+ * 127.0.0.1, POST /local/token, and any extensions. stop() undoes all of it.
+ */
+export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const log = opts.log ?? (() => {});
+  const started: Stoppable[] = [];
+  const stopAll = async () => {
+    for (const s of started.splice(0).reverse()) {
+      try {
+        await s.stop();
+      } catch (e) {
+        log(`stopping ${s.name} failed: ${(e as Error).message}`);
+      }
+    }
+  };
+  try {
+    const dataDir = opts.memory ? null : resolve(opts.dataDir ?? '.data');
+    if (dataDir) mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
+
+    let endpoint = opts.dynamoEndpoint;
+    let dynamoPid: number | undefined;
+    if (!endpoint) {
+      const dynamo = await startDynamoLocal(dataDir ? { path: join(dataDir, 'dynamodb') } : {});
+      started.push({ name: 'DynamoDB Local', stop: () => dynamo.stop() });
+      endpoint = dynamo.endpoint;
+      dynamoPid = dynamo.process.pid;
+    }
+    const client = localClient(endpoint);
+    started.push({ name: 'DynamoDB client', stop: async () => client.destroy() });
+    const tableName = opts.tableName ?? DEFAULT_TABLE;
+    await ensureTable(client, tableName);
+
+    const secret = opts.jwtSecret ?? localSecret(dataDir);
+    const ttl = opts.tokenTtlSeconds ?? 30 * DAY;
+    const issue = (player: string, ttlSeconds = ttl) => {
+      const now = Math.floor(Date.now() / 1000);
+      return { token: signLocalJwt(secret, player, { nowSeconds: now, ttlSeconds }), expiresAt: new Date((now + ttlSeconds) * 1000).toISOString() };
+    };
+    const api = createApi({
+      client,
+      tableName,
+      engines: opts.engines ?? defaultRegistry,
+      authenticate: localAuthenticator(secret),
+      ...(opts.modules ? { modules: opts.modules } : {}),
+    });
+    const handler: ApiHandler = api.handler;
+
+    const server = createServer((req, res) => {
+      void (async () => {
+        try {
+          const body = await readBody(req, DEFAULT_MAX_BODY_BYTES);
+          const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+          if (path === '/local/token') {
+            send(res, req.method === 'POST' ? tokenEndpoint(body, (p) => issue(p)) : json(405, { code: 'http/method-not-allowed', message: 'Use POST /local/token {"player":"name"}' }));
+            return;
+          }
+          send(res, await handler(toApiGatewayEvent(req, body)));
+        } catch (e) {
+          log(`request failed: ${(e as Error).stack ?? String(e)}`);
+          if (!res.headersSent) send(res, json(500, { code: 'internal/error', message: 'Something went wrong on our side' }));
+          else res.destroy();
+        }
+      })();
+    });
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
+    });
+    started.push({
+      name: 'HTTP server',
+      stop: () =>
+        new Promise<void>((ok) => {
+          server.close(() => ok());
+          server.closeAllConnections();
+        }),
+    });
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://127.0.0.1:${port}`;
+
+    const ctx: RuntimeContext = { client, endpoint, tableName, dataDir, deps: api.deps, log };
+    for (const ext of opts.extensions ?? defaultExtensions) started.push(await ext(ctx));
+
+    return {
+      url,
+      endpoint,
+      tableName,
+      client,
+      deps: api.deps,
+      dynamoPid,
+      issueToken: (player, ttlSeconds) => issue(player, ttlSeconds).token,
+      stop: stopAll,
+    };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}

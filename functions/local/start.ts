@@ -1,0 +1,84 @@
+import { parseArgs } from 'node:util';
+import { registry } from '../../domain/registry.js';
+import { loadEngineModules, withEngines } from './engine-modules.js';
+import { startLocalRuntime } from './runtime.js';
+
+/**
+ * `npm start [-- --memory] [--port N] [--data DIR] [--engines path/to/engine.ts]`
+ * Brings up DynamoDB Local, the table and the API on 127.0.0.1; Ctrl-C stops all of it.
+ */
+const USAGE = `usage: npm start -- [--memory] [--port N] [--data DIR] [--engines MODULE ...]
+  --memory      throwaway DynamoDB in memory (default: files under ./.data, games survive a restart)
+  --port N      HTTP port (default 3000; 0 picks a free one)
+  --data DIR    data folder (default ./.data)
+  --engines M   also serve the game engines exported by module M (e.g. tests/fixtures/dice-race.ts)`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      memory: { type: 'boolean', default: false },
+      port: { type: 'string', default: process.env['PORT'] ?? '3000' },
+      data: { type: 'string' },
+      engines: { type: 'string', multiple: true, default: [] },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: false,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${values.port}`);
+  const engines = withEngines(registry, await loadEngineModules(values.engines));
+
+  console.log(values.memory ? 'Starting DynamoDB Local in memory (nothing is kept)...' : `Starting DynamoDB Local with data in ${values.data ?? '.data'}/dynamodb ...`);
+  const rt = await startLocalRuntime({
+    port,
+    memory: values.memory,
+    engines,
+    ...(values.data ? { dataDir: values.data } : {}),
+    log: (line) => console.log(line),
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      console.log('Forced exit.');
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`\n${signal}: stopping the API and DynamoDB Local...`);
+    rt.stop().then(
+      () => {
+        console.log('Stopped.');
+        process.exit(0);
+      },
+      (e: unknown) => {
+        console.error(e);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  const ids = engines.ids();
+  console.log(`
+Fieldpost API:  ${rt.url}   (health: ${rt.url}/v1/health)
+DynamoDB Local: ${rt.endpoint}   table "${rt.tableName}"${rt.dynamoPid ? `   (java pid ${rt.dynamoPid})` : ''}
+Game engines:   ${ids.length ? ids.join(', ') : 'none registered yet (add one in domain/registry.ts, or --engines tests/fixtures/dice-race.ts)'}
+
+Get a token for a player (local only):
+  curl -s -X POST ${rt.url}/local/token -H 'content-type: application/json' -d '{"player":"alice"}'
+or use the terminal client:
+  npm run cli -- login alice --url ${rt.url}
+  npm run cli -- create ${ids[0] ?? '<engine>'}
+
+Ctrl-C stops everything.`);
+}
+
+main().catch((e: unknown) => {
+  console.error(`npm start failed: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

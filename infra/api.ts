@@ -1,0 +1,144 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { FieldpostConfig } from './config.js';
+
+export interface FieldpostApiProps {
+  readonly handler: lambda.IFunction;
+  readonly config: FieldpostConfig;
+}
+
+/** Methods the API serves under /v1. OPTIONS is left out on purpose: see the routes below. */
+export const AUTHORIZED_METHODS = [
+  apigw.HttpMethod.GET,
+  apigw.HttpMethod.POST,
+  apigw.HttpMethod.PUT,
+  apigw.HttpMethod.PATCH,
+  apigw.HttpMethod.DELETE,
+] as const;
+
+/**
+ * Sign-in (a Cognito user pool and a public app client) and the HTTP API in front of the
+ * api handler. Every /v1 route needs a Cognito JWT except GET /v1/health; the local-only
+ * routes (/local/*) are simply not routed in AWS.
+ */
+export class FieldpostApi extends Construct {
+  readonly userPool: cognito.UserPool;
+  readonly userPoolClient: cognito.UserPoolClient;
+  readonly httpApi: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  readonly accessLogs: logs.LogGroup;
+  readonly healthRoute: apigw.HttpRoute;
+
+  constructor(scope: Construct, id: string, props: FieldpostApiProps) {
+    super(scope, id);
+    const { config } = props;
+
+    const plus = config.cognitoPlan === 'plus';
+    this.userPool = new cognito.UserPool(this, 'UserPool', {
+      selfSignUpEnabled: config.selfSignUp,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+        tempPasswordValidity: Duration.days(3),
+      },
+      // TOTP only: SMS would need an SNS role and costs money per message.
+      mfa: config.mfa === 'required' ? cognito.Mfa.REQUIRED : cognito.Mfa.OPTIONAL,
+      mfaSecondFactor: { sms: false, otp: true },
+      accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+      featurePlan: plus ? cognito.FeaturePlan.PLUS : cognito.FeaturePlan.ESSENTIALS,
+      ...(plus ? { standardThreatProtectionMode: cognito.StandardThreatProtectionMode.FULL_FUNCTION } : {}),
+      // Player accounts outlive any one deployment of the stack.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.userPoolClient = this.userPool.addClient('WebClient', {
+      // A browser or CLI client cannot keep a secret.
+      generateSecret: false,
+      authFlows: { userSrp: true, userPassword: true },
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+    });
+
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: config.logRetention,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const appOrigin = new URL(config.appUrl).origin;
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+      description: 'Fieldpost command and query API',
+      createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: [appOrigin],
+        allowMethods: [apigw.CorsHttpMethod.ANY],
+        allowHeaders: ['authorization', 'content-type'],
+        maxAge: Duration.hours(1),
+      },
+    });
+
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: config.throttleRate, burstLimit: config.throttleBurst },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(this.accessLogs),
+        // HTTP API context variables (not the REST API ones AccessLogFormat's helpers emit).
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            responseLatency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+            sub: '$context.authorizer.claims.sub',
+          }),
+        ),
+      },
+    });
+
+    const integration = new HttpLambdaIntegration('ApiIntegration', props.handler, {
+      payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+    });
+    const authorizer = new HttpUserPoolAuthorizer('CognitoAuthorizer', this.userPool, {
+      userPoolClients: [this.userPoolClient],
+      identitySource: ['$request.header.Authorization'],
+    });
+
+    // Explicit methods rather than ANY: an ANY route with an authorizer would also catch
+    // OPTIONS, and browsers' CORS preflights carry no token. Preflights are answered by
+    // API Gateway itself from corsPreflight above.
+    this.httpApi.addRoutes({
+      path: '/v1/{proxy+}',
+      methods: [...AUTHORIZED_METHODS],
+      integration,
+      authorizer,
+    });
+    const [health] = this.httpApi.addRoutes({ path: '/v1/health', methods: [apigw.HttpMethod.GET], integration });
+    if (!health) throw new Error('health route was not created');
+    this.healthRoute = health;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Deployment settings, read from CDK context (`cdk.json` defaults, overridden with
+ * `-c key=value` on the command line). Everything is validated here so a typo fails the
+ * synth with a sentence that says which key is wrong, instead of a broken deployment.
+ */
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+export interface FieldpostConfig {
+  /** The From address of every notification mail (SES must be allowed to send as it). */
+  readonly mailFrom: string;
+  /**
+   * The SES identity to create and verify: the mailFrom address itself (default), or its
+   * domain (set `mailIdentity=example.org` to verify the whole domain with Easy DKIM).
+   */
+  readonly mailIdentity: string;
+  /** Base URL of the web client: mails link to games under it, and CORS allows its origin. */
+  readonly appUrl: string;
+  /** Where alarm notifications go (an SNS email subscription); none when absent. */
+  readonly alarmEmail?: string;
+  /** Cognito MFA: 'optional' lets players opt in to an authenticator app; 'required' forces it. */
+  readonly mfa: 'optional' | 'required';
+  /** Cognito feature plan: 'plus' adds threat protection (extra cost per monthly active user). */
+  readonly cognitoPlan: 'essentials' | 'plus';
+  /** Let anyone sign up (with a verified email). Off by default: the club creates accounts. */
+  readonly selfSignUp: boolean;
+  /** Retention of every function's log group and the API access log. */
+  readonly logRetention: RetentionDays;
+  /** Steady-state requests per second and burst for the whole HTTP API stage. */
+  readonly throttleRate: number;
+  readonly throttleBurst: number;
+}
+
+/** What `cdk.json` ships: enough to synthesize anywhere; deployments override mailFrom/appUrl. */
+export const DEFAULT_CONFIG: FieldpostConfig = {
+  mailFrom: 'turns@example.org',
+  mailIdentity: 'turns@example.org',
+  appUrl: 'https://fieldpost.example.org',
+  mfa: 'optional',
+  cognitoPlan: 'essentials',
+  selfSignUp: false,
+  logRetention: RetentionDays.ONE_MONTH,
+  throttleRate: 50,
+  throttleBurst: 100,
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+/** Reads a context value; CLI `-c` values arrive as strings, cdk.json values may be typed. */
+type Lookup = (key: string) => unknown;
+
+function str(get: Lookup, key: string, fallback: string): string {
+  const v = get(key);
+  if (v === undefined || v === null || v === '') return fallback;
+  if (typeof v !== 'string') throw new ConfigError(`context "${key}" must be a string, got ${JSON.stringify(v)}`);
+  return v.trim();
+}
+
+function optionalStr(get: Lookup, key: string): string | undefined {
+  const v = get(key);
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw new ConfigError(`context "${key}" must be a string, got ${JSON.stringify(v)}`);
+  return v.trim();
+}
+
+function positiveInt(get: Lookup, key: string, fallback: number): number {
+  const v = get(key);
+  if (v === undefined || v === null || v === '') return fallback;
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`context "${key}" must be a positive whole number, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function bool(get: Lookup, key: string, fallback: boolean): boolean {
+  const v = get(key);
+  if (v === undefined || v === null || v === '') return fallback;
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  throw new ConfigError(`context "${key}" must be true or false, got ${JSON.stringify(v)}`);
+}
+
+function oneOf<T extends string>(get: Lookup, key: string, allowed: readonly T[], fallback: T): T {
+  const v = str(get, key, fallback);
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new ConfigError(`context "${key}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  }
+  return v as T;
+}
+
+const RETENTIONS = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
+
+export function readConfig(get: Lookup): FieldpostConfig {
+  const mailFrom = str(get, 'mailFrom', DEFAULT_CONFIG.mailFrom);
+  if (!EMAIL.test(mailFrom)) throw new ConfigError(`context "mailFrom" must be an email address, got ${JSON.stringify(mailFrom)}`);
+  const mailDomain = mailFrom.slice(mailFrom.lastIndexOf('@') + 1).toLowerCase();
+
+  const mailIdentity = str(get, 'mailIdentity', mailFrom);
+  if (EMAIL.test(mailIdentity)) {
+    if (mailIdentity.toLowerCase() !== mailFrom.toLowerCase()) {
+      throw new ConfigError(`context "mailIdentity" (${mailIdentity}) must be the mailFrom address or its domain`);
+    }
+  } else if (DOMAIN.test(mailIdentity)) {
+    const d = mailIdentity.toLowerCase();
+    // SES lets a verified domain send as any address in it or in its subdomains.
+    if (mailDomain !== d && !mailDomain.endsWith(`.${d}`)) {
+      throw new ConfigError(`context "mailIdentity" (${mailIdentity}) must be the domain of mailFrom (${mailFrom})`);
+    }
+  } else {
+    throw new ConfigError(`context "mailIdentity" must be an email address or a domain, got ${JSON.stringify(mailIdentity)}`);
+  }
+
+  const appUrl = str(get, 'appUrl', DEFAULT_CONFIG.appUrl).replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(appUrl);
+  } catch {
+    throw new ConfigError(`context "appUrl" must be an absolute URL, got ${JSON.stringify(appUrl)}`);
+  }
+  const local = parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1';
+  if (parsed.protocol !== 'https:' && !(local && parsed.protocol === 'http:')) {
+    throw new ConfigError(`context "appUrl" must use https (http only for localhost), got ${JSON.stringify(appUrl)}`);
+  }
+
+  const alarmEmail = optionalStr(get, 'alarmEmail');
+  if (alarmEmail !== undefined && !EMAIL.test(alarmEmail)) {
+    throw new ConfigError(`context "alarmEmail" must be an email address, got ${JSON.stringify(alarmEmail)}`);
+  }
+
+  const logRetention = positiveInt(get, 'logRetentionDays', DEFAULT_CONFIG.logRetention);
+  if (!RETENTIONS.has(logRetention)) {
+    throw new ConfigError(
+      `context "logRetentionDays" must be a CloudWatch Logs retention (${[...RETENTIONS].sort((a, b) => a - b).join(', ')}), got ${logRetention}`,
+    );
+  }
+
+  const throttleRate = positiveInt(get, 'throttleRate', DEFAULT_CONFIG.throttleRate);
+  const throttleBurst = positiveInt(get, 'throttleBurst', DEFAULT_CONFIG.throttleBurst);
+
+  return {
+    mailFrom,
+    mailIdentity,
+    appUrl,
+    ...(alarmEmail !== undefined ? { alarmEmail } : {}),
+    mfa: oneOf(get, 'mfa', ['optional', 'required'] as const, DEFAULT_CONFIG.mfa),
+    cognitoPlan: oneOf(get, 'cognitoPlan', ['essentials', 'plus'] as const, DEFAULT_CONFIG.cognitoPlan),
+    selfSignUp: bool(get, 'selfSignUp', DEFAULT_CONFIG.selfSignUp),
+    logRetention: logRetention as RetentionDays,
+    throttleRate,
+    throttleBurst,
+  };
+}

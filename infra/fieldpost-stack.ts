@@ -1,0 +1,158 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Construct } from 'constructs';
+import { FieldpostAlarms } from './alarms.js';
+import { FieldpostApi } from './api.js';
+import type { FieldpostConfig } from './config.js';
+import { FieldpostData } from './data.js';
+import { HandlerFunction, type LambdaCodeFactory } from './handler-function.js';
+import { suppressAcceptedFindings } from './nag-suppressions.js';
+import { FieldpostNotifications } from './notifications.js';
+
+export interface FieldpostStackProps extends StackProps {
+  readonly config: FieldpostConfig;
+  /** Replaces esbuild bundling (tests; synthesizing before the handlers exist). */
+  readonly lambdaCode?: LambdaCodeFactory;
+}
+
+/** Stream records the projector consumes: a game's HEAD and its events, nothing else. */
+export const STREAM_FILTER = {
+  dynamodb: {
+    Keys: {
+      pk: { S: lambda.FilterRule.beginsWith('GAME#') },
+      // SECRET (the dice seed), SNAP and CMD# records never reach the projector, and
+      // neither do the read models it writes itself (INBOX#, LOBBY, ...): no feedback loop.
+      sk: { S: [...lambda.FilterRule.isEqual('HEAD'), ...lambda.FilterRule.beginsWith('EV#')] },
+    },
+  },
+} as const;
+
+export const PROJECTOR_STREAM = {
+  batchSize: 100,
+  retryAttempts: 5,
+  maxRecordAge: Duration.hours(6),
+} as const;
+
+/**
+ * Fieldpost in one stack: the event table, the HTTP API behind Cognito, the projector fed
+ * by the table's stream, the notifier fed by SQS, SES, and alarms on everything that
+ * could leave a player uninformed.
+ */
+export class FieldpostStack extends Stack {
+  readonly data: FieldpostData;
+  readonly notifications: FieldpostNotifications;
+  readonly api: FieldpostApi;
+  readonly alarms: FieldpostAlarms;
+  readonly functions: Readonly<Record<'api' | 'projector' | 'notifier', HandlerFunction>>;
+
+  constructor(scope: Construct, id: string, props: FieldpostStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+
+    this.data = new FieldpostData(this, 'Data');
+    const table = this.data.table;
+
+    const notifierTimeout = Duration.seconds(30);
+    this.notifications = new FieldpostNotifications(this, 'Notifications', {
+      mailIdentity: config.mailIdentity,
+      notifierTimeout,
+    });
+    const { queue, deadLetterQueue, streamFailureQueue, identity } = this.notifications;
+
+    // Every handler gets the same environment (functions/ports.ts); permissions, not
+    // configuration, decide what each may touch.
+    const environment = {
+      TABLE_NAME: table.tableName,
+      NOTIFY_QUEUE_URL: queue.queueUrl,
+      MAIL_FROM: config.mailFrom,
+      APP_URL: config.appUrl,
+      AUTH_MODE: 'cognito',
+    };
+    const common = { environment, logRetention: config.logRetention, ...(props.lambdaCode ? { code: props.lambdaCode } : {}) };
+
+    const api = new HandlerFunction(this, 'ApiHandler', {
+      ...common,
+      name: 'api',
+      description: 'Fieldpost HTTP API: commands and queries',
+      memorySize: 1024,
+      timeout: Duration.seconds(15),
+    });
+    const projector = new HandlerFunction(this, 'ProjectorHandler', {
+      ...common,
+      name: 'projector',
+      description: 'Fieldpost projector: read models and notification jobs from the table stream',
+      memorySize: 512,
+      timeout: Duration.seconds(60),
+    });
+    const notifier = new HandlerFunction(this, 'NotifierHandler', {
+      ...common,
+      name: 'notifier',
+      description: 'Fieldpost notifier: email (SES) and webhooks from the notification queue',
+      memorySize: 512,
+      timeout: notifierTimeout,
+    });
+    this.functions = { api, projector, notifier };
+
+    // Least privilege: data-plane item access on the one table (no table management),
+    // stream reading for the projector only, the queue for its producer and consumer
+    // only, and SES sending only as the configured identity.
+    table.grantReadWriteData(api.fn);
+    table.grantReadWriteData(projector.fn);
+    queue.grantSendMessages(projector.fn);
+    table.grantReadWriteData(notifier.fn);
+    identity.grantSendEmail(notifier.fn);
+
+    projector.fn.addEventSource(
+      new DynamoEventSource(table, {
+        // The stream keeps 24 hours; start from its beginning so nothing written between
+        // table creation and mapping creation is missed.
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: PROJECTOR_STREAM.batchSize,
+        bisectBatchOnError: true,
+        retryAttempts: PROJECTOR_STREAM.retryAttempts,
+        maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(streamFailureQueue),
+        filters: [lambda.FilterCriteria.filter(STREAM_FILTER)],
+      }),
+    );
+    notifier.fn.addEventSource(
+      new SqsEventSource(queue, {
+        batchSize: 10,
+        reportBatchItemFailures: true,
+        // Stay well inside SES sending quotas (a fresh account may send 1 mail a second).
+        maxConcurrency: 5,
+      }),
+    );
+
+    this.api = new FieldpostApi(this, 'Api', { handler: api.fn, config });
+
+    this.alarms = new FieldpostAlarms(this, 'Alarms', {
+      functions: { api: api.fn, projector: projector.fn, notifier: notifier.fn },
+      streamConsumer: projector.fn,
+      deadLetterQueues: { notify: deadLetterQueue, streamFailure: streamFailureQueue },
+      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
+    });
+
+    const out = (id: string, value: string, description: string): void => {
+      new CfnOutput(this, id, { value, description });
+    };
+    out('ApiUrl', this.api.httpApi.apiEndpoint, 'Base URL of the API; routes start with /v1');
+    out('Region', this.region, 'Region of the user pool and API');
+    out('UserPoolId', this.api.userPool.userPoolId, 'Cognito user pool: create player accounts here');
+    out('UserPoolClientId', this.api.userPoolClient.userPoolClientId, 'App client id for sign-in (no secret)');
+    out('TableName', table.tableName, 'The event and read-model table');
+    out('NotifyQueueUrl', queue.queueUrl, 'Notification jobs (projector to notifier)');
+    out('NotifyDeadLetterQueueUrl', deadLetterQueue.queueUrl, 'Notification jobs that failed repeatedly');
+    out('StreamFailureQueueUrl', streamFailureQueue.queueUrl, 'Stream batches the projector gave up on (shard and sequence numbers)');
+    out('AlarmTopicArn', this.alarms.topic.topicArn, 'SNS topic every alarm publishes to');
+    out('MailIdentity', identity.emailIdentityName, 'SES identity to verify before mail can be sent');
+    identity.dkimRecords.forEach((r, i) => {
+      // Only meaningful for a domain identity: publish these CNAMEs in its DNS.
+      if (!config.mailIdentity.includes('@')) out(`DkimRecord${i + 1}`, `${r.name} CNAME ${r.value}`, 'Easy DKIM record');
+    });
+
+    suppressAcceptedFindings(this, config);
+  }
+}

@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, LogLevel as BundleLogLevel } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** One esbuild entry per handler (see functions/ports.ts); each exports `handler`. */
+export const HANDLERS = ['api', 'projector', 'notifier'] as const;
+export type HandlerName = (typeof HANDLERS)[number];
+
+/**
+ * Lets tests (and anyone synthesizing without the handler sources) replace esbuild bundling
+ * with ready-made code. The deployed app never sets it.
+ */
+export type LambdaCodeFactory = (name: HandlerName) => lambda.Code;
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const entryPath = (name: HandlerName): string => fileURLToPath(new URL(`../functions/handlers/${name}.ts`, import.meta.url));
+export const LOCK_FILE = fileURLToPath(new URL('../package-lock.json', import.meta.url));
+
+/** Same platform for every function: the issue asks for Node 22 on Graviton. */
+export const RUNTIME = lambda.Runtime.NODEJS_22_X;
+export const ARCHITECTURE = lambda.Architecture.ARM_64;
+
+export interface HandlerFunctionProps {
+  readonly name: HandlerName;
+  readonly description: string;
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly logRetention: logs.RetentionDays;
+  readonly code?: LambdaCodeFactory;
+}
+
+/**
+ * A handler's Lambda function with its own log group (with retention) and its own role.
+ * The role starts with nothing but "write to this function's log group", so every other
+ * permission in the template is an explicit grant in the stack (no AWS managed policies).
+ */
+export class HandlerFunction extends Construct {
+  readonly fn: lambda.Function;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: HandlerFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      // Logs are operational data; keep them with the table's retention story (RETAIN).
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Fieldpost ${props.name} handler`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    const common = {
+      description: props.description,
+      runtime: RUNTIME,
+      architecture: ARCHITECTURE,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
+      systemLogLevelV2: lambda.SystemLogLevel.WARN,
+      environment: {
+        ...props.environment,
+        // Stack traces point into the TypeScript sources (the bundle ships a source map).
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+    } satisfies Partial<lambda.FunctionProps>;
+
+    if (props.code) {
+      this.fn = new lambda.Function(this, 'Function', { ...common, code: props.code(props.name), handler: 'index.handler' });
+    } else {
+      const entry = entryPath(props.name);
+      if (!existsSync(entry)) {
+        throw new Error(
+          `handler entry ${entry} does not exist: write it, or pass lambdaCode to the stack to synthesize without bundling`,
+        );
+      }
+      this.fn = new NodejsFunction(this, 'Function', {
+        ...common,
+        entry,
+        handler: 'handler',
+        depsLockFilePath: LOCK_FILE,
+        projectRoot: REPO_ROOT,
+        bundling: {
+          // ESM so top-level await and import.meta work in handlers; a createRequire banner
+          // keeps bundled CommonJS dependencies (require('node:crypto') etc.) working.
+          format: OutputFormat.ESM,
+          target: 'node22',
+          mainFields: ['module', 'main'],
+          banner: "import { createRequire as __fieldpostCreateRequire } from 'node:module'; const require = __fieldpostCreateRequire(import.meta.url);",
+          minify: true,
+          sourceMap: true,
+          sourcesContent: false,
+          // Bundle the AWS SDK too: the deployed code runs the exact SDK version the tests ran.
+          externalModules: [],
+          logLevel: BundleLogLevel.WARNING,
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as ses from 'aws-cdk-lib/aws-ses';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface FieldpostNotificationsProps {
+  /** The SES identity: an email address or a domain (see FieldpostConfig.mailIdentity). */
+  readonly mailIdentity: string;
+  /** The notifier's timeout; the queue's visibility timeout is derived from it. */
+  readonly notifierTimeout: Duration;
+}
+
+/** Receives (notifier attempts) before a notification job is parked in the dead-letter queue. */
+export const NOTIFY_MAX_RECEIVE_COUNT = 5;
+
+/**
+ * The queues between the projector and the notifier, the queue that catches stream batches
+ * the projector could not process, and the SES identity mail is sent as.
+ */
+export class FieldpostNotifications extends Construct {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+  /** On-failure destination of the table stream's event source mapping. */
+  readonly streamFailureQueue: sqs.Queue;
+  readonly identity: ses.EmailIdentity;
+
+  constructor(scope: Construct, id: string, props: FieldpostNotificationsProps) {
+    super(scope, id);
+
+    const parked = {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Longest SQS retention, so an operator has two weeks to look at and redrive failures.
+      retentionPeriod: Duration.days(14),
+      removalPolicy: RemovalPolicy.DESTROY,
+    } as const;
+
+    this.deadLetterQueue = new sqs.Queue(this, 'NotifyDeadLetterQueue', parked);
+    this.streamFailureQueue = new sqs.Queue(this, 'StreamFailureQueue', parked);
+
+    this.queue = new sqs.Queue(this, 'NotifyQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS advises at least six times the function timeout for an SQS event source, so a
+      // message is not redelivered while a slow (throttled) invocation still holds it.
+      visibilityTimeout: Duration.seconds(props.notifierTimeout.toSeconds() * 6),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: NOTIFY_MAX_RECEIVE_COUNT },
+    });
+
+    const isDomain = !props.mailIdentity.includes('@');
+    this.identity = new ses.EmailIdentity(this, 'MailIdentity', {
+      identity: isDomain ? ses.Identity.domain(props.mailIdentity) : ses.Identity.email(props.mailIdentity),
+    });
+  }
+}

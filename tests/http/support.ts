@@ -1,0 +1,39 @@
+import { ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+/** A minimal JSON client for the end-to-end tests: status and parsed body, nothing hidden. */
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export function http(base: string) {
+  const call = async (method: string, path: string, opts: { token?: string; body?: unknown; raw?: string } = {}): Promise<Res> => {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers['authorization'] = `Bearer ${opts.token}`;
+    if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${base}${path}`, { method, headers, ...(opts.raw !== undefined ? { body: opts.raw } : opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+  };
+  return {
+    call,
+    get: (path: string, token?: string) => call('GET', path, token ? { token } : {}),
+    post: (path: string, token: string | undefined, body: unknown) => call('POST', path, { ...(token ? { token } : {}), body }),
+  };
+}
+
+/** Every item in the table: the strongest "nothing was written" check there is. */
+export async function itemCount(client: DynamoDBClient, tableName: string): Promise<number> {
+  let n = 0;
+  let start: Record<string, any> | undefined;
+  do {
+    const r = await client.send(new ScanCommand({ TableName: tableName, Select: 'COUNT', ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    n += r.Count ?? 0;
+    start = r.LastEvaluatedKey;
+  } while (start);
+  return n;
+}
+
+let counter = 0;
+export const cid = (label = 'c'): string => `${label}-${Date.now().toString(36)}-${++counter}`;

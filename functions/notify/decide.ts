@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import type { GameSummary } from '../../domain/kernel/index.js';
+
+/**
+ * Which players to tell what, from one append's summaries (before and after). Summaries
+ * hold only public information, so nothing decided here can reveal a hidden card, a
+ * sealed order or a hand: a notice says whose move it is, never what anyone holds.
+ */
+export const NOTICE_KINDS = ['turn', 'started', 'ended', 'invited'] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+const seatRef = z.object({ seat: z.string(), name: z.string(), player: z.string().nullable() });
+const asked = z.object({ seat: z.string(), name: z.string(), kind: z.enum(['move', 'sealed', 'reaction']), prompt: z.string(), deadline: z.string().optional() });
+
+export const noticeSchema = z.object({
+  /** Dedupe key: game, kind, the recipient's seats, and the version the notice is about. */
+  key: z.string().min(1).max(400),
+  kind: z.enum(NOTICE_KINDS),
+  gameId: z.string(),
+  title: z.string(),
+  engine: z.string(),
+  player: z.string(),
+  seats: z.array(z.string()),
+  /** What the recipient is asked to do (turn notices; a start that is also their move). */
+  asked: z.array(asked),
+  opponents: z.array(seatRef),
+  version: z.number().int(),
+  hash: z.string(),
+  at: z.string(),
+  /** A turn notice sent as the game starts: one message instead of two. */
+  gameStarted: z.boolean().optional(),
+  invitedBy: z.string().optional(),
+  outcome: z.object({ winners: z.array(z.string()), reason: z.string(), score: z.record(z.string(), z.number()).optional(), result: z.enum(['won', 'lost', 'draw']) }).optional(),
+});
+export type Notice = z.infer<typeof noticeSchema>;
+
+/** A job on the notification queue: a notice, or a retry of one channel of it. */
+export const notifyJobSchema = z.object({
+  notice: noticeSchema,
+  channel: z.string().optional(),
+  attempt: z.number().int().min(1).optional(),
+});
+export type NotifyJob = z.infer<typeof notifyJobSchema>;
+
+export const noticeKey = (gameId: string, kind: NoticeKind, seats: readonly string[], version: number) => `${gameId}#${kind}#${[...seats].sort().join('+')}#${version}`;
+
+/** Players (non-null) holding the given seats, each with their seats in seat order. */
+function bySeatPlayer(s: GameSummary, seats: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const seat of s.seats) {
+    if (!seats.includes(seat.id) || seat.player === null) continue;
+    out.set(seat.player, [...(out.get(seat.player) ?? []), seat.id]);
+  }
+  return out;
+}
+
+export function decideNotices(old: GameSummary | undefined, next: GameSummary): Notice[] {
+  // A head rewritten without a new event (or a replay of an older one) announces nothing.
+  if (old && old.version >= next.version) return [];
+  const notices: Notice[] = [];
+  const base = (player: string, seats: string[]) => ({
+    gameId: next.gameId,
+    title: next.title,
+    engine: next.engine,
+    player,
+    seats,
+    opponents: next.seats.filter((s) => !seats.includes(s.id) && s.player !== player).map((s) => ({ seat: s.id, name: s.name, player: s.player })),
+    version: next.version,
+    hash: next.hash,
+    at: next.updatedAt,
+  });
+  const seatName = (id: string) => next.seats.find((s) => s.id === id)?.name ?? id;
+
+  // Invitations: a seat newly reserved for someone (at creation) who is not its creator.
+  const reservedBefore = new Set(old?.seats.filter((s) => s.player !== null).map((s) => s.id) ?? []);
+  const invitedSeats = next.seats.filter((s) => s.player !== null && !s.joined && !reservedBefore.has(s.id) && s.player !== next.createdBy).map((s) => s.id);
+  for (const [player, seats] of bySeatPlayer(next, invitedSeats)) {
+    notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'invited', seats, next.version), kind: 'invited', asked: [], invitedBy: next.createdBy });
+  }
+
+  const started = next.status === 'active' && old?.status !== 'active' && old?.status !== 'ended';
+  // Your turn: exactly the seats pending now that were not pending before.
+  const before = new Set(old?.pending.map((p) => p.seat) ?? []);
+  const fresh = next.pending.filter((p) => !before.has(p.seat));
+  const turnPlayers = bySeatPlayer(next, fresh.map((p) => p.seat));
+  for (const [player, seats] of turnPlayers) {
+    const askedOf = fresh
+      .filter((p) => seats.includes(p.seat))
+      .map((p) => {
+        const deadline = (p as { deadline?: unknown }).deadline;
+        return { seat: p.seat, name: seatName(p.seat), kind: p.kind, prompt: p.prompt, ...(typeof deadline === 'string' ? { deadline } : {}) };
+      });
+    notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'turn', seats, next.version), kind: 'turn', asked: askedOf, ...(started ? { gameStarted: true } : {}) });
+  }
+
+  if (started) {
+    // Everyone seated hears the game began; those whose move it is already got one notice.
+    const everyone = bySeatPlayer(next, next.seats.map((s) => s.id));
+    for (const [player, seats] of everyone) {
+      if (turnPlayers.has(player)) continue;
+      notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'started', seats, next.version), kind: 'started', asked: [] });
+    }
+  }
+
+  if (next.status === 'ended' && old?.status !== 'ended' && next.outcome) {
+    const outcome = next.outcome;
+    for (const [player, seats] of bySeatPlayer(next, next.seats.map((s) => s.id))) {
+      const result = outcome.winners.length === 0 ? 'draw' : outcome.winners.some((w) => seats.includes(w)) ? 'won' : 'lost';
+      notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'ended', seats, next.version), kind: 'ended', asked: [], outcome: { ...outcome, winners: [...outcome.winners], result } });
+    }
+  }
+  return notices;
+}

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import type { Clock, NotificationSettings, SettingsStore } from '../ports.js';
+import type { Notice, NotifyJob } from './decide.js';
+import type { Mailer } from './mailer.js';
+import { webhookPayload } from './payloads.js';
+import type { NotifyQueue } from './queue.js';
+import { SQS_MAX_DELAY_SECONDS } from './queue.js';
+import { renderNotice, type Rendered } from './render.js';
+import type { DeliveryLog, DeliveryRecord, NoticeLedger } from './stores.js';
+import { maskUrl, signedRequest, webhookUrlProblem, type WebhookTransport } from './webhook.js';
+
+/**
+ * Retries per channel with exponential backoff: attempt n failing waits base·2^(n-1)
+ * (capped) before attempt n+1. 'inline' waits in this process (local runs, tests);
+ * 'requeue' makes one attempt per queue message and puts the next attempt back on the
+ * queue with that delay (AWS: SQS DelaySeconds), so a Lambda never sleeps.
+ */
+export interface RetryPolicy {
+  readonly attempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly mode: 'inline' | 'requeue';
+}
+
+export const backoffMs = (p: RetryPolicy, attempt: number) => Math.min(p.maxDelayMs, p.baseDelayMs * 2 ** (attempt - 1));
+
+export interface NotifierDeps {
+  readonly settings: SettingsStore;
+  readonly mailer: Mailer;
+  readonly webhooks: WebhookTransport;
+  readonly ledger: NoticeLedger;
+  readonly deliveries: DeliveryLog;
+  readonly clock: Clock;
+  readonly appUrl: string;
+  readonly retry: RetryPolicy;
+  /** Needed for 'requeue' retries. */
+  readonly queue?: NotifyQueue;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Local runs post to http://127.0.0.1 receivers; in AWS webhooks must be https. */
+  readonly allowInsecureWebhooks: boolean;
+}
+
+type Channel = { id: 'email'; kind: 'email'; to: string } | { id: string; kind: 'webhook'; url: string; secret: string; format: 'json' | 'discord' | 'slack' };
+
+export interface ChannelResult {
+  readonly channel: string;
+  readonly outcome: 'sent' | 'retrying' | 'failed' | 'duplicate';
+}
+
+export const deliveryIdOf = (key: string, player: string, channel: string) => `dlv_${createHash('sha256').update(`${key}\n${player}\n${channel}`).digest('hex').slice(0, 32)}`;
+
+function channelsOf(s: NotificationSettings | undefined): Channel[] {
+  if (!s) return [];
+  return [...(s.email ? [{ id: 'email' as const, kind: 'email' as const, to: s.email }] : []), ...s.webhooks.map((w) => ({ id: w.id, kind: 'webhook' as const, url: w.url, secret: w.secret, format: w.format }))];
+}
+
+export class Notifier {
+  private readonly sleep: (ms: number) => Promise<void>;
+  constructor(private readonly deps: NotifierDeps) {
+    this.sleep = deps.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  /** Sends one job. Throws only on infrastructure errors (the queue then retries the job). */
+  async handle(job: NotifyJob): Promise<ChannelResult[]> {
+    const { notice } = job;
+    const all = channelsOf(await this.deps.settings.get(notice.player));
+    const rendered = renderNotice(notice, this.deps.appUrl);
+    if (job.channel !== undefined) {
+      // A scheduled retry of one channel (requeue mode).
+      const ch = all.find((c) => c.id === job.channel);
+      const attempt = job.attempt ?? 2;
+      if (!ch || !(await this.deps.ledger.claimRetry(notice.key, ch.id, attempt, this.deps.clock.now()))) return [{ channel: job.channel, outcome: 'duplicate' }];
+      return [await this.deliver(notice, rendered, ch, attempt)];
+    }
+    if (all.length === 0) return [];
+    // On a replay the ledger returns the channels chosen the first time, so a channel
+    // added since then does not receive old news.
+    const chosen = await this.deps.ledger.open(notice.key, notice.player, all.map((c) => c.id), this.deps.clock.now());
+    const out: ChannelResult[] = [];
+    for (const ch of all.filter((c) => chosen.includes(c.id))) {
+      if (!(await this.deps.ledger.claim(notice.key, ch.id, this.deps.clock.now()))) {
+        out.push({ channel: ch.id, outcome: 'duplicate' });
+        continue;
+      }
+      out.push(await this.deliver(notice, rendered, ch, 1));
+    }
+    return out;
+  }
+
+  private async deliver(notice: Notice, rendered: Rendered, ch: Channel, firstAttempt: number): Promise<ChannelResult> {
+    const { retry, ledger } = this.deps;
+    const deliveryId = deliveryIdOf(notice.key, notice.player, ch.id);
+    try {
+      for (let attempt = firstAttempt; ; attempt++) {
+        const r = await this.attempt(notice, rendered, ch, deliveryId);
+        const last = attempt >= retry.attempts;
+        const requeue = !r.ok && !last && retry.mode === 'requeue' && this.deps.queue !== undefined;
+        const outcome: DeliveryRecord['outcome'] = r.ok ? 'sent' : last || (retry.mode === 'requeue' && !requeue) ? 'failed' : 'retrying';
+        await this.deps.deliveries.record(notice.player, {
+          deliveryId,
+          noticeKey: notice.key,
+          kind: notice.kind,
+          gameId: notice.gameId,
+          channel: ch.kind,
+          channelId: ch.id,
+          target: ch.kind === 'email' ? ch.to : maskUrl(ch.url),
+          attempt,
+          ok: r.ok,
+          ...(r.status !== undefined ? { status: r.status } : {}),
+          ...(r.error !== undefined ? { error: r.error } : {}),
+          outcome,
+          at: this.deps.clock.now(),
+        });
+        if (outcome === 'sent' || outcome === 'failed') {
+          await ledger.settle(notice.key, ch.id, outcome, this.deps.clock.now());
+          return { channel: ch.id, outcome };
+        }
+        const wait = backoffMs(retry, attempt);
+        if (requeue) {
+          await ledger.settle(notice.key, ch.id, { retryAttempt: attempt + 1 }, this.deps.clock.now());
+          await this.deps.queue!.enqueue([{ notice, channel: ch.id, attempt: attempt + 1 }], Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(wait / 1000)));
+          return { channel: ch.id, outcome: 'retrying' };
+        }
+        await this.sleep(wait);
+      }
+    } catch (e) {
+      await ledger.release(notice.key, ch.id).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async attempt(notice: Notice, rendered: Rendered, ch: Channel, deliveryId: string): Promise<{ ok: boolean; status?: number; error?: string }> {
+    if (ch.kind === 'email') {
+      try {
+        await this.deps.mailer.send({ to: ch.to, subject: rendered.subject, text: rendered.text, html: rendered.html, deliveryId });
+        return { ok: true };
+      } catch (e) {
+        return { ok: false, error: `mail not accepted: ${(e as Error).message}`.slice(0, 300) };
+      }
+    }
+    const problem = webhookUrlProblem(ch.url, this.deps.allowInsecureWebhooks);
+    if (problem) return { ok: false, error: `webhook URL ${problem}` };
+    const nowSeconds = Math.floor(Date.parse(this.deps.clock.now()) / 1000);
+    const req = signedRequest(webhookPayload(ch.format, notice, rendered, deliveryId), { secret: ch.secret, deliveryId, kind: notice.kind, nowSeconds });
+    try {
+      const r = await this.deps.webhooks.post(ch.url, req.headers, req.body);
+      return r.status >= 200 && r.status < 300 ? { ok: true, status: r.status } : { ok: false, status: r.status, error: `receiver answered HTTP ${r.status}` };
+    } catch (e) {
+      const err = e as Error;
+      return { ok: false, error: `could not reach the receiver: ${err.name === 'TimeoutError' ? 'timed out' : (err.cause as Error | undefined)?.message ?? err.message}`.slice(0, 300) };
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import type { Notice } from './decide.js';
+
+/**
+ * The words of a notice, shared by email, JSON webhooks and chat payloads: which game, who
+ * the opponents are, what is asked, the deadline, a link, and the event hash as a receipt
+ * (the player can check it against the last event of the game's log).
+ */
+export interface Rendered {
+  readonly subject: string;
+  /** One line, for chat channels and the JSON payload's `text`. */
+  readonly headline: string;
+  readonly link: string;
+  readonly opponents: string;
+  readonly asked: readonly string[];
+  readonly deadline: string | undefined;
+  readonly receipt: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+export const gameLink = (appUrl: string, gameId: string) => `${appUrl.replace(/\/+$/, '')}/games/${encodeURIComponent(gameId)}`;
+
+const who = (o: { name: string; player: string | null }) => (o.player === null ? `${o.name} (open seat)` : `${o.player} (${o.name})`);
+
+const listing = (xs: readonly string[]) => (xs.length <= 1 ? (xs[0] ?? 'nobody yet') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+
+const kindNote = { move: '', sealed: ' (a sealed order: nobody sees it until all have submitted)', reaction: " (a reaction on another seat's turn)" } as const;
+
+export function renderNotice(n: Notice, appUrl: string): Rendered {
+  const link = gameLink(appUrl, n.gameId);
+  const opponents = listing(n.opponents.map(who));
+  const game = `${n.title} (game ${n.gameId})`;
+  const asked = n.asked.map((a) => `${a.name}: ${a.prompt}${kindNote[a.kind]}`);
+  const deadlines = n.asked.map((a) => a.deadline).filter((d): d is string => d !== undefined).sort();
+  const deadline = deadlines[0];
+  const receipt = `version ${n.version}, event hash ${n.hash}`;
+  let subject: string;
+  let headline: string;
+  switch (n.kind) {
+    case 'turn':
+      subject = n.gameStarted ? `${n.title} has started: your move against ${opponents}` : `Your move in ${n.title} against ${opponents}`;
+      headline = `${n.player}: it is your move in ${game} against ${opponents}.`;
+      break;
+    case 'started':
+      subject = `${n.title} has started against ${opponents}`;
+      headline = `${n.player}: ${game} has started against ${opponents}; it is not your move yet.`;
+      break;
+    case 'ended': {
+      const r = n.outcome?.result;
+      subject = `${n.title} is over: ${r === 'won' ? 'you won' : r === 'lost' ? 'you lost' : 'a draw'}`;
+      headline = `${n.player}: ${game} against ${opponents} is over (${r === 'won' ? 'you won' : r === 'lost' ? 'you lost' : 'a draw'}: ${n.outcome?.reason ?? 'ended'}).`;
+      break;
+    }
+    case 'invited':
+      subject = `${n.invitedBy ?? 'Someone'} invited you to ${n.title}`;
+      headline = `${n.player}: ${n.invitedBy ?? 'someone'} reserved a seat for you in ${game}; join it to play against ${opponents}.`;
+      break;
+  }
+  const lines = [
+    `Hello ${n.player},`,
+    '',
+    headline.slice(n.player.length + 2),
+    `You play ${listing(n.seats)}.`,
+  ];
+  if (asked.length) lines.push('', 'What is asked:', ...asked.map((a) => `  - ${a}`), '', deadline ? `Deadline: ${deadline}` : 'Deadline: none set.');
+  if (n.kind === 'ended' && n.outcome) {
+    lines.push('', `Winners: ${n.outcome.winners.length ? n.outcome.winners.join(', ') : 'none'}. ${n.outcome.reason}.`);
+    if (n.outcome.score) lines.push(`Score: ${Object.entries(n.outcome.score).map(([s, v]) => `${s} ${v}`).join(', ')}.`);
+  }
+  lines.push('', `Open the game: ${link}`, '', `Receipt: ${receipt}. The game's log ends with this hash at this version; an exported log can be verified against it.`);
+  const text = lines.join('\n') + '\n';
+  const html = `<!doctype html><html><body style="font-family:sans-serif">${lines
+    .map((l) => (l === '' ? '<br>' : `<div>${escapeHtml(l).replace(escapeHtml(link), `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`)}</div>`))
+    .join('')}</body></html>`;
+  return { subject, headline, link, opponents, asked, deadline, receipt, text, html };
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

@@ -1,0 +1,188 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { NotificationSettings, SettingsStore } from '../ports.js';
+import { documentClient, isConditionFailure } from '../projections/read-model-store.js';
+
+/** Notification dedupe records and delivery logs expire after this long (TTL attribute `expiresAt`). */
+export const RECORD_TTL_SECONDS = 90 * 24 * 3600;
+const expiresAt = (nowIso: string) => Math.floor(Date.parse(nowIso) / 1000) + RECORD_TTL_SECONDS;
+
+/** PLAYER#<p>/SETTINGS: a player's notification channels. */
+export class DynamoSettingsStore implements SettingsStore {
+  private readonly doc: DynamoDBDocumentClient;
+  constructor(client: DynamoDBClient, private readonly tableName: string) {
+    this.doc = documentClient(client);
+  }
+  async get(player: string): Promise<NotificationSettings | undefined> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: `PLAYER#${player}`, sk: 'SETTINGS' }, ConsistentRead: true }));
+    if (!r.Item) return undefined;
+    const { email, webhooks } = r.Item as { email?: string; webhooks?: NotificationSettings['webhooks'] };
+    return { ...(email ? { email } : {}), webhooks: webhooks ?? [] };
+  }
+  async put(player: string, settings: NotificationSettings): Promise<void> {
+    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: `PLAYER#${player}`, sk: 'SETTINGS', type: 'settings', player, ...(settings.email ? { email: settings.email } : {}), webhooks: settings.webhooks } }));
+  }
+}
+
+export interface DeliveryRecord {
+  readonly deliveryId: string;
+  readonly noticeKey: string;
+  readonly kind: string;
+  readonly gameId: string;
+  readonly channel: 'email' | 'webhook';
+  readonly channelId: string;
+  /** The address or a masked URL (chat webhook URLs carry tokens). */
+  readonly target: string;
+  readonly attempt: number;
+  readonly ok: boolean;
+  /** HTTP status for webhooks. */
+  readonly status?: number;
+  readonly error?: string;
+  /** 'sent', 'retrying' (another attempt is scheduled) or 'failed' (gave up). */
+  readonly outcome: 'sent' | 'retrying' | 'failed';
+  readonly at: string;
+}
+
+export interface DeliveryLog {
+  record(player: string, d: DeliveryRecord): Promise<void>;
+  /** Newest first. */
+  list(player: string, limit: number): Promise<DeliveryRecord[]>;
+}
+
+/** PLAYER#<p>/DELIVERY#<time>#<deliveryId>#<attempt>: every delivery attempt, visible to its owner. */
+export class DynamoDeliveryLog implements DeliveryLog {
+  private readonly doc: DynamoDBDocumentClient;
+  constructor(client: DynamoDBClient, private readonly tableName: string) {
+    this.doc = documentClient(client);
+  }
+  async record(player: string, d: DeliveryRecord): Promise<void> {
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: `PLAYER#${player}`, sk: `DELIVERY#${d.at}#${d.deliveryId}#${String(d.attempt).padStart(3, '0')}`, type: 'delivery', ...d, expiresAt: expiresAt(d.at) },
+      }),
+    );
+  }
+  async list(player: string, limit: number): Promise<DeliveryRecord[]> {
+    const r = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :d)',
+        ExpressionAttributeValues: { ':pk': `PLAYER#${player}`, ':d': 'DELIVERY#' },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (r.Items ?? []).map((i) => {
+      const { pk: _pk, sk: _sk, type: _t, expiresAt: _e, ...rest } = i as Record<string, unknown>;
+      return rest as unknown as DeliveryRecord;
+    });
+  }
+}
+
+/**
+ * Dedupe ledger. NOTIFIED#<key>/NOTIFIED records that a notice was taken up and which
+ * channels it goes to; NOTIFIED#<key>/CHANNEL#<id> records each channel's delivery. Both
+ * are created with attribute_not_exists, so a stream replay or a duplicate queue message
+ * never sends the same notice twice on a channel. A claim left 'sending' by a crashed
+ * worker can be taken over after `staleSeconds` (receivers dedupe by delivery id).
+ */
+export interface NoticeLedger {
+  /** Records the notice with its channels; returns the channels recorded first (on a replay, the original list). */
+  open(key: string, player: string, channels: readonly string[], nowIso: string): Promise<readonly string[]>;
+  claim(key: string, channel: string, nowIso: string): Promise<boolean>;
+  claimRetry(key: string, channel: string, attempt: number, nowIso: string): Promise<boolean>;
+  settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number }, nowIso: string): Promise<void>;
+  /** Gives a claim back after an infrastructure error, so the queue's retry can take it again. */
+  release(key: string, channel: string): Promise<void>;
+}
+
+export class DynamoNoticeLedger implements NoticeLedger {
+  private readonly doc: DynamoDBDocumentClient;
+  constructor(client: DynamoDBClient, private readonly tableName: string, private readonly staleSeconds = 300) {
+    this.doc = documentClient(client);
+  }
+  private pk = (key: string) => `NOTIFIED#${key}`;
+
+  async open(key: string, player: string, channels: readonly string[], nowIso: string): Promise<readonly string[]> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: this.pk(key), sk: 'NOTIFIED', type: 'notified', key, player, channels, at: nowIso, expiresAt: expiresAt(nowIso) },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return channels;
+    } catch (e) {
+      if (!isConditionFailure(e)) throw e;
+      const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: this.pk(key), sk: 'NOTIFIED' }, ConsistentRead: true }));
+      return ((r.Item?.['channels'] as string[] | undefined) ?? []).filter((c) => channels.includes(c));
+    }
+  }
+
+  async claim(key: string, channel: string, nowIso: string): Promise<boolean> {
+    const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
+    return this.conditional(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: this.pk(key), sk: `CHANNEL#${channel}`, type: 'notified-channel', state: 'sending', attempt: 1, claimedAt: nowIso, expiresAt: expiresAt(nowIso) },
+        ConditionExpression: 'attribute_not_exists(pk) OR (#s = :sending AND claimedAt < :stale)',
+        ExpressionAttributeNames: { '#s': 'state' },
+        ExpressionAttributeValues: { ':sending': 'sending', ':stale': stale },
+      }),
+    );
+  }
+
+  async claimRetry(key: string, channel: string, attempt: number, nowIso: string): Promise<boolean> {
+    return this.conditional(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
+        UpdateExpression: 'SET #s = :sending, attempt = :a, claimedAt = :now',
+        ConditionExpression: '#s = :retrying AND attempt = :a',
+        ExpressionAttributeNames: { '#s': 'state' },
+        ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':a': attempt, ':now': nowIso },
+      }),
+    );
+  }
+
+  async settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number }, nowIso: string): Promise<void> {
+    const retry = typeof state === 'object';
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
+        UpdateExpression: retry ? 'SET #s = :s, attempt = :a, settledAt = :now' : 'SET #s = :s, settledAt = :now',
+        ExpressionAttributeNames: { '#s': 'state' },
+        ExpressionAttributeValues: { ':s': retry ? 'retrying' : state, ':now': nowIso, ...(retry ? { ':a': state.retryAttempt } : {}) },
+      }),
+    );
+  }
+
+  async release(key: string, channel: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
+          ConditionExpression: '#s = :sending',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: { ':sending': 'sending' },
+        }),
+      );
+    } catch (e) {
+      if (!isConditionFailure(e)) throw e;
+    }
+  }
+
+  private async conditional(cmd: PutCommand | UpdateCommand): Promise<boolean> {
+    try {
+      await this.doc.send(cmd as PutCommand);
+      return true;
+    } catch (e) {
+      if (isConditionFailure(e)) return false;
+      throw e;
+    }
+  }
+}

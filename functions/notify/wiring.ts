@@ -1,0 +1,59 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Clock } from '../ports.js';
+import { mailerFromEnv, type Mailer } from './mailer.js';
+import { Notifier, type RetryPolicy } from './notifier.js';
+import type { NotifyQueue } from './queue.js';
+import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from './stores.js';
+import { fetchTransport, type WebhookTransport } from './webhook.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const systemClock: Clock = { now: () => new Date().toISOString() };
+
+/** The table client the handlers use: DYNAMODB_ENDPOINT points it at DynamoDB Local (whose dummy credentials never leave the machine). */
+export function tableFromEnv(env: Env): { client: DynamoDBClient; tableName: string } {
+  const tableName = env['TABLE_NAME'];
+  if (!tableName) throw new Error('TABLE_NAME is not set');
+  const endpoint = env['DYNAMODB_ENDPOINT'];
+  const client = endpoint ? new DynamoDBClient({ endpoint, region: env['AWS_REGION'] ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }) : new DynamoDBClient({});
+  return { client, tableName };
+}
+
+const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
+
+/** AWS defaults: six attempts, 30 s doubling up to 15 min, each retry a delayed SQS message. */
+export function retryPolicyFromEnv(env: Env, mode: RetryPolicy['mode']): RetryPolicy {
+  return {
+    mode,
+    attempts: num(env['NOTIFY_RETRY_ATTEMPTS'], mode === 'requeue' ? 6 : 4),
+    baseDelayMs: num(env['NOTIFY_RETRY_BASE_MS'], mode === 'requeue' ? 30_000 : 500),
+    maxDelayMs: num(env['NOTIFY_RETRY_MAX_MS'], 900_000),
+  };
+}
+
+export function createNotifier(opts: {
+  client: DynamoDBClient;
+  tableName: string;
+  env: Env;
+  retry: RetryPolicy;
+  queue?: NotifyQueue;
+  mailer?: Mailer;
+  webhooks?: WebhookTransport;
+  clock?: Clock;
+  sleep?: (ms: number) => Promise<void>;
+}): Notifier {
+  const { client, tableName, env } = opts;
+  return new Notifier({
+    settings: new DynamoSettingsStore(client, tableName),
+    ledger: new DynamoNoticeLedger(client, tableName),
+    deliveries: new DynamoDeliveryLog(client, tableName),
+    mailer: opts.mailer ?? mailerFromEnv(env),
+    webhooks: opts.webhooks ?? fetchTransport(num(env['WEBHOOK_TIMEOUT_MS'], 5000)),
+    clock: opts.clock ?? systemClock,
+    appUrl: env['APP_URL'] ?? 'http://localhost:3000',
+    retry: opts.retry,
+    allowInsecureWebhooks: env['AUTH_MODE'] === 'local',
+    ...(opts.queue ? { queue: opts.queue } : {}),
+    ...(opts.sleep ? { sleep: opts.sleep } : {}),
+  });
+}

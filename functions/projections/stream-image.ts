@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { GameSummary } from '../../domain/kernel/index.js';
+
+/**
+ * DynamoDB stream records as both Lambda (aws-lambda's DynamoDBRecord) and the local
+ * poller (@aws-sdk/client-dynamodb-streams' _Record) deliver them: images in the wire
+ * AttributeValue form ({S: ...}, {N: ...}, {M: ...}). Typed loosely so either fits.
+ */
+export type WireValue = Readonly<Record<string, unknown>>;
+export type WireImage = Readonly<Record<string, WireValue>>;
+
+export interface StreamRecordLike {
+  readonly eventID?: string | undefined;
+  readonly eventName?: string | undefined;
+  readonly dynamodb?:
+    | {
+        readonly Keys?: Readonly<Record<string, unknown>> | undefined;
+        readonly NewImage?: Readonly<Record<string, unknown>> | undefined;
+        readonly OldImage?: Readonly<Record<string, unknown>> | undefined;
+        readonly SequenceNumber?: string | undefined;
+      }
+    | undefined;
+}
+
+/** One wire AttributeValue to plain JS: numbers as numbers, sets as arrays, binary as base64. */
+export function fromWire(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') throw new Error(`not an AttributeValue: ${JSON.stringify(v)}`);
+  const a = v as Record<string, unknown>;
+  if ('S' in a) return a['S'];
+  if ('N' in a) return Number(a['N']);
+  if ('BOOL' in a) return a['BOOL'];
+  if ('NULL' in a) return null;
+  if ('M' in a) return fromWireImage(a['M'] as Record<string, unknown>);
+  if ('L' in a) return (a['L'] as unknown[]).map(fromWire);
+  if ('SS' in a) return [...(a['SS'] as string[])];
+  if ('NS' in a) return (a['NS'] as string[]).map(Number);
+  if ('B' in a) return Buffer.from(a['B'] as Uint8Array | string).toString('base64');
+  if ('BS' in a) return (a['BS'] as (Uint8Array | string)[]).map((b) => Buffer.from(b).toString('base64'));
+  throw new Error(`unknown AttributeValue shape: ${Object.keys(a).join(',')}`);
+}
+
+export function fromWireImage(image: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(image)) out[k] = fromWire(v);
+  return out;
+}
+
+const seatSchema = z.object({ id: z.string(), name: z.string(), player: z.string().nullable(), joined: z.boolean() });
+const pendingSchema = z.looseObject({ seat: z.string(), kind: z.enum(['move', 'sealed', 'reaction']), prompt: z.string(), player: z.string().nullable() });
+const outcomeSchema = z.object({ winners: z.array(z.string()), reason: z.string(), score: z.record(z.string(), z.number()).optional() });
+
+/** The kernel's GameSummary as stored on HEAD; a record that does not match is a bad record. */
+export const gameSummarySchema = z.object({
+  gameId: z.string().min(1),
+  engine: z.string(),
+  title: z.string(),
+  status: z.enum(['open', 'active', 'ended']),
+  version: z.number().int().min(1),
+  hash: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  seats: z.array(seatSchema),
+  pending: z.array(pendingSchema),
+  outcome: outcomeSchema.optional(),
+});
+
+/** What a HEAD stream record says: the summary before and after one append. */
+export interface HeadChange {
+  readonly gameId: string;
+  readonly old: GameSummary | undefined;
+  readonly next: GameSummary;
+  /** The record's sequence number: the itemIdentifier for partial batch failures. */
+  readonly sequence: string;
+}
+
+export const isHeadRecord = (r: StreamRecordLike): boolean => {
+  const keys = r.dynamodb?.Keys as Record<string, { S?: string }> | undefined;
+  return keys?.['sk']?.S === 'HEAD' && (keys?.['pk']?.S ?? '').startsWith('GAME#');
+};
+
+/** Reads a HEAD record; undefined for records that carry no new head (REMOVE). Throws on a malformed summary. */
+export function headChange(r: StreamRecordLike): HeadChange | undefined {
+  const img = r.dynamodb;
+  if (!img?.NewImage) return undefined;
+  const next = parseSummary(fromWireImage(img.NewImage)['summary']);
+  const oldRaw = img.OldImage ? fromWireImage(img.OldImage)['summary'] : undefined;
+  const old = oldRaw === undefined ? undefined : parseSummary(oldRaw);
+  return { gameId: next.gameId, old, next, sequence: img.SequenceNumber ?? r.eventID ?? '' };
+}
+
+export function parseSummary(raw: unknown): GameSummary {
+  const r = gameSummarySchema.safeParse(raw);
+  if (!r.success) throw new Error(`HEAD summary is malformed: ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return r.data as GameSummary;
+}

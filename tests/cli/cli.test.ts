@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { createRegistry } from '../../domain/kernel/index.js';
+import { ApiClient } from '../../functions/cli/client.js';
+import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
+import { diceRace } from '../fixtures/dice-race.js';
+
+/**
+ * The terminal client as a person uses it: two players, each with their own FIELDPOST_HOME
+ * (two terminals), against the local runtime. The runtime shares this run's DynamoDB Local.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const FIXTURE = 'tests/fixtures/dice-race.ts';
+let rt: LocalRuntime;
+let dir: string;
+
+beforeAll(async () => {
+  rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `cli-${Date.now().toString(36)}`, engines: createRegistry([diceRace]) });
+  dir = mkdtempSync(join(tmpdir(), 'fieldpost-cli-'));
+});
+afterAll(async () => {
+  await rt?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function run(script: string, home: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: { ...process.env, FIELDPOST_HOME: home, FIELDPOST_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', fail);
+    child.on('exit', (code) => done({ code: code ?? -1, out, err }));
+  });
+}
+const cli = (home: string, ...args: string[]) => run('functions/cli/main.ts', home, args);
+
+describe('terminal client', () => {
+  it('two players log in, create, join, play to the end, export and verify', async () => {
+    const alice = join(dir, 'alice');
+    const bob = join(dir, 'bob');
+    const login = await cli(alice, 'login', 'alice', '--url', rt.url);
+    expect(login.code, login.err).toBe(0);
+    expect(login.out).toMatch(/Signed in as alice/);
+    expect(statSync(join(alice, 'config.json')).mode & 0o777).toBe(0o600);
+    expect((await cli(bob, 'login', 'bob', '--url', rt.url)).code).toBe(0);
+    // The last login's URL is remembered: no --url from here on.
+    expect((await cli(alice, 'whoami')).out).toContain(`alice at ${rt.url}`);
+
+    const created = await cli(alice, 'create', 'dice-race', '--options', '{"target":5}', '--seat', 'p1', '--entropy', 'alice-dice');
+    expect(created.code, created.err).toBe(0);
+    const gameId = /Game id: (\S+)/.exec(created.out)?.[1];
+    expect(gameId).toBeTruthy();
+    const joined = await cli(bob, 'join', gameId!, '--entropy', 'bob-dice');
+    expect(joined.code, joined.err).toBe(0);
+    expect(joined.out).toMatch(/Game\.Started/);
+
+    // Independent reads run at once, as two terminals would.
+    const [shown, legal, early] = await Promise.all([cli(alice, 'show', gameId!), cli(bob, 'legal', gameId!), cli(bob, 'do', gameId!, '{"type":"Roll"}')]);
+    expect(shown.out).toMatch(/Dice Race \(test fixture\).*active/);
+    expect(shown.out).toMatch(/YOUR MOVE/);
+    expect(shown.out).toMatch(/1\. \{"type":"Roll"\}/);
+    expect(legal.out).toMatch(/not your move/);
+    // Out of turn: refused with the rule, exit 1.
+    expect(early.code).toBe(1);
+    expect(early.err).toMatch(/422 action\/inactive-player/);
+    expect(early.err).toMatch(/Rule: Dice Race: turns/);
+
+    let ended = false;
+    for (let turn = 0; turn < 20 && !ended; turn++) {
+      const home = turn % 2 === 0 ? alice : bob;
+      const r = turn % 3 === 2 ? await cli(home, 'send', gameId!, '{"type":"Roll"}') : await cli(home, 'play', gameId!, '1');
+      expect(r.code, r.err).toBe(0);
+      ended = r.out.includes('Game.Ended');
+    }
+    expect(ended).toBe(true);
+    const file = join(dir, 'log.json');
+    const [final, evs, games, exported] = await Promise.all([cli(bob, 'show', gameId!), cli(bob, 'events', gameId!, '--after', '3'), cli(alice, 'games'), cli(bob, 'export', gameId!, file)]);
+    expect(final.out).toMatch(/Result: won by p[12]/);
+    expect(evs.out).toMatch(/#\s+4 /);
+    expect(evs.out).not.toMatch(/#\s+3 /);
+    if (games.code === 0) expect(games.out).toContain(gameId!);
+    else expect(games.err).toMatch(/does not list games yet/);
+    expect(exported.code, exported.err).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).events.at(-1).type).toBe('Game.Ended');
+
+    const tampered = join(dir, 'tampered.json');
+    writeFileSync(tampered, readFileSync(file, 'utf8').replace(/"die": (\d)/, (_m, d) => `"die": ${(Number(d) % 6) + 1}`));
+    const [verified, npmVerify, bad] = await Promise.all([
+      cli(alice, 'verify', file, '--engines', FIXTURE),
+      run('functions/cli/verify.ts', alice, [file], { FIELDPOST_ENGINES: FIXTURE }),
+      run('functions/cli/verify.ts', alice, [tampered], { FIELDPOST_ENGINES: FIXTURE }),
+    ]);
+    expect(verified.code, verified.err + verified.out).toBe(0);
+    expect(verified.out).toMatch(/^OK: /);
+    expect(npmVerify.code).toBe(0);
+    expect(npmVerify.out).toMatch(/random draws recomputed/);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/FAILED/);
+  }, 120_000);
+
+  it('explains what to do when not signed in or the server is down', async () => {
+    const nobody = join(dir, 'nobody');
+    const r = await cli(nobody, 'show', 'abc', '--url', rt.url);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/not signed in .* login <player>/);
+    const down = await cli(nobody, 'login', 'zed', '--url', 'http://127.0.0.1:9');
+    expect(down.code).toBe(1);
+    expect(down.err).toMatch(/Cannot reach http:\/\/127\.0\.0\.1:9/);
+  });
+});
+
+describe('ApiClient retries', () => {
+  it('resends the SAME commandId after a network failure, and does not retry a 4xx', async () => {
+    const bodies: string[] = [];
+    let calls = 0;
+    const flaky = (async (_url: string, init: RequestInit) => {
+      bodies.push(String(init.body));
+      if (++calls === 1) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      return new Response(JSON.stringify({ gameId: 'g', version: 3, duplicate: false, events: [] }), { status: 200 });
+    }) as unknown as typeof fetch;
+    const c = new ApiClient({ url: 'http://x', token: 't', fetch: flaky, retryDelayMs: 1 });
+    const r = await c.request<{ version: number }>('POST', '/v1/games/g/commands', { commandId: 'cli-1', command: { type: 'Roll' } });
+    expect(r.version).toBe(3);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toBe(bodies[1]);
+    expect(JSON.parse(bodies[1]!).commandId).toBe('cli-1');
+
+    let n = 0;
+    const refusing = (async () => (n++, new Response(JSON.stringify({ code: 'rule/x', message: 'no' }), { status: 422 }))) as unknown as typeof fetch;
+    await expect(new ApiClient({ url: 'http://x', fetch: refusing, retryDelayMs: 1 }).request('POST', '/p', { commandId: 'c' })).rejects.toMatchObject({ status: 422, code: 'rule/x' });
+    expect(n).toBe(1);
+  });
+});

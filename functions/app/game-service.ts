@@ -62,7 +62,11 @@ export interface GameServiceDeps {
   engines: EngineRegistry;
   clock: Clock;
   seeds: SeedSource;
-  /** Write a snapshot when this many events have accumulated since the last (default 50; must match the store's page size). */
+  /**
+   * Write a snapshot when this many events have accumulated since the last. Defaults to the
+   * store's `snapshotInterval` when it has one (DynamoEventStore), else 50. A value above the
+   * store's interval still works but costs extra Query pages on every load.
+   */
   snapshotEvery?: number;
   /** Times a command without expectedVersion is decided again after losing a race (default 5). */
   maxRetries?: number;
@@ -114,7 +118,9 @@ type Decision = (l: Loaded, at: string) => Result<NewEvent[], RuleViolation>;
 
 export function createGameService(deps: GameServiceDeps): GameService {
   const { store, engines, clock, seeds } = deps;
-  const snapshotEvery = deps.snapshotEvery ?? 50;
+  // A store that pages its loads by a snapshot interval (the DynamoDB one) sets the default, so the two agree.
+  const snapshotEvery = deps.snapshotEvery ?? (store as { snapshotInterval?: number }).snapshotInterval ?? 50;
+  if (!Number.isInteger(snapshotEvery) || snapshotEvery < 1) throw new Error(`snapshotEvery must be a positive integer, got ${snapshotEvery}`);
   const maxRetries = deps.maxRetries ?? 5;
 
   const notFound = (gameId: string) => new AppError(404, 'game/not-found', `There is no game ${gameId}`);

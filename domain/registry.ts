@@ -1,4 +1,5 @@
 import { createRegistry } from './kernel/registry.js';
+import { spearpoint } from './spearpoint/index.js';
 
 /** Every game system Fieldpost serves. Adding a game is one line here. */
-export const registry = createRegistry([]);
+export const registry = createRegistry([spearpoint]);

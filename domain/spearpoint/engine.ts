@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import type { Emitted, GameEngine, Pending } from '../kernel/engine.js';
+import { violation } from '../kernel/errors.js';
+import { err, ok } from '../kernel/result.js';
+import { HIDDEN, PUBLIC, onlySeats } from '../kernel/visibility.js';
+import { BUILT_IN_CATALOG, indexCatalog, loadCatalog } from './data/catalog.js';
+import { DEFAULT_PRESET, PRESET_DECKS } from './data/decks.js';
+import type { Catalog, Side } from './data/schema.js';
+import { SITUATIONS, type Situation } from './data/situations.js';
+import { decide, Out } from './decide.js';
+import { evolve } from './evolve.js';
+import { legalCommands } from './legal.js';
+import { commandSchema, SEATS, type Command, type DeckChoice, type Event, type Options, type PlacedUnit, type SeatState, type State } from './model.js';
+import { COMMANDS_DEALT, commitLine, deckProblems, RULE } from './rules.js';
+import { view } from './view.js';
+
+const deckChoiceSchema = z.union([z.object({ preset: z.string() }).strict(), z.object({ cards: z.array(z.string()).min(1).max(80) }).strict()]);
+
+const catalogFrom = (o: { catalog?: unknown }): Catalog => {
+  if (o.catalog === undefined) return BUILT_IN_CATALOG;
+  const r = loadCatalog(o.catalog);
+  if (!r.ok) throw new Error('catalog option was validated at creation');
+  return r.value;
+};
+
+/**
+ * A deck for a side: the chosen list, a named preset, or (nothing chosen) the side's default
+ * preset trimmed or filled to the situation's point range: units taken in preset order with the
+ * crew they need while they fit, then the cheapest crewless units until the minimum is met.
+ */
+export function resolveDeck(catalog: Catalog, situation: Situation, side: Side, choice: DeckChoice | undefined): string[] {
+  if (choice && 'cards' in choice) return choice.cards;
+  if (choice && 'preset' in choice) return [...(PRESET_DECKS[choice.preset]?.cards ?? [])];
+  const { min, max } = situation.deckPoints[side];
+  const units = catalog.units.filter((u) => u.side === side);
+  const byId = new Map(units.map((u) => [u.id, u]));
+  const preset = PRESET_DECKS[DEFAULT_PRESET[side]]!.cards;
+  const source = preset.every((id) => byId.has(id)) ? preset.map((id) => byId.get(id)!) : units;
+  const crewFor = (kind: string) => units.find((u) => u.type === 'crew' && u.crewKind === kind);
+  const deck: string[] = [];
+  let total = 0;
+  for (const u of source) {
+    if (u.type === 'crew') continue;
+    const crew = u.crew === 'none' ? undefined : crewFor(u.crew);
+    const cost = u.cost + (crew?.cost ?? 0);
+    if (total + cost > max) continue;
+    deck.push(u.id, ...(crew ? [crew.id] : []));
+    total += cost;
+  }
+  const cheapest = units.filter((u) => u.type !== 'crew' && u.crew === 'none').sort((a, b) => a.cost - b.cost)[0];
+  while (cheapest && total < min && total + cheapest.cost <= max) {
+    deck.push(cheapest.id);
+    total += cheapest.cost;
+  }
+  return deck;
+}
+
+export const optionsSchema = z
+  .object({
+    situation: z.string().default('standard'),
+    us: deckChoiceSchema.optional(),
+    de: deckChoiceSchema.optional(),
+    maxTurns: z.number().int().min(1).max(500).default(40),
+    /** A club's own catalog file (validated by loadCatalog); the representative built-in one otherwise. */
+    catalog: z.unknown().optional(),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    let catalog = BUILT_IN_CATALOG;
+    if (o.catalog !== undefined) {
+      const r = loadCatalog(o.catalog);
+      if (!r.ok) {
+        for (const e of r.error) ctx.addIssue({ code: 'custom', path: ['catalog', e.card, ...(e.field ? [e.field] : [])], message: e.message });
+        return;
+      }
+      catalog = r.value;
+    }
+    const situation = SITUATIONS[o.situation];
+    if (!situation) {
+      ctx.addIssue({ code: 'custom', path: ['situation'], message: `unknown situation; choose one of ${Object.keys(SITUATIONS).join(', ')}` });
+      return;
+    }
+    for (const side of SEATS) {
+      const choice = o[side];
+      if (choice && 'preset' in choice) {
+        const p = PRESET_DECKS[choice.preset];
+        if (!p || p.side !== side) {
+          ctx.addIssue({ code: 'custom', path: [side, 'preset'], message: `no ${side} preset "${choice.preset}"; choose one of ${Object.keys(PRESET_DECKS).filter((k) => PRESET_DECKS[k]!.side === side).join(', ')}` });
+          continue;
+        }
+      }
+      const { min, max } = situation.deckPoints[side];
+      for (const p of deckProblems(catalog.units, side, resolveDeck(catalog, situation, side, choice), min, max)) ctx.addIssue({ code: 'custom', path: [side], message: p });
+      const idx = indexCatalog(catalog);
+      for (const placed of situation.startInPlay[side]) {
+        if (!idx.hasUnit(placed.card) || (placed.crew && !idx.hasUnit(placed.crew))) ctx.addIssue({ code: 'custom', path: ['situation'], message: `the catalog lacks ${placed.card} needed by ${situation.title}` });
+      }
+    }
+  });
+
+const emptySeat: SeatState = {
+  reserves: [],
+  hand: [],
+  commands: [],
+  order: [],
+  sealed: false,
+  handReady: false,
+  drawsTaken: 0,
+  drawDone: false,
+  friendlyFire: 'ask',
+  overrun: 0,
+  score: 0,
+  destroyedTypes: {},
+};
+
+function initialState(o: Options): State {
+  const catalog = catalogFrom(o);
+  const situation = SITUATIONS[o.situation]!;
+  const cards: Record<string, { card: string; owner: Side }> = {};
+  const seats = { us: { ...emptySeat }, de: { ...emptySeat } };
+  for (const side of SEATS) {
+    const deck = resolveDeck(catalog, situation, side, o[side]);
+    const ids = deck.map((card, i) => {
+      const id = `${side}-${String(i + 1).padStart(3, '0')}`;
+      cards[id] = { card, owner: side };
+      return id;
+    });
+    seats[side] = { ...seats[side], reserves: ids };
+    situation.startInPlay[side].forEach((p, i) => {
+      cards[`${side}-s${String(i + 1).padStart(2, '0')}`] = { card: p.card, owner: side };
+      if (p.crew) cards[`${side}-s${String(i + 1).padStart(2, '0')}c`] = { card: p.crew, owner: side };
+    });
+  }
+  return {
+    catalog,
+    situation,
+    maxTurns: o.maxTurns,
+    cards,
+    started: false,
+    phase: 'muster',
+    turn: 0,
+    seats,
+    inPlay: {},
+    commandDeck: catalog.commandCards.map((c) => c.id),
+    commandDiscard: [],
+    damageDeck: catalog.damageCards.map((c) => c.id),
+    damageDiscard: [],
+    effects: [],
+    attacks: [],
+    chooser: null,
+    initiative: null,
+    friendlyFire: null,
+    removed: [],
+    result: null,
+  };
+}
+
+export const spearpoint: GameEngine<State, Command, Event, Options> = {
+  id: 'spearpoint-1943',
+  title: 'Frontline General: Spearpoint 1943',
+  version: 1,
+  optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
+  commandSchema,
+  seats: () => [
+    { id: 'us', name: 'United States' },
+    { id: 'de', name: 'Germany' },
+  ],
+  initialState,
+  setup(state, ctx) {
+    // Shuffle both Reserves decks, the Command deck and the Damage deck; deal 3 Command cards each (001 Setup).
+    const out = new Out(state);
+    for (const seat of SEATS) out.emit({ type: 'ReservesShuffled', seat, order: ctx.rng.shuffle(state.seats[seat].reserves) }, HIDDEN);
+    out.emit({ type: 'CommandDeckShuffled', order: ctx.rng.shuffle(state.commandDeck) }, HIDDEN);
+    out.emit({ type: 'DamageDeckShuffled', order: ctx.rng.shuffle(state.damageDeck) }, HIDDEN);
+    for (const seat of SEATS) {
+      out.emit({ type: 'CommandCardsDealt', seat, cards: out.s.commandDeck.slice(0, COMMANDS_DEALT) }, onlySeats(seat));
+      out.emit({ type: 'CardsDealtCount', seat, commands: COMMANDS_DEALT });
+    }
+    for (const seat of SEATS) {
+      const placed = state.situation.startInPlay[seat];
+      if (!placed.length) continue;
+      const units: PlacedUnit[] = placed.map((p, i) => {
+        const id = `${seat}-s${String(i + 1).padStart(2, '0')}`;
+        const line = p.line ?? commitLine(indexCatalog(state.catalog).unit(p.card), 'front') ?? 'front';
+        return { unit: id, crew: p.crew ? `${id}c` : null, line };
+      });
+      out.emit({ type: 'SituationUnitsPlaced', seat, units }, PUBLIC);
+    }
+    if (out.s.seats.us.reserves.length === 0 && out.s.seats.de.reserves.length === 0) return err(violation('setup/empty-decks', 'Both Reserves decks are empty', RULE.setup));
+    return ok(out.list as readonly Emitted<Event>[]);
+  },
+  evolve,
+  decide,
+  view,
+  pending(s): Pending[] {
+    if (s.result) return [];
+    switch (s.phase) {
+      case 'muster':
+        return SEATS.filter((x) => !s.seats[x].handReady).map((seat) => ({ seat, kind: 'sealed', prompt: 'Pick your starting hand of 4 units from your Reserves deck' }));
+      case 'commitment':
+        return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({ seat, kind: 'sealed', prompt: `Turn ${s.turn}: give your commitment order (units, crews, command cards), then seal it` }));
+      case 'declaration':
+        return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({ seat, kind: 'sealed', prompt: `Turn ${s.turn}: declare one target per attacking unit, then seal` }));
+      case 'combat':
+        if (s.friendlyFire) return [{ seat: s.friendlyFire.chooser, kind: 'reaction', prompt: 'Friendly fire: choose which enemy unit its own attack hits' }];
+        return s.chooser ? [{ seat: s.chooser, kind: 'move', prompt: 'Choose one of your declared attacks to resolve' }] : [];
+      case 'draw':
+        return SEATS.filter((x) => !s.seats[x].drawDone).map((seat) => ({ seat, kind: 'move', prompt: 'Draw one Command card, then any two cards; discard down to 7 units and 5 commands' }));
+      case 'over':
+        return [];
+    }
+  },
+  outcome(s) {
+    if (!s.result) return undefined;
+    return { winners: s.result.winners, reason: s.result.reason, score: { us: s.seats.us.score, de: s.seats.de.score } };
+  },
+  legalCommands,
+};

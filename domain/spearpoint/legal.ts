@@ -1,0 +1,139 @@
+import type { Seat } from '../kernel/visibility.js';
+import type { Side } from './data/schema.js';
+import { checkStep, orderUses, pickable, smallAssaults } from './decide.js';
+import { other, type Command, type State } from './model.js';
+import {
+  cardOf,
+  closeAssaultProblem,
+  commandOf,
+  DRAWS_PER_TURN,
+  HAND_LIMIT_COMMANDS,
+  HAND_LIMIT_UNITS,
+  isGroundType,
+  isMobileArtillery,
+  legalWeapons,
+  MIN_CLOSE_ASSAULT,
+} from './rules.js';
+
+/**
+ * Every command a seat may send now: the single source of truth for UIs, bots and the fuzz
+ * test. Where a choice is combinatorial it is split into order steps; for a crewed unit it
+ * offers the first matching crew in hand (decide accepts any matching crew).
+ */
+export function legalCommands(s: State, seatId: Seat): Command[] {
+  if (s.result || (seatId !== 'us' && seatId !== 'de')) return [];
+  const seat: Side = seatId;
+  const me = s.seats[seat];
+  const out: Command[] = [];
+  const valid = (c: Command) => checkStep(s, seat, c).ok;
+
+  switch (s.phase) {
+    case 'muster': {
+      if (me.handReady) return [];
+      const ids = [...new Set(pickable(s, seat).map((u) => s.cards[u]!.card))];
+      return [...ids.map((card): Command => ({ type: 'PickStartingUnit', card })), { type: 'AutoPickHand' }];
+    }
+    case 'commitment':
+    case 'declaration': {
+      if (me.sealed) return [];
+      const used = orderUses(s, me.order);
+      const mine = Object.values(s.inPlay).filter((u) => u.controller === seat);
+      const enemies = Object.values(s.inPlay).filter((u) => u.controller === other(seat));
+      if (s.phase === 'commitment') {
+        const crews = me.hand.filter((h) => !used.has(h) && cardOf(s, h).type === 'crew');
+        const firstCrew = (kind: string) => crews.find((c) => cardOf(s, c).crewKind === kind);
+        for (const unit of me.hand) {
+          if (used.has(unit)) continue;
+          const card = cardOf(s, unit);
+          if (card.type === 'crew') continue;
+          const crew = card.crew === 'none' ? undefined : firstCrew(card.crew);
+          if (card.crew !== 'none' && crew === undefined) continue;
+          const lines: ('front' | 'rear' | undefined)[] = card.line === 'either' ? ['front', 'rear'] : [undefined];
+          for (const line of lines) {
+            const commit: Command = { type: 'CommitUnit', unit, ...(crew ? { crew } : {}), ...(line ? { line } : {}) };
+            if (valid(commit)) out.push(commit);
+          }
+        }
+        for (const u of mine) {
+          const card = cardOf(s, u.id);
+          if (card.crew !== 'none' && u.crew === null) {
+            const crew = firstCrew(card.crew);
+            const replace: Command | null = crew ? { type: 'ReplaceCrew', crew, unit: u.id } : null;
+            if (replace && valid(replace)) out.push(replace);
+          }
+          const move: Command = { type: 'MoveLine', unit: u.id, line: u.line === 'front' ? 'rear' : 'front' };
+          if (isMobileArtillery(card) && valid(move)) out.push(move);
+          if (u.crew !== null && isGroundType(card.type)) {
+            for (const to of mine) {
+              const move: Command = { type: 'MoveCrew', from: u.id, to: to.id };
+              if (to.id !== u.id && to.crew === null && valid(move)) out.push(move);
+            }
+          }
+        }
+        out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
+      } else {
+        for (const u of mine) {
+          if (used.has(`attacker:${u.id}`)) continue;
+          for (const t of enemies) {
+            const ws = legalWeapons(s, u.id, t.id);
+            for (let i = 0; i < ws.length; i++) {
+              out.push({ type: 'DeclareAttack', attacker: u.id, target: t.id, weapons: [ws[i]!] });
+              for (let j = i + 1; j < ws.length; j++) out.push({ type: 'DeclareAttack', attacker: u.id, target: t.id, weapons: [ws[i]!, ws[j]!] });
+            }
+          }
+        }
+        // Close assaults: offered only while enough infantry could still join the group to reach three.
+        for (const t of enemies) {
+          const able = mine.filter((u) => closeAssaultProblem(s, u.id, t.id) === null);
+          const joined = me.order.filter((x) => x.kind === 'closeAssault' && x.target === t.id).length;
+          const free = able.filter((u) => !used.has(`attacker:${u.id}`));
+          if (joined + free.length < MIN_CLOSE_ASSAULT) continue;
+          for (const u of free) out.push({ type: 'JoinCloseAssault', attacker: u.id, target: t.id });
+        }
+      }
+      for (const card of me.commands) {
+        if (used.has(card) || commandOf(s, card).phase !== s.phase) continue;
+        const candidates: (string | undefined)[] = [undefined, ...Object.keys(s.inPlay), ...me.order.flatMap((x) => (x.kind === 'commit' ? [x.unit] : []))];
+        for (const target of candidates) {
+          const c: Command = { type: 'PlayCommandCard', card, ...(target ? { target } : {}) };
+          if (!valid(c)) continue;
+          out.push(c);
+          if (commandOf(s, card).effect.kind === 'capture') out.push({ ...c, keep: true });
+        }
+      }
+      if (me.order.length) out.push({ type: 'ClearOrder' });
+      if (smallAssaults(me.order).length === 0) {
+        out.push({ type: 'SealOrder' });
+        if (s.phase === 'declaration') for (const card of me.commands) if (!used.has(card)) out.push({ type: 'SealOrder', initiativeBoost: card });
+      }
+      return out;
+    }
+    case 'combat': {
+      if (s.friendlyFire) return s.friendlyFire.chooser === seat ? s.friendlyFire.candidates.map((unit): Command => ({ type: 'ChooseFriendlyFireVictim', unit })) : [];
+      if (s.chooser !== seat) return [];
+      for (const a of s.attacks) {
+        if (a.seat !== seat || a.status !== 'pending') continue;
+        out.push({ type: 'ResolveAttack', attackId: a.id });
+        for (const card of me.commands) {
+          out.push({ type: 'ResolveAttack', attackId: a.id, boostWith: card, boostRoll: 'hit' });
+          out.push({ type: 'ResolveAttack', attackId: a.id, boostWith: card, boostRoll: 'intensity' });
+        }
+      }
+      return out;
+    }
+    case 'draw': {
+      if (me.drawDone) return [];
+      if (me.drawsTaken < DRAWS_PER_TURN) {
+        const commandsLeft = s.commandDeck.length + s.commandDiscard.length > 0;
+        if (commandsLeft) out.push({ type: 'DrawCard', from: 'command' });
+        if (me.reserves.length > 0 && (me.drawsTaken > 0 || !commandsLeft)) out.push({ type: 'DrawCard', from: 'reserves' });
+        return out;
+      }
+      if (me.hand.length > HAND_LIMIT_UNITS) for (const card of me.hand) out.push({ type: 'DiscardUnit', card });
+      if (me.commands.length > HAND_LIMIT_COMMANDS) for (const card of me.commands) out.push({ type: 'DiscardCommand', card });
+      return out;
+    }
+    case 'over':
+      return [];
+  }
+}

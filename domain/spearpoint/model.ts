@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import type { Seat } from '../kernel/visibility.js';
+import type { Catalog, CommandEffect, Side } from './data/schema.js';
+import type { Situation } from './data/situations.js';
+
+/** Seats are the two sides. */
+export const SEATS: readonly Side[] = ['us', 'de'];
+export const other = (s: Seat): Side => (s === 'us' ? 'de' : 'us');
+
+export type Phase = 'muster' | 'commitment' | 'declaration' | 'combat' | 'draw' | 'over';
+export type Line = 'front' | 'rear' | 'air';
+
+// ---------------------------------------------------------------- commands
+
+const id = z.string().min(1).max(40);
+
+export const commandSchema = z.discriminatedUnion('type', [
+  /** Muster: put one unit of this catalog id from your deck into your starting hand. */
+  z.object({ type: z.literal('PickStartingUnit'), card: id }).strict(),
+  /** Muster: let the engine pick the rest of the starting hand (units needing no crew first, in deck order). */
+  z.object({ type: z.literal('AutoPickHand') }).strict(),
+  /** Commitment order step: a unit from hand (with a crew from hand if it needs one). */
+  z.object({ type: z.literal('CommitUnit'), unit: id, crew: id.optional(), line: z.enum(['front', 'rear']).optional() }).strict(),
+  /** Commitment order step: a crew from hand to a crewless unit already in play (the replacement-crew exception). */
+  z.object({ type: z.literal('ReplaceCrew'), crew: id, unit: id }).strict(),
+  /** Commitment order step: move a crew from one of your ground units to another. */
+  z.object({ type: z.literal('MoveCrew'), from: id, to: id }).strict(),
+  /** Commitment order step: move mobile artillery between lines. */
+  z.object({ type: z.literal('MoveLine'), unit: id, line: z.enum(['front', 'rear']) }).strict(),
+  /** Commitment or declaration order step: play a command card (target: a unit, if the card needs one). */
+  z.object({ type: z.literal('PlayCommandCard'), card: id, target: id.optional(), keep: z.boolean().optional() }).strict(),
+  /** Declaration order step: one unit attacks one target with one or two of its weapons (positions on the card). */
+  z.object({ type: z.literal('DeclareAttack'), attacker: id, target: id, weapons: z.array(z.number().int().min(0).max(3)).min(1).max(2) }).strict(),
+  /** Declaration order step: an infantry unit joins a close assault on an armored target (three or more needed). */
+  z.object({ type: z.literal('JoinCloseAssault'), attacker: id, target: id }).strict(),
+  /** Drop every step of your unsealed order. */
+  z.object({ type: z.literal('ClearOrder') }).strict(),
+  /** Seal your order; with a declaration, optionally discard a command card for +1 Initiative. */
+  z.object({ type: z.literal('SealOrder'), initiativeBoost: id.optional() }).strict(),
+  /** Combat: resolve one of your declared attacks, optionally discarding a command card for +1 to its first hit or intensity roll. */
+  z.object({ type: z.literal('ResolveAttack'), attackId: id, boostWith: id.optional(), boostRoll: z.enum(['hit', 'intensity']).optional() }).strict(),
+  /** Reaction: choose which of the attacker's own units a friendly-fire hit strikes. */
+  z.object({ type: z.literal('ChooseFriendlyFireVictim'), unit: id }).strict(),
+  /** Standing order for friendly fire you must choose: ask, or pick the attacker's most expensive unit automatically. */
+  z.object({ type: z.literal('SetStandingOrders'), friendlyFire: z.enum(['ask', 'highest-cost']) }).strict(),
+  /** Draw phase: draw one card (the first must be a Command card while any remain). */
+  z.object({ type: z.literal('DrawCard'), from: z.enum(['command', 'reserves']) }).strict(),
+  /** Draw phase, over the hand limit: put a unit under your Reserves deck. */
+  z.object({ type: z.literal('DiscardUnit'), card: id }).strict(),
+  /** Draw phase, over the hand limit: discard a command card face up. */
+  z.object({ type: z.literal('DiscardCommand'), card: id }).strict(),
+]);
+export type Command = z.infer<typeof commandSchema>;
+
+// ---------------------------------------------------------------- sealed order steps
+
+export type OrderStep =
+  | { kind: 'commit'; unit: string; crew: string | null; line: Line }
+  | { kind: 'replaceCrew'; crew: string; unit: string }
+  | { kind: 'moveCrew'; from: string; to: string }
+  | { kind: 'moveLine'; unit: string; line: 'front' | 'rear' }
+  | { kind: 'card'; card: string; target: string | null; keep: boolean }
+  | { kind: 'attack'; attacker: string; target: string; weapons: number[] }
+  | { kind: 'closeAssault'; attacker: string; target: string }
+  | { kind: 'initiativeBoost'; card: string };
+
+// ---------------------------------------------------------------- state
+
+export interface UnitInPlay {
+  readonly id: string;
+  readonly controller: Side;
+  readonly line: Line;
+  readonly crew: string | null;
+  /** Current endurance; damage below full lasts only until the end of the combat phase. */
+  readonly endurance: number;
+  readonly damageCard: string | null;
+  readonly turnsLeft: number | null;
+  readonly bombsUsed: boolean;
+  /** Shaken: may not attack up to and including this turn (0: not shaken). */
+  readonly shakenUntil: number;
+  readonly immobilized: boolean;
+  readonly accuracyLoss: number;
+  readonly defenseLoss: number;
+  readonly weaponsLost: readonly number[];
+  readonly fuelLeak: boolean;
+}
+
+export interface ActiveEffect {
+  readonly card: string;
+  readonly title: string;
+  readonly seat: Side;
+  /** The unit it is on; null for side-wide cards. */
+  readonly unit: string | null;
+  readonly effect: CommandEffect;
+  readonly duration: 'turn' | 'permanent';
+}
+
+export interface Attack {
+  readonly id: string;
+  readonly seat: Side;
+  readonly attackers: readonly string[];
+  readonly target: string;
+  readonly weapons: readonly number[];
+  readonly closeAssault: boolean;
+  readonly status: 'pending' | 'resolved' | 'cancelled';
+  /** Shots (weapon attack rolls) fired so far. */
+  readonly shotsDone: number;
+}
+
+export interface FriendlyFire {
+  readonly attackId: string;
+  readonly chooser: Side;
+  readonly candidates: readonly string[];
+  /** Weapon position whose damage index applies, or -1 for a close assault. */
+  readonly weapon: number;
+}
+
+/** A card that left the game (destroyed, captured, lost), with the points it gave. */
+export interface Removed {
+  readonly card: string;
+  readonly owner: Side;
+  readonly by: Side | null;
+  readonly kind: 'destroyed' | 'captured' | 'friendly-fire';
+  readonly points: number;
+}
+
+export interface SeatState {
+  readonly reserves: readonly string[];
+  readonly hand: readonly string[];
+  readonly commands: readonly string[];
+  readonly order: readonly OrderStep[];
+  readonly sealed: boolean;
+  readonly handReady: boolean;
+  readonly drawsTaken: number;
+  readonly drawDone: boolean;
+  readonly friendlyFire: 'ask' | 'highest-cost';
+  readonly overrun: number;
+  readonly score: number;
+  readonly destroyedTypes: Readonly<Record<string, number>>;
+}
+
+export interface Options {
+  readonly situation: string;
+  readonly us?: DeckChoice;
+  readonly de?: DeckChoice;
+  readonly maxTurns: number;
+  readonly catalog?: unknown;
+}
+export type DeckChoice = { preset: string } | { cards: string[] };
+
+export interface State {
+  readonly catalog: Catalog;
+  readonly situation: Situation;
+  readonly maxTurns: number;
+  /** Every card instance of the game: id -> catalog id and the side whose deck it is from. */
+  readonly cards: Readonly<Record<string, { card: string; owner: Side }>>;
+  readonly started: boolean;
+  readonly phase: Phase;
+  readonly turn: number;
+  readonly seats: Readonly<Record<Side, SeatState>>;
+  readonly inPlay: Readonly<Record<string, UnitInPlay>>;
+  readonly commandDeck: readonly string[];
+  readonly commandDiscard: readonly string[];
+  readonly damageDeck: readonly string[];
+  readonly damageDiscard: readonly string[];
+  readonly effects: readonly ActiveEffect[];
+  readonly attacks: readonly Attack[];
+  readonly chooser: Side | null;
+  readonly initiative: Side | null;
+  readonly friendlyFire: FriendlyFire | null;
+  readonly removed: readonly Removed[];
+  readonly result: { winners: Side[]; reason: string } | null;
+}
+
+// ---------------------------------------------------------------- events
+
+export type PlacedUnit = { unit: string; crew: string | null; line: Line };
+
+export type Event =
+  | { type: 'ReservesShuffled'; seat: Side; order: string[] }
+  | { type: 'CommandDeckShuffled'; order: string[] }
+  | { type: 'DamageDeckShuffled'; order: string[] }
+  | { type: 'CommandCardsDealt'; seat: Side; cards: string[] }
+  | { type: 'CardsDealtCount'; seat: Side; commands: number }
+  | { type: 'SituationUnitsPlaced'; seat: Side; units: PlacedUnit[] }
+  | { type: 'StartingUnitPicked'; seat: Side; unit: string }
+  | { type: 'StartingHandReady'; seat: Side }
+  | { type: 'TurnBegan'; turn: number }
+  | { type: 'OrderStepAdded'; seat: Side; step: OrderStep }
+  | { type: 'OrderCleared'; seat: Side }
+  | { type: 'OrderSealed'; seat: Side }
+  | { type: 'CommitmentRevealed'; orders: Record<Side, OrderStep[]> }
+  | { type: 'UnitCommitted'; seat: Side; unit: string; crew: string | null; line: Line }
+  | { type: 'CrewReplaced'; seat: Side; crew: string; unit: string }
+  | { type: 'CrewMoved'; seat: Side; crew: string; from: string; to: string }
+  | { type: 'LineChanged'; unit: string; line: Line }
+  | { type: 'RearBecameFront'; seat: Side; units: string[] }
+  | { type: 'CommandCardPlayed'; seat: Side; card: string; target: string | null }
+  | { type: 'CommandCardVoided'; seat: Side; card: string; reason: string }
+  | { type: 'UnitWithdrawn'; seat: Side; unit: string; crew: string | null }
+  | { type: 'UnitRepaired'; unit: string }
+  | { type: 'CardDrawn'; seat: Side; kind: 'command' | 'unit'; card: string }
+  | { type: 'CardsDrawnByCard'; seat: Side; kind: 'command' | 'unit'; count: number }
+  | { type: 'CaptureRolled'; seat: Side; card: string; target: string; die: number; needed: number; success: boolean }
+  | { type: 'UnitCaptured'; by: Side; unit: string; crew: string | null; kept: boolean; unitPoints: number; crewPoints: number }
+  | { type: 'DeclarationBegan' }
+  | { type: 'DeclarationRevealed'; orders: Record<Side, OrderStep[]>; attacks: Attack[] }
+  | { type: 'AttackCancelled'; attackId: string; reason: string }
+  | { type: 'CommandCardDiscardedForBonus'; seat: Side; card: string; roll: 'initiative' | 'hit' | 'intensity' }
+  | { type: 'InitiativeRolled'; rolls: { us: number; de: number }[]; modifiers: { us: number; de: number }; winner: Side }
+  | { type: 'CombatBegan'; chooser: Side | null }
+  | { type: 'AttackRolled'; attackId: string; weapon: number; dice: [number, number]; bonus: number; needed: number; result: 'hit' | 'miss' | 'friendly-fire' | 'double-intensity' | 'destroyed-outright' }
+  | { type: 'FriendlyFirePending'; attackId: string; chooser: Side; candidates: string[]; weapon: number }
+  | { type: 'FriendlyFireVictimChosen'; attackId: string; unit: string; automatic: boolean }
+  | { type: 'FriendlyFireHarmless'; attackId: string }
+  | { type: 'HitResolved'; attackId: string; target: string; intensity: number[]; doubled: boolean; bonus: number; damageIndex: number; defense: number; net: number; endurance: number }
+  | { type: 'DamageCardDrawn'; unit: string; card: string }
+  | { type: 'DamageDeckReshuffled'; order: string[] }
+  | { type: 'CrewKilled'; unit: string; crew: string; by: Side | null; points: number }
+  | { type: 'UnitDestroyed'; unit: string; by: Side | null; points: number; cause: 'damage' | 'outright' | 'explosion'; crew: string | null; crewFate: 'returned' | 'captured' | 'lost' | null; crewPoints: number; baseIntensity: number | null }
+  | { type: 'AttackResolved'; attackId: string; next: Side | null }
+  | { type: 'CombatEnded' }
+  | { type: 'AircraftReturned'; seat: Side; unit: string; pilot: string | null }
+  | { type: 'OverrunCounted'; counts: { us: number; de: number } }
+  | { type: 'DrawPhaseBegan' }
+  | { type: 'DrawCounted'; seat: Side; kind: 'command' | 'unit' }
+  | { type: 'CommandDeckReshuffled'; order: string[] }
+  | { type: 'DrawsSkipped'; seat: Side }
+  | { type: 'UnitDiscarded'; seat: Side; card: string }
+  | { type: 'UnitDiscardCounted'; seat: Side }
+  | { type: 'CommandDiscarded'; seat: Side; card: string }
+  | { type: 'DrawFinished'; seat: Side }
+  | { type: 'StandingOrdersSet'; seat: Side; friendlyFire: 'ask' | 'highest-cost' }
+  | { type: 'GameDecided'; winners: Side[]; reason: string };

@@ -1,0 +1,292 @@
+import { violation, type RuleViolation } from '../kernel/errors.js';
+import { indexCatalog } from './data/catalog.js';
+import type { CommandCard, DamageEdge, UnitCard, UnitType, Weapon } from './data/schema.js';
+import type { Attack, Line, State, UnitInPlay } from './model.js';
+import { other } from './model.js';
+
+/**
+ * Spearpoint 1943 rules as small pure functions: each answers one question the rulebook
+ * (001) asks, so each can be tested on its own. Sections cited are 001's headings.
+ */
+export const RULE = {
+  setup: '001 Two-Player Standard Game Setup',
+  situation: '001 Two-Player Situation Game Setup',
+  commitment: '001 Commitment Phase',
+  command: '001 Gameplay: Command cards',
+  target: '001 Combat Phase: Target Declaration',
+  initiative: '001 Combat Phase: Initiative',
+  attack: '001 Combat Phase: Attack',
+  damage: '001 Combat Phase: Damage Resolution',
+  draw: '001 Draw Phase',
+  victory: '001 Victory Points; Winning the Game',
+} as const;
+
+export const HAND_LIMIT_UNITS = 7;
+export const HAND_LIMIT_COMMANDS = 5;
+export const STARTING_HAND = 4;
+export const COMMANDS_DEALT = 3;
+export const DRAWS_PER_TURN = 3;
+
+export type TargetIcon = 'infantry' | 'vehicle' | 'aircraft';
+
+/** Which attack icon a unit type is attacked under: tanks, vehicles, guns and artillery all as vehicles. */
+export function targetIcon(type: UnitType): TargetIcon {
+  if (type === 'infantry' || type === 'crew') return 'infantry';
+  if (type === 'aircraft') return 'aircraft';
+  return 'vehicle';
+}
+
+/** The edge of a Damage card that applies to a unit type. */
+export function damageEdge(type: UnitType): DamageEdge {
+  if (type === 'infantry' || type === 'crew') return 'infantry';
+  if (type === 'tank' || type === 'vehicle') return 'vehicle';
+  if (type === 'aircraft') return 'aircraft';
+  return 'artillery';
+}
+
+/** Artillery and guns are immobile unless they are mobile artillery (committed to either line). */
+export const isImmobile = (card: UnitCard): boolean => (card.type === 'artillery' || card.type === 'gun') && card.line !== 'either';
+export const isMobileArtillery = (card: UnitCard): boolean => card.type === 'artillery' && card.line === 'either';
+export const isGroundType = (type: UnitType): boolean => type !== 'aircraft' && type !== 'crew';
+
+/** The line a unit goes to when committed, for cards with a fixed line. */
+export function commitLine(card: UnitCard, chosen?: 'front' | 'rear'): Line | null {
+  if (card.line === 'none') return 'air';
+  if (card.line === 'either') return chosen ?? null;
+  return card.line;
+}
+
+/** Attacking from one line: front-line units reach the enemy front and aircraft; rear-line units also the enemy rear; aircraft anything. */
+export function lineAllows(attacker: Line, target: Line): boolean {
+  if (attacker === 'air') return true;
+  if (attacker === 'front') return target === 'front' || target === 'air';
+  return true;
+}
+
+/** Can this weapon, by its printed values, affect this kind of unit at all? Bullets cannot touch base Defense 2+. */
+export function weaponCanAffect(weapon: Weapon, target: UnitCard): boolean {
+  const icon = targetIcon(target.type);
+  if (weapon.attack[icon] === undefined) return false;
+  if (weapon.bullets && target.defense >= 2) return false;
+  return true;
+}
+
+export const cardOf = (s: State, instance: string): UnitCard => indexCatalog(s.catalog).unit(s.cards[instance]!.card);
+export const commandOf = (s: State, card: string): CommandCard => indexCatalog(s.catalog).command(card);
+export const costOf = (s: State, instance: string): number => cardOf(s, instance).cost;
+
+export const unitEffects = (s: State, unit: string) => s.effects.filter((e) => e.unit === unit);
+const sideEffects = (s: State, seat: string) => s.effects.filter((e) => e.unit === null && e.seat === seat);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** A unit that needs a crew and has none stands idle. */
+export function isCrewed(s: State, u: UnitInPlay): boolean {
+  return cardOf(s, u.id).crew === 'none' || u.crew !== null;
+}
+
+/** Why this unit may not declare any attack this turn, or null. */
+export function cannotAttack(s: State, unit: string): RuleViolation | null {
+  const u = s.inPlay[unit];
+  if (!u) return violation('combat/unit-not-in-play', `${unit} is not in the battle area`, RULE.target);
+  const card = cardOf(s, unit);
+  if (card.weapons.length === 0) return violation('combat/no-weapons', `${card.title} has no weapons`, RULE.target);
+  if (!isCrewed(s, u)) return violation('combat/idle', `${card.title} has no crew and stands idle`, RULE.commitment);
+  if (u.shakenUntil >= s.turn) return violation('combat/shaken', `${card.title} is shaken and cannot attack`, RULE.damage);
+  if (unitEffects(s, unit).some((e) => e.effect.kind === 'sabotage')) return violation('combat/sabotaged', `${card.title} was sabotaged and cannot attack this turn`, RULE.command);
+  return null;
+}
+
+/** Why this weapon of this attacker may not be fired at this target, or null (001 Combat Phase: Target Declaration). */
+export function weaponProblem(s: State, attacker: string, weapon: number, target: string): RuleViolation | null {
+  const a = s.inPlay[attacker]!;
+  const t = s.inPlay[target];
+  const ac = cardOf(s, attacker);
+  const w = ac.weapons[weapon];
+  if (!w) return violation('combat/no-such-weapon', `${ac.title} has no weapon number ${weapon + 1}`, RULE.target);
+  if (!t) return violation('combat/target-not-in-play', `${target} is not in the battle area`, RULE.target);
+  const tc = cardOf(s, target);
+  if (a.weaponsLost.includes(weapon)) return violation('combat/weapon-lost', `${ac.title}'s ${w.name} is out of action`, RULE.damage);
+  if (!weaponCanAffect(w, tc)) {
+    return w.bullets && tc.defense >= 2 && w.attack[targetIcon(tc.type)] !== undefined
+      ? violation('combat/bullets-vs-armor', `${w.name} fires bullets, which cannot affect ${tc.title} (Defense ${tc.defense})`, RULE.target)
+      : violation('combat/weapon-cannot-affect', `${w.name} has no attack value against ${targetIcon(tc.type)} targets like ${tc.title}`, RULE.target);
+  }
+  if (w.bombs && a.bombsUsed) return violation('combat/bombs-used', `${ac.title} has already used its bombs this flight`, RULE.target);
+  if (isMobileArtillery(ac) && a.line === 'rear' && t.line !== 'air' && weapon !== 0) {
+    return violation('combat/mobile-artillery-rear', `${ac.title} on the rear line may only fire its first weapon at land targets`, RULE.target);
+  }
+  return null;
+}
+
+/** Why this unit may not target that one with these weapons, or null. */
+export function targetProblem(s: State, attacker: string, target: string, weapons: readonly number[]): RuleViolation | null {
+  const blocked = cannotAttack(s, attacker);
+  if (blocked) return blocked;
+  const a = s.inPlay[attacker]!;
+  const t = s.inPlay[target];
+  if (!t) return violation('combat/target-not-in-play', `${target} is not in the battle area`, RULE.target);
+  if (t.controller === a.controller) return violation('combat/target-friendly', 'You may only target enemy units', RULE.target);
+  if (!lineAllows(a.line, t.line)) return violation('combat/line-restriction', `A ${a.line}-line unit cannot reach the enemy ${t.line} line`, RULE.target);
+  if (weapons.length === 0 || weapons.length > 2) return violation('combat/weapon-count', 'An attack uses one or two weapons', RULE.target);
+  if (new Set(weapons).size !== weapons.length) return violation('combat/weapon-twice', 'Each weapon fires once per attack', RULE.target);
+  for (const w of weapons) {
+    const p = weaponProblem(s, attacker, w, target);
+    if (p) return p;
+  }
+  return null;
+}
+
+export const isLegalTarget = (s: State, attacker: string, weapons: readonly number[], target: string): boolean => targetProblem(s, attacker, target, weapons) === null;
+
+/** Weapon positions of the attacker that could fire at the target. */
+export function legalWeapons(s: State, attacker: string, target: string): number[] {
+  if (cannotAttack(s, attacker)) return [];
+  return cardOf(s, attacker)
+    .weapons.map((_, i) => i)
+    .filter((i) => targetProblem(s, attacker, target, [i]) === null);
+}
+
+/** The best (lowest) attack value against vehicles among a unit's working weapons, for close assaults. */
+export function closeAssaultValue(s: State, unit: string): number | null {
+  const u = s.inPlay[unit]!;
+  const vals = cardOf(s, unit)
+    .weapons.map((w, i) => (u.weaponsLost.includes(i) ? undefined : w.attack.vehicle))
+    .filter((v): v is number => v !== undefined);
+  return vals.length ? Math.min(...vals) : null;
+}
+
+/** Why this unit may not join a close assault on that target, or null. */
+export function closeAssaultProblem(s: State, attacker: string, target: string): RuleViolation | null {
+  const blocked = cannotAttack(s, attacker);
+  if (blocked) return blocked;
+  const a = s.inPlay[attacker]!;
+  const t = s.inPlay[target];
+  if (cardOf(s, attacker).type !== 'infantry' || a.line !== 'front') return violation('combat/close-assault-infantry', 'Only front-line infantry may close assault', RULE.target);
+  if (!t || t.controller === a.controller) return violation('combat/target-friendly', 'Close assault an enemy unit', RULE.target);
+  const tc = cardOf(s, target);
+  if (t.line !== 'front' || !['tank', 'vehicle', 'gun'].includes(tc.type)) return violation('combat/close-assault-target', 'Close assaults are made against armored front-line units (tanks, vehicles, guns)', RULE.target);
+  if (closeAssaultValue(s, attacker) === null) return violation('combat/close-assault-means', `${cardOf(s, attacker).title} has no weapon with a value against vehicles`, RULE.target);
+  return null;
+}
+
+export const MIN_CLOSE_ASSAULT = 3;
+
+export type SpecialRoll = 'friendly-fire' | 'double-intensity' | 'destroyed-outright' | null;
+
+/** Special attack rolls on the natural 2d10 sum: 2-3 friendly fire, 18 doubles intensity, 19-20 destroys outright. */
+export function specialRoll(naturalSum: number): SpecialRoll {
+  if (naturalSum <= 3) return 'friendly-fire';
+  if (naturalSum === 18) return 'double-intensity';
+  if (naturalSum >= 19) return 'destroyed-outright';
+  return null;
+}
+
+/**
+ * The 2d10 sum needed: the printed value for the target's icon, 2 easier against immobile
+ * artillery and guns, easier by the attacker's accuracy cards, harder by its accuracy damage
+ * and by the target's concealment and its side's smoke (front-line units of the printed types).
+ */
+export function hitThreshold(s: State, attacker: string, weapon: number | 'close-assault', target: string, assaultGroup: readonly string[] = [attacker]): number {
+  const tc = cardOf(s, target);
+  const t = s.inPlay[target]!;
+  const base = weapon === 'close-assault' ? Math.min(...assaultGroup.map((u) => closeAssaultValue(s, u) ?? 20)) : cardOf(s, attacker).weapons[weapon]!.attack[targetIcon(tc.type)] ?? 99;
+  const immobileBonus = isImmobile(tc) ? 2 : 0;
+  const accuracy = sum(unitEffects(s, attacker).filter((e) => e.effect.kind === 'accuracy').map((e) => (e.effect as { amount: number }).amount));
+  const aimLoss = s.inPlay[attacker]?.accuracyLoss ?? 0;
+  const concealment = sum(unitEffects(s, target).filter((e) => e.effect.kind === 'concealment').map((e) => (e.effect as { amount: number }).amount));
+  const smoke =
+    t.line === 'front'
+      ? sum(
+          sideEffects(s, t.controller)
+            .filter((e) => e.effect.kind === 'smoke' && commandOf(s, e.card).appliesTo.includes(tc.type as never))
+            .map((e) => (e.effect as { amount: number }).amount),
+        )
+      : 0;
+  return base - immobileBonus - accuracy + aimLoss + concealment + smoke;
+}
+
+/** Defense after cards and damage (the bullets rule uses the printed Defense instead). */
+export function effectiveDefense(s: State, unit: string): number {
+  const bonus = sum(unitEffects(s, unit).filter((e) => e.effect.kind === 'defense').map((e) => (e.effect as { amount: number }).amount));
+  return Math.max(0, cardOf(s, unit).defense + bonus - (s.inPlay[unit]?.defenseLoss ?? 0));
+}
+
+/** Raw damage is intensity (doubled on an 18) plus damage index plus bonuses; net damage is what gets past Defense. */
+export function netDamage(intensity: number, damageIndex: number, defense: number, opts: { doubled?: boolean; bonus?: number } = {}): number {
+  const raw = (opts.doubled ? intensity * 2 : intensity) + damageIndex + (opts.bonus ?? 0);
+  return Math.max(0, raw - defense);
+}
+
+export type CrewFate = 'returned' | 'captured' | 'lost';
+
+/** A destroyed unit's crew: base intensity 1-3 survives, 4-6 is captured if the enemy has a ground unit in play, 7+ is lost. */
+export function crewFate(baseIntensity: number, enemyHasGround: boolean): CrewFate {
+  if (baseIntensity <= 3) return 'returned';
+  if (baseIntensity <= 6) return enemyHasGround ? 'captured' : 'returned';
+  return 'lost';
+}
+
+/** Victory points: destroyed units score their cost, captured units double. */
+export const victoryPoints = (cost: number, captured: boolean): number => (captured ? cost * 2 : cost);
+
+/** A unit survives the phase: back to Half Endurance if it has a Damage card, otherwise to Full. */
+export const recoveredEndurance = (card: UnitCard, hasDamageCard: boolean): number => (hasDamageCard ? card.endurance.half : card.endurance.full);
+
+/** Does this hit take the unit to its Half Endurance breakpoint without a Damage card yet? */
+export const needsDamageCard = (card: UnitCard, enduranceAfter: number, hasDamageCard: boolean): boolean => !hasDamageCard && enduranceAfter > 0 && enduranceAfter <= card.endurance.half;
+
+export const hasGroundUnit = (s: State, seat: string): boolean => Object.values(s.inPlay).some((u) => u.controller === seat && u.line !== 'air');
+export const landUnits = (s: State, seat: string): UnitInPlay[] => Object.values(s.inPlay).filter((u) => u.controller === seat && u.line !== 'air');
+export const unitsOf = (s: State, seat: string): UnitInPlay[] => Object.values(s.inPlay).filter((u) => u.controller === seat);
+
+/** Overrun: a seat with a land unit in play while the enemy has none. */
+export const unopposed = (s: State, seat: string): boolean => landUnits(s, seat).length > 0 && landUnits(s, other(seat)).length === 0;
+
+/** Initiative: 1d10 plus modifiers; a tie is re-rolled. Returns the winner or null for a tie. */
+export function initiativeWinner(us: number, de: number): 'us' | 'de' | null {
+  return us > de ? 'us' : de > us ? 'de' : null;
+}
+
+/** Reserves deck points, and why a list is not a legal deck for a side. */
+export function deckProblems(catalogUnits: readonly UnitCard[], side: string, cards: readonly string[], min: number, max: number): string[] {
+  const byId = new Map(catalogUnits.map((u) => [u.id, u]));
+  const problems: string[] = [];
+  let total = 0;
+  cards.forEach((c, i) => {
+    const u = byId.get(c);
+    if (!u) problems.push(`card ${i + 1} (${c}) is not in the catalog`);
+    else if (u.side !== side) problems.push(`card ${i + 1} (${c}) belongs to the ${u.side} side`);
+    else total += u.cost;
+  });
+  if (problems.length === 0 && (total < min || total > max)) problems.push(`the deck totals ${total} points; it must be ${min}-${max}`);
+  const units = cards.filter((c) => byId.get(c)?.type !== 'crew').length;
+  if (problems.length === 0 && units === 0) problems.push('the deck needs at least one unit that is not a crew');
+  return problems;
+}
+
+/** Shots an attack fires, in order: each weapon rolls its rate of fire (plus Fire Mission-style bonuses); a close assault rolls once. */
+export function shotsOf(s: State, attack: Attack): number[] {
+  if (attack.closeAssault) return [-1];
+  const extra = sum(unitEffects(s, attack.attackers[0]!).filter((e) => e.effect.kind === 'rateOfFire').map((e) => (e.effect as { amount: number }).amount));
+  const card = cardOf(s, attack.attackers[0]!);
+  return attack.weapons.flatMap((w) => Array.from({ length: card.weapons[w]!.rateOfFire + extra }, () => w));
+}
+
+/** Intensity bonus from the attacker's cards. */
+export const intensityBonus = (s: State, attacker: string): number =>
+  sum(unitEffects(s, attacker).filter((e) => e.effect.kind === 'intensity').map((e) => (e.effect as { amount: number }).amount));
+
+export const initiativeModifier = (s: State, seat: string): number =>
+  sum(sideEffects(s, seat).filter((e) => e.effect.kind === 'initiative').map((e) => (e.effect as { amount: number }).amount));
+
+/** Is an identical command card (same title) already in effect on this unit or side? Identical cards do not stack. */
+export const identicalInEffect = (s: State, title: string, seat: string, unit: string | null): boolean =>
+  s.effects.some((e) => e.title === title && e.unit === unit && (unit !== null || e.seat === seat));
+
+/** Can this attack still be resolved: attackers able and present, target present? */
+export function attackVoid(s: State, a: Attack): string | null {
+  if (!s.inPlay[a.target]) return 'the target is gone';
+  const alive = a.attackers.filter((u) => s.inPlay[u] && cannotAttack(s, u) === null);
+  if (a.closeAssault ? alive.length === 0 : alive.length < a.attackers.length) return 'the attacker can no longer attack';
+  return null;
+}

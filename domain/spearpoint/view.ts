@@ -1,0 +1,88 @@
+import type { Viewer } from '../kernel/visibility.js';
+import { indexCatalog } from './data/catalog.js';
+import type { Side } from './data/schema.js';
+import { SEATS, type State, type UnitInPlay } from './model.js';
+import { cardOf, damageEdge, effectiveDefense } from './rules.js';
+
+/**
+ * What one viewer may see. A seat sees its own hand, command cards and unsealed order; both
+ * battle areas; counts of the other side's hand and of every deck; scores, phase and who must
+ * act. A spectator sees only the public part. The auditor (after the end) sees the deck orders.
+ */
+export function view(s: State, viewer: Viewer) {
+  const idx = indexCatalog(s.catalog);
+  const auditor = viewer.kind === 'auditor';
+  const sees = (seat: Side) => auditor || (viewer.kind === 'seat' && viewer.seat === seat);
+  const unitView = (u: UnitInPlay) => {
+    const card = cardOf(s, u.id);
+    const damage = u.damageCard ? idx.damage(u.damageCard) : null;
+    return {
+      id: u.id,
+      card: card.id,
+      title: card.title,
+      type: card.type,
+      line: u.line,
+      crew: u.crew ? { id: u.crew, card: s.cards[u.crew]!.card } : null,
+      needsCrew: card.crew !== 'none' && u.crew === null,
+      endurance: u.endurance,
+      full: card.endurance.full,
+      half: card.endurance.half,
+      defense: effectiveDefense(s, u.id),
+      damage: damage ? { card: damage.id, title: damage.title, effect: damage.effects[damageEdge(card.type)].name } : null,
+      ...(u.turnsLeft !== null ? { turnsOfFlightLeft: u.turnsLeft, bombsUsed: u.bombsUsed } : {}),
+      shaken: u.shakenUntil >= s.turn,
+      immobilized: u.immobilized,
+      weaponsLost: u.weaponsLost,
+      commandCards: s.effects.filter((e) => e.unit === u.id).map((e) => ({ card: e.card, title: e.title })),
+      capturedFrom: s.cards[u.id]!.owner !== u.controller ? s.cards[u.id]!.owner : undefined,
+    };
+  };
+  const battle = (seat: Side) => {
+    const mine = Object.values(s.inPlay).filter((u) => u.controller === seat).sort((a, b) => (a.id < b.id ? -1 : 1));
+    return { front: mine.filter((u) => u.line === 'front').map(unitView), rear: mine.filter((u) => u.line === 'rear').map(unitView), air: mine.filter((u) => u.line === 'air').map(unitView) };
+  };
+  const seatView = (seat: Side) => {
+    const x = s.seats[seat];
+    const own = sees(seat);
+    return {
+      score: x.score,
+      overrunTurns: x.overrun,
+      handCount: x.hand.length,
+      commandCount: x.commands.length,
+      reservesCount: x.reserves.length,
+      handReady: x.handReady,
+      sealed: x.sealed,
+      drawsTaken: x.drawsTaken,
+      drawDone: x.drawDone,
+      ...(own
+        ? {
+            hand: x.hand.map((id) => ({ id, card: s.cards[id]!.card, title: cardOf(s, id).title })),
+            commands: x.commands.map((id) => ({ id, title: idx.command(id).title })),
+            order: x.order,
+            standingOrders: { friendlyFire: x.friendlyFire },
+          }
+        : {}),
+      ...(auditor ? { reservesOrder: x.reserves } : {}),
+    };
+  };
+  return {
+    turn: s.turn,
+    phase: s.phase,
+    situation: { id: s.situation.id, title: s.situation.title, objectives: s.situation.objectives, winConditions: s.situation.winConditions },
+    maxTurns: s.maxTurns,
+    seats: Object.fromEntries(SEATS.map((seat) => [seat, seatView(seat)])),
+    battleArea: Object.fromEntries(SEATS.map((seat) => [seat, battle(seat)])),
+    initiative: s.initiative,
+    chooser: s.chooser,
+    attacks: s.attacks,
+    friendlyFire: s.friendlyFire,
+    sideEffects: s.effects.filter((e) => e.unit === null).map((e) => ({ seat: e.seat, card: e.card, title: e.title })),
+    commandDeckCount: s.commandDeck.length,
+    commandDiscard: s.commandDiscard,
+    damageDeckCount: s.damageDeck.length,
+    damageDiscard: s.damageDiscard,
+    removed: s.removed,
+    result: s.result,
+    ...(auditor ? { commandDeckOrder: s.commandDeck, damageDeckOrder: s.damageDeck } : {}),
+  };
+}

@@ -43,7 +43,9 @@ export class FieldpostApi extends Construct {
     const plus = config.cognitoPlan === 'plus';
     this.userPool = new cognito.UserPool(this, 'UserPool', {
       selfSignUpEnabled: config.selfSignUp,
-      signInAliases: { email: true },
+      // The username is the player's id in games (functions/http/auth.ts reads
+      // cognito:username), so clubs choose readable names; email works as a sign-in alias.
+      signInAliases: { username: true, email: true },
       signInCaseSensitive: false,
       autoVerify: { email: true },
       standardAttributes: { email: { required: true, mutable: true } },
@@ -68,6 +70,8 @@ export class FieldpostApi extends Construct {
     this.userPoolClient = this.userPool.addClient('WebClient', {
       // A browser or CLI client cannot keep a secret.
       generateSecret: false,
+      // No hosted UI or OAuth redirects: clients sign in with SRP (or USER_PASSWORD for CLIs).
+      disableOAuth: true,
       authFlows: { userSrp: true, userPassword: true },
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,

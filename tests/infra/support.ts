@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { App, Aspects } from 'aws-cdk-lib';
+import { App, Aspects, Stack, type CfnElement } from 'aws-cdk-lib';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -22,14 +23,74 @@ export interface Synthesized {
   readonly annotations: Annotations;
 }
 
-export function synth(context: Record<string, unknown> = {}, opts: { nag?: boolean } = {}): Synthesized {
-  const app = new App({ context: { ...cdkJsonContext(), ...context } });
+export interface SynthOptions {
+  /** Run the cdk-nag AwsSolutions pack (as infra/app.ts does). */
+  readonly nag?: boolean;
+  /** Report suppressed nag findings as info annotations (to check no suppression is stale). */
+  readonly nagLogIgnores?: boolean;
+  /**
+   * Run aws-cdk-lib's built-in CloudFormation template validation (as `cdk synth` does).
+   * Its engine takes seconds to start, so only the test that is about it turns it on.
+   */
+  readonly validate?: boolean;
+}
+
+export function synth(context: Record<string, unknown> = {}, opts: SynthOptions = {}): Synthesized {
+  const app = new App({ context: { ...cdkJsonContext(), ...context }, builtinCloudFormationValidation: opts.validate ?? false });
   const config = readConfig((key) => app.node.tryGetContext(key));
   const stack = new FieldpostStack(app, 'Fieldpost', { config, lambdaCode: inlineCode });
-  if (opts.nag) Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
+  if (opts.nag) Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true, logIgnores: opts.nagLogIgnores ?? false }));
   // Template.fromStack synthesizes the app, which runs the aspects and records annotations.
   const template = Template.fromStack(stack);
   return { stack, template, annotations: Annotations.fromStack(stack) };
 }
 
 export { Match };
+
+export interface CfnResource {
+  readonly Type: string;
+  readonly Properties: Record<string, unknown>;
+  readonly DeletionPolicy?: string;
+  readonly Metadata?: Record<string, unknown>;
+}
+
+export function resourcesOf(template: Template, type: string): Record<string, CfnResource> {
+  return template.findResources(type) as Record<string, CfnResource>;
+}
+
+export interface Statement {
+  readonly Effect: string;
+  readonly Action: string[];
+  readonly Resource: unknown;
+}
+
+/** Every statement of every IAM policy attached to the role (actions normalised to arrays). */
+export function policyStatementsOf(template: Template, role: IRole): Statement[] {
+  const roleId = Stack.of(role).getLogicalId(role.node.defaultChild as CfnElement);
+  return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties['Roles']).includes(JSON.stringify({ Ref: roleId })))
+    .flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: { Effect: string; Action: string | string[]; Resource: unknown }[] }).Statement)
+    .map((st) => ({ Effect: st.Effect, Action: Array.isArray(st.Action) ? st.Action : [st.Action], Resource: st.Resource }));
+}
+
+/**
+ * Evaluates a Lambda event filter pattern against a record, for the subset of the pattern
+ * language the stack uses (nested objects, exact strings, {prefix}); anything else throws
+ * so a test can never pass by not understanding the filter.
+ */
+export function matchesStreamFilter(pattern: unknown, value: unknown): boolean {
+  if (Array.isArray(pattern)) {
+    return pattern.some((rule: unknown) => {
+      if (typeof rule === 'string') return value === rule;
+      if (rule && typeof rule === 'object' && Object.keys(rule).length === 1 && 'prefix' in rule) {
+        return typeof value === 'string' && value.startsWith(String((rule as { prefix: unknown }).prefix));
+      }
+      throw new Error(`unsupported filter rule ${JSON.stringify(rule)}`);
+    });
+  }
+  if (pattern && typeof pattern === 'object') {
+    if (!value || typeof value !== 'object') return false;
+    return Object.entries(pattern).every(([k, sub]) => matchesStreamFilter(sub, (value as Record<string, unknown>)[k]));
+  }
+  throw new Error(`unsupported filter pattern ${JSON.stringify(pattern)}`);
+}

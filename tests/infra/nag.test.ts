@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { synth, type Synthesized } from './support.js';
+
+const NAG = Match.stringLikeRegexp('AwsSolutions-');
+
+/** Every suppression in the template: resource path, rule id, reason, and which entries it covers. */
+function suppressions(s: Synthesized): { resource: string; id: string; reason: string; appliesTo?: unknown[] }[] {
+  const resources = s.template.toJSON()['Resources'] as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress?: { id: string; reason: string; applies_to?: unknown[] }[] } } }>;
+  return Object.entries(resources).flatMap(([logicalId, r]) =>
+    (r.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((rule) => ({
+      resource: logicalId,
+      id: rule.id,
+      reason: rule.reason,
+      ...(rule.applies_to ? { appliesTo: rule.applies_to } : {}),
+    })),
+  );
+}
+
+function findings(s: Synthesized) {
+  return {
+    errors: s.annotations.findError('*', NAG).map((m) => `${m.id}: ${String(m.entry.data)}`),
+    warnings: s.annotations.findWarning('*', NAG).map((m) => `${m.id}: ${String(m.entry.data)}`),
+  };
+}
+
+/** "<rule> on <resource>" for every finding that fired but was suppressed. */
+function suppressedFindings(s: Synthesized): string[] {
+  return s.annotations
+    .findInfo('*', Match.stringLikeRegexp('CdkNagSuppression'))
+    .map((m) => {
+      const rule = /(AwsSolutions-[A-Z0-9]+) was triggered but suppressed/.exec(String(m.entry.data))?.[1];
+      return `${rule} on ${m.id}`;
+    })
+    .sort();
+}
+
+describe('cdk-nag AwsSolutions checks', () => {
+  const defaults = synth({}, { nag: true, nagLogIgnores: true });
+
+  it('find no unsuppressed errors and no warnings with the shipped defaults', () => {
+    expect(findings(defaults)).toEqual({ errors: [], warnings: [] });
+  });
+
+  it('suppress exactly the accepted findings, each on its own resource', () => {
+    expect(suppressedFindings(defaults)).toEqual(
+      [
+        'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--health/Resource',
+        'AwsSolutions-COG2 on /Fieldpost/Api/UserPool/Resource',
+        'AwsSolutions-COG8 on /Fieldpost/Api/UserPool/Resource',
+        'AwsSolutions-IAM5 on /Fieldpost/ProjectorHandler/Role/DefaultPolicy/Resource',
+        'AwsSolutions-L1 on /Fieldpost/ApiHandler/Function/Resource',
+        'AwsSolutions-L1 on /Fieldpost/NotifierHandler/Function/Resource',
+        'AwsSolutions-L1 on /Fieldpost/ProjectorHandler/Function/Resource',
+        'AwsSolutions-SQS3 on /Fieldpost/Notifications/StreamFailureQueue/Resource',
+      ].sort(),
+    );
+  });
+
+  it('give every suppression a specific reason and no stale ones', () => {
+    const all = suppressions(defaults);
+    expect(all.length).toBeGreaterThan(0);
+    for (const s of all) {
+      // A reason says why this resource is fine, not just that it is.
+      expect(s.reason.length, `${s.id} on ${s.resource}`).toBeGreaterThanOrEqual(80);
+      expect(s.reason).not.toMatch(/^(n\/a|todo|ok|fine|not needed)/i);
+    }
+    // Every suppression in the template corresponds to a finding that actually fired.
+    const fired = new Set(suppressedFindings(defaults).map((f) => f.split(' on ')[0]));
+    for (const s of all) expect(fired, s.id).toContain(s.id);
+  });
+
+  it('limit the wildcard suppression to Resource::* (dynamodb:ListStreams)', () => {
+    const iam5 = suppressions(defaults).filter((s) => s.id === 'AwsSolutions-IAM5');
+    expect(iam5).toHaveLength(1);
+    expect(iam5[0]!.appliesTo).toEqual(['Resource::*']);
+  });
+
+  it('need no Cognito suppressions when the club opts into MFA and the Plus plan', () => {
+    const strict = synth({ mfa: 'required', cognitoPlan: 'plus' }, { nag: true, nagLogIgnores: true });
+    expect(findings(strict)).toEqual({ errors: [], warnings: [] });
+    expect(suppressedFindings(strict).filter((f) => f.includes('COG'))).toEqual([]);
+    expect(suppressions(strict).filter((s) => s.id.includes('COG'))).toEqual([]);
+  });
+
+  it('do report an unguarded resource (the pack really runs in this harness)', () => {
+    const app = new App({ builtinCloudFormationValidation: false });
+    const bare = new Stack(app, 'Bare');
+    new sqs.Queue(bare, 'Unguarded');
+    Aspects.of(app).add(new AwsSolutionsChecks());
+    app.synth();
+    const rules = Annotations.fromStack(bare)
+      .findError('*', NAG)
+      .map((m) => /AwsSolutions-[A-Z0-9]+/.exec(String(m.entry.data))?.[0]);
+    expect(rules).toEqual(expect.arrayContaining(['AwsSolutions-SQS3', 'AwsSolutions-SQS4']));
+  });
+});

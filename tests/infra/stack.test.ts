@@ -1,0 +1,359 @@
+import { describe, expect, it } from 'vitest';
+import { Match } from 'aws-cdk-lib/assertions';
+import { NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.js';
+import { PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
+import { ITERATOR_AGE_THRESHOLD } from '../../infra/alarms.js';
+import { matchesStreamFilter, policyStatementsOf, resourcesOf, synth, type Statement } from './support.js';
+
+// One synthesis with cdk.json's defaults serves every assertion in this file.
+const { stack, template } = synth();
+const id = (c: { node: { defaultChild?: unknown } }): string => stack.getLogicalId(c.node.defaultChild as never);
+
+const tableId = id(stack.data.table);
+const queueId = id(stack.notifications.queue);
+const dlqId = id(stack.notifications.deadLetterQueue);
+const streamFailureId = id(stack.notifications.streamFailureQueue);
+const fnId = {
+  api: id(stack.functions.api.fn),
+  projector: id(stack.functions.projector.fn),
+  notifier: id(stack.functions.notifier.fn),
+};
+
+describe('the event table', () => {
+  it('is keyed by pk/sk strings, on demand, with a NEW_AND_OLD_IMAGES stream', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    });
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+  });
+
+  it('has point-in-time recovery, KMS encryption and deletion protection, and is retained', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      Properties: Match.objectLike({
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        DeletionProtectionEnabled: true,
+      }),
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+});
+
+describe('the handler functions', () => {
+  it('are exactly the three handlers: no helper functions hide in the stack', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 3);
+  });
+
+  it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
+    const fn = resourcesOf(template, 'AWS::Lambda::Function')[logicalId];
+    expect(fn).toBeDefined();
+    expect(fn!.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Environment: {
+        Variables: {
+          TABLE_NAME: { Ref: tableId },
+          NOTIFY_QUEUE_URL: { Ref: queueId },
+          MAIL_FROM: 'turns@example.org',
+          APP_URL: 'https://fieldpost.example.org',
+          AUTH_MODE: 'cognito',
+          NODE_OPTIONS: '--enable-source-maps',
+        },
+      },
+      LoggingConfig: { LogFormat: 'JSON' },
+    });
+  });
+
+  it('each log to their own log group, which has a retention', () => {
+    const logGroups = resourcesOf(template, 'AWS::Logs::LogGroup');
+    for (const logicalId of Object.values(fnId)) {
+      const fn = resourcesOf(template, 'AWS::Lambda::Function')[logicalId]!;
+      const ref = (fn.Properties['LoggingConfig'] as { LogGroup: { Ref: string } }).LogGroup.Ref;
+      expect(logGroups[ref]?.Properties['RetentionInDays']).toBe(30);
+    }
+    // Every log group in the stack (functions + API access log) has a retention.
+    for (const lg of Object.values(logGroups)) expect(lg.Properties['RetentionInDays']).toBeGreaterThan(0);
+  });
+
+  it('take the log retention from context', () => {
+    const { template: t } = synth({ logRetentionDays: '90' });
+    for (const lg of Object.values(resourcesOf(t, 'AWS::Logs::LogGroup'))) expect(lg.Properties['RetentionInDays']).toBe(90);
+  });
+
+  it('use roles without AWS managed policies', () => {
+    for (const role of Object.values(resourcesOf(template, 'AWS::IAM::Role'))) {
+      expect(role.Properties['ManagedPolicyArns']).toBeUndefined();
+    }
+  });
+});
+
+describe('least-privilege grants', () => {
+  const statements = (name: keyof typeof fnId): Statement[] => policyStatementsOf(template, stack.functions[name].role);
+  const actionsOn = (ss: Statement[], resourceRef: unknown): string[] =>
+    ss.filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify(resourceRef))).flatMap((s) => s.Action);
+  const allActions = (ss: Statement[]): string[] => ss.flatMap((s) => s.Action);
+  const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+  const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
+  const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
+
+  it('api: table items only, no queue, stream or mail', () => {
+    const ss = statements('api');
+    expect(actionsOn(ss, tableArn)).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem']));
+    expect(allActions(ss).filter((a) => a.startsWith('sqs:') || a.startsWith('ses:'))).toEqual([]);
+    expect(actionsOn(ss, streamArn)).toEqual([]);
+    expect(allActions(ss)).not.toContain('dynamodb:DeleteTable');
+  });
+
+  it('projector: table items, the table stream, and sending to the notification queue', () => {
+    const ss = statements('projector');
+    expect(actionsOn(ss, tableArn)).toContain('dynamodb:UpdateItem');
+    expect(actionsOn(ss, streamArn)).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream']));
+    expect(actionsOn(ss, queueArn)).toContain('sqs:SendMessage');
+    expect(actionsOn(ss, queueArn)).not.toContain('sqs:ReceiveMessage');
+    expect(allActions(ss).filter((a) => a.startsWith('ses:'))).toEqual([]);
+    // The only unscoped statement is ListStreams, which has no resource-level permissions.
+    expect(ss.filter((s) => s.Resource === '*').flatMap((s) => s.Action)).toEqual(['dynamodb:ListStreams']);
+  });
+
+  it('notifier: consume the queue, table items, and SES sending as the configured identity only', () => {
+    const ss = statements('notifier');
+    expect(actionsOn(ss, queueArn)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect(actionsOn(ss, tableArn)).toContain('dynamodb:PutItem');
+    const ses = ss.filter((s) => s.Action.some((a) => a.startsWith('ses:')));
+    expect(ses).toHaveLength(1);
+    expect(ses[0]!.Action).toContain('ses:SendEmail');
+    const identityId = id(stack.notifications.identity);
+    expect(JSON.stringify(ses[0]!.Resource)).toContain(`":identity/",{"Ref":"${identityId}"}`);
+    expect(actionsOn(ss, streamArn)).toEqual([]);
+  });
+
+  it('no statement anywhere grants a wildcard action', () => {
+    for (const name of Object.keys(fnId) as (keyof typeof fnId)[]) {
+      for (const a of allActions(statements(name))) expect(a).not.toMatch(/\*/);
+    }
+  });
+});
+
+describe('the projector stream mapping', () => {
+  it('bisects, retries a bounded number of times, ages out, reports item failures, and parks failures in SQS', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId.projector },
+      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: PROJECTOR_STREAM.retryAttempts,
+      MaximumRecordAgeInSeconds: PROJECTOR_STREAM.maxRecordAge.toSeconds(),
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamFailureId, 'Arn'] } } },
+    });
+    expect(PROJECTOR_STREAM.retryAttempts).toBeLessThanOrEqual(10);
+  });
+
+  it('delivers HEAD and event records of games, and never the dice seed, snapshots or read models', () => {
+    const esm = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).find(
+      (r) => JSON.stringify(r.Properties['FunctionName']) === JSON.stringify({ Ref: fnId.projector }),
+    );
+    const filters = (esm!.Properties['FilterCriteria'] as { Filters: { Pattern: string }[] }).Filters;
+    expect(filters).toHaveLength(1);
+    const pattern = JSON.parse(filters[0]!.Pattern) as unknown;
+    const record = (pk: string, sk: string) => ({ eventName: 'MODIFY', dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } });
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD'))).toBe(true);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'EV#0000000007'))).toBe(true);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'SECRET'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'SNAP'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'CMD#c1'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('INBOX#ann', 'GAME#g1'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('LOBBY', 'GAME#g1'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('NOTIFIED#k', 'NOTIFIED'))).toBe(false);
+  });
+});
+
+describe('notification queues', () => {
+  const queues = resourcesOf(template, 'AWS::SQS::Queue');
+
+  it('feed the notifier in batches with partial batch failure reporting', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId.notifier },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: 10,
+    });
+  });
+
+  it('move a job to the dead-letter queue after a bounded number of receives', () => {
+    expect(queues[queueId]!.Properties['RedrivePolicy']).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: NOTIFY_MAX_RECEIVE_COUNT,
+    });
+  });
+
+  it('hold a job invisible for six notifier timeouts while it is being processed', () => {
+    const notifier = resourcesOf(template, 'AWS::Lambda::Function')[fnId.notifier]!;
+    expect(queues[queueId]!.Properties['VisibilityTimeout']).toBe(6 * (notifier.Properties['Timeout'] as number));
+  });
+
+  it('are all encrypted and refuse requests without TLS', () => {
+    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId].sort());
+    for (const q of Object.values(queues)) expect(q.Properties['SqsManagedSseEnabled']).toBe(true);
+    const policies = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'));
+    for (const qid of Object.keys(queues)) {
+      const policy = policies.find((p) => JSON.stringify(p.Properties['Queues']) === JSON.stringify([{ Ref: qid }]));
+      expect(policy, `queue policy for ${qid}`).toBeDefined();
+      expect(JSON.stringify(policy!.Properties['PolicyDocument'])).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+
+  it('keep dead letters for 14 days', () => {
+    expect(queues[dlqId]!.Properties['MessageRetentionPeriod']).toBe(14 * 24 * 3600);
+    expect(queues[streamFailureId]!.Properties['MessageRetentionPeriod']).toBe(14 * 24 * 3600);
+  });
+});
+
+describe('the HTTP API', () => {
+  const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route'));
+  const routeKeys = routes.map((r) => r.Properties['RouteKey'] as string);
+  const authorizerId = id({ node: { defaultChild: stack.node.findAll().find((c) => c.node.path.endsWith('/CognitoAuthorizer/Resource')) } });
+
+  it('routes /v1 only: nothing for /local/* in AWS', () => {
+    expect(routeKeys.sort()).toEqual(
+      ['GET /v1/health', 'GET /v1/{proxy+}', 'POST /v1/{proxy+}', 'PUT /v1/{proxy+}', 'PATCH /v1/{proxy+}', 'DELETE /v1/{proxy+}'].sort(),
+    );
+    expect(routeKeys.some((k) => k.includes('/local'))).toBe(false);
+  });
+
+  it('puts the Cognito JWT authorizer on every route except GET /v1/health', () => {
+    for (const r of routes) {
+      if (r.Properties['RouteKey'] === 'GET /v1/health') {
+        expect(r.Properties['AuthorizerId']).toBeUndefined();
+        expect(r.Properties['AuthorizationType'] ?? 'NONE').toBe('NONE');
+      } else {
+        expect(r.Properties['AuthorizationType']).toBe('JWT');
+        expect(r.Properties['AuthorizerId']).toEqual({ Ref: authorizerId });
+      }
+    }
+  });
+
+  it('verifies tokens issued by the stack user pool for its app client', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: {
+        Audience: [{ Ref: id(stack.api.userPoolClient) }],
+        Issuer: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('cognito-idp'), { Ref: id(stack.api.userPool) }])] },
+      },
+    });
+  });
+
+  it('throttles the stage and writes JSON access logs with the request id', () => {
+    const stage = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Stage'));
+    expect(stage).toHaveLength(1);
+    expect(stage[0]!.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [id(stack.api.accessLogs), 'Arn'] } },
+    });
+    const format = JSON.parse((stage[0]!.Properties['AccessLogSettings'] as { Format: string }).Format) as Record<string, string>;
+    expect(format['requestId']).toBe('$context.requestId');
+    expect(format['routeKey']).toBe('$context.routeKey');
+    expect(format['status']).toBe('$context.status');
+  });
+
+  it('answers CORS preflights for the app origin only', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://fieldpost.example.org'] }),
+    });
+  });
+
+  it('signs players in with a user pool: strong passwords, admin-created accounts, TOTP MFA available', () => {
+    template.hasResource('AWS::Cognito::UserPool', {
+      Properties: Match.objectLike({
+        Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireSymbols: true, RequireNumbers: true }) },
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        MfaConfiguration: 'OPTIONAL',
+        EnabledMfas: ['SOFTWARE_TOKEN_MFA'],
+        AliasAttributes: ['email'],
+      }),
+      DeletionPolicy: 'Retain',
+    });
+    const clients = Object.values(resourcesOf(template, 'AWS::Cognito::UserPoolClient'));
+    expect(clients).toHaveLength(1);
+    const client = clients[0]!.Properties;
+    expect(client).toMatchObject({ GenerateSecret: false, PreventUserExistenceErrors: 'ENABLED', EnableTokenRevocation: true });
+    expect([...(client['ExplicitAuthFlows'] as string[])].sort()).toEqual(['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH']);
+    // No hosted UI: no OAuth flows (in particular no implicit grant) and no callback URLs.
+    expect(client['AllowedOAuthFlows']).toBeUndefined();
+    expect(client['CallbackURLs']).toBeUndefined();
+  });
+});
+
+describe('mail', () => {
+  it('creates the SES identity for the mailFrom address', () => {
+    template.hasResourceProperties('AWS::SES::EmailIdentity', { EmailIdentity: 'turns@example.org' });
+  });
+});
+
+describe('alarms', () => {
+  const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
+  const topicRef = { Ref: id(stack.alarms.topic) };
+  const alarmOn = (metric: string, dimension: unknown) =>
+    alarms.filter(
+      (a) => a.Properties['MetricName'] === metric && JSON.stringify(a.Properties['Dimensions']).includes(JSON.stringify(dimension)),
+    );
+
+  it('fire when anything waits in either dead-letter queue', () => {
+    for (const qid of [dlqId, streamFailureId]) {
+      const found = alarmOn('ApproximateNumberOfMessagesVisible', { 'Fn::GetAtt': [qid, 'QueueName'] });
+      expect(found, qid).toHaveLength(1);
+      expect(found[0]!.Properties).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    }
+  });
+
+  it('fire when the stream consumer falls behind', () => {
+    const found = alarmOn('IteratorAge', { Ref: fnId.projector });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.Properties).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      Statistic: 'Maximum',
+      Threshold: ITERATOR_AGE_THRESHOLD.toMilliseconds(),
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('fire on errors of every function', () => {
+    for (const fid of Object.values(fnId)) expect(alarmOn('Errors', { Ref: fid }), fid).toHaveLength(1);
+  });
+
+  it('all notify one SNS topic that only accepts TLS', () => {
+    expect(alarms).toHaveLength(6);
+    for (const a of alarms) {
+      expect(a.Properties['AlarmActions']).toEqual([topicRef]);
+      expect(a.Properties['OKActions']).toEqual([topicRef]);
+    }
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+});
+
+describe('outputs', () => {
+  it('tell the operator what they need to sign players in and call the API', () => {
+    const outputs = template.toJSON()['Outputs'] as Record<string, unknown>;
+    for (const key of ['ApiUrl', 'Region', 'UserPoolId', 'UserPoolClientId', 'TableName', 'NotifyDeadLetterQueueUrl', 'StreamFailureQueueUrl', 'AlarmTopicArn', 'MailIdentity']) {
+      expect(outputs, key).toHaveProperty(key);
+    }
+  });
+});

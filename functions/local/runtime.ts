@@ -12,7 +12,7 @@ import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
 import { signLocalJwt } from '../http/jwt.js';
 import { DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
 import type { ApiDeps, RouteModule } from '../http/types.js';
-import { localClient, startDynamoLocal } from '../store/dynamodb-local.js';
+import { localClient, startDynamoLocal, type RunningDynamo } from '../store/dynamodb-local.js';
 import { ensureTable } from '../store/table.js';
 
 /** Something the runtime started and must stop on shutdown (stopped in reverse order). */
@@ -87,6 +87,22 @@ function localSecret(dataDir: string | null): string {
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
   return secret;
+}
+
+/**
+ * Stops DynamoDB Local and makes sure its JVM is gone: on Ctrl-C the terminal signals the
+ * whole process group, so java may already be exiting by itself; never wait forever.
+ */
+async function stopJava(dynamo: RunningDynamo): Promise<void> {
+  const child = dynamo.process;
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  if (gone()) return;
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  await Promise.race([dynamo.stop(), exited, new Promise((ok) => setTimeout(ok, 8000).unref())]);
+  if (!gone()) {
+    child.kill('SIGKILL');
+    await Promise.race([exited, new Promise((ok) => setTimeout(ok, 2000).unref())]);
+  }
 }
 
 /** Reads a request body, keeping at most `limit` bytes (the router answers 413 above its limit). */
@@ -191,7 +207,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     let dynamoPid: number | undefined;
     if (!endpoint) {
       const dynamo = await startDynamoLocal(dataDir ? { path: join(dataDir, 'dynamodb') } : {});
-      started.push({ name: 'DynamoDB Local', stop: () => dynamo.stop() });
+      started.push({ name: 'DynamoDB Local', stop: () => stopJava(dynamo) });
       endpoint = dynamo.endpoint;
       dynamoPid = dynamo.process.pid;
     }

@@ -297,3 +297,13 @@ describe('concurrency and idempotency over HTTP', () => {
     expect(second.body).toMatchObject({ gameId: first.body.gameId, duplicate: true, version: first.body.version });
   });
 });
+
+describe('stopping', () => {
+  it('stop() closes the API and ends the DynamoDB Local it started', async () => {
+    const pid = rt.dynamoPid!;
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    await rt.stop();
+    expect(() => process.kill(pid, 0)).toThrow();
+    await expect(fetch(`${rt.url}/v1/health`)).rejects.toThrow();
+  });
+});

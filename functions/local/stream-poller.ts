@@ -1,0 +1,290 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record, type Shard } from '@aws-sdk/client-dynamodb-streams';
+import { SmtpMailer, type Mailer } from '../notify/mailer.js';
+import type { Notifier, RetryPolicy } from '../notify/notifier.js';
+import { InProcessQueue } from '../notify/queue.js';
+import { createNotifier, retryPolicyFromEnv } from '../notify/wiring.js';
+import type { WebhookTransport } from '../notify/webhook.js';
+import { ReadModelStore } from '../projections/read-model-store.js';
+import { processStreamRecords, type BatchResult } from '../projections/stream.js';
+import type { StreamRecordLike } from '../projections/stream-image.js';
+import type { Clock } from '../ports.js';
+import { mailHttp, startMailSink, type MailSink } from './mail-sink.js';
+import type { RuntimeContext, Stoppable } from './runtime.js';
+
+/**
+ * Local parity for the Lambda event source mapping: reads the DynamoDB Local table's
+ * stream (every shard, following new ones, children after their parents) and hands the
+ * records to the same batch function the projector Lambda runs. Failed records are retried
+ * from the first failure, like Lambda; after `maxRetries` they are logged as dead letters
+ * and the shard moves on.
+ */
+export interface StreamPollerOptions {
+  readonly client: DynamoDBClient;
+  readonly endpoint: string;
+  readonly tableName: string;
+  readonly onRecords: (records: readonly StreamRecordLike[]) => Promise<BatchResult>;
+  readonly intervalMs?: number;
+  readonly maxRetries?: number;
+  readonly log?: (line: string) => void;
+}
+
+interface ShardCursor {
+  iterator: string | undefined;
+  done: boolean;
+}
+
+export class StreamPoller {
+  private readonly streams: DynamoDBStreamsClient;
+  private readonly cursors = new Map<string, ShardCursor>();
+  private streamArn: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  private passWaiters: (() => void)[] = [];
+  /** Records given up on after retries (the local dead-letter queue). */
+  readonly deadLetters: { sequence: string; reason: string }[] = [];
+
+  constructor(private readonly opts: StreamPollerOptions) {
+    this.streams = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  }
+
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.pass()
+        .catch((e) => this.opts.log?.(`[stream] poll failed: ${(e as Error).message}`))
+        .finally(() => {
+          for (const w of this.passWaiters.splice(0)) w();
+          if (!this.stopped) this.timer = setTimeout(tick, this.opts.intervalMs ?? 200);
+        });
+    };
+    tick();
+  }
+
+  /** Resolves after the next complete polling pass (everything written before the call has been handed over). */
+  nextPass(): Promise<void> {
+    return new Promise((r) => this.passWaiters.push(r));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+    for (const w of this.passWaiters.splice(0)) w();
+    this.streams.destroy();
+  }
+
+  private async arn(): Promise<string> {
+    if (this.streamArn) return this.streamArn;
+    const d = await this.opts.client.send(new DescribeTableCommand({ TableName: this.opts.tableName }));
+    const arn = d.Table?.LatestStreamArn;
+    if (!arn) throw new Error(`table ${this.opts.tableName} has no stream`);
+    this.streamArn = arn;
+    return arn;
+  }
+
+  private async shards(): Promise<Shard[]> {
+    const StreamArn = await this.arn();
+    const out: Shard[] = [];
+    let start: string | undefined;
+    do {
+      const r = await this.streams.send(new DescribeStreamCommand({ StreamArn, ...(start ? { ExclusiveStartShardId: start } : {}) }));
+      out.push(...(r.StreamDescription?.Shards ?? []));
+      start = r.StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+    return out;
+  }
+
+  /** One pass over every shard, reading each to its current end. */
+  private async pass(): Promise<void> {
+    const shards = await this.shards();
+    const ids = new Set(shards.map((s) => s.ShardId!));
+    for (const shard of shards) {
+      const id = shard.ShardId!;
+      // A child shard waits until its parent is read to the end (per-item order).
+      const parent = shard.ParentShardId;
+      if (parent && ids.has(parent) && !this.cursors.get(parent)?.done) continue;
+      let cur = this.cursors.get(id);
+      if (!cur) {
+        const it = await this.streams.send(new GetShardIteratorCommand({ StreamArn: await this.arn(), ShardId: id, ShardIteratorType: 'TRIM_HORIZON' }));
+        cur = { iterator: it.ShardIterator, done: false };
+        this.cursors.set(id, cur);
+      }
+      await this.drainShard(cur);
+    }
+  }
+
+  private async drainShard(cur: ShardCursor): Promise<void> {
+    while (!cur.done && cur.iterator && !this.stopped) {
+      const r = await this.streams.send(new GetRecordsCommand({ ShardIterator: cur.iterator, Limit: 1000 }));
+      const records = r.Records ?? [];
+      if (records.length) await this.deliver(records);
+      cur.iterator = r.NextShardIterator;
+      if (!cur.iterator) cur.done = true;
+      if (records.length === 0) break;
+    }
+  }
+
+  private async deliver(records: readonly _Record[]): Promise<void> {
+    let batch: readonly StreamRecordLike[] = records as readonly StreamRecordLike[];
+    for (let attempt = 0; batch.length; attempt++) {
+      const { batchItemFailures } = await this.opts.onRecords(batch);
+      if (!batchItemFailures.length) return;
+      const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+      const first = batch.findIndex((r) => failed.has(r.dynamodb?.SequenceNumber ?? ''));
+      if (attempt >= (this.opts.maxRetries ?? 3)) {
+        for (const f of batchItemFailures) this.deadLetters.push({ sequence: f.itemIdentifier, reason: `failed ${attempt + 1} times` });
+        this.opts.log?.(`[stream] giving up on ${failed.size} record(s) after ${attempt + 1} attempts: ${[...failed].join(', ')}`);
+        // Like an on-failure destination: skip the failed records, keep the others.
+        const rest = batch.slice(first).filter((r) => !failed.has(r.dynamodb?.SequenceNumber ?? ''));
+        if (rest.length) await this.opts.onRecords(rest);
+        return;
+      }
+      batch = first < 0 ? [] : batch.slice(first);
+      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+    }
+  }
+
+  /** Reads the whole stream again from its beginning into onRecords, once (a replay). */
+  async replay(): Promise<number> {
+    let n = 0;
+    const shards = await this.shards();
+    const order = topological(shards);
+    for (const shard of order) {
+      const it = await this.streams.send(new GetShardIteratorCommand({ StreamArn: await this.arn(), ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }));
+      let iterator = it.ShardIterator;
+      while (iterator) {
+        const r = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+        const records = r.Records ?? [];
+        if (records.length) {
+          n += records.length;
+          await this.deliver(records);
+        }
+        iterator = records.length ? r.NextShardIterator : undefined;
+      }
+    }
+    return n;
+  }
+}
+
+function topological(shards: readonly Shard[]): Shard[] {
+  const byId = new Map(shards.map((s) => [s.ShardId!, s]));
+  const out: Shard[] = [];
+  const seen = new Set<string>();
+  const visit = (s: Shard) => {
+    if (seen.has(s.ShardId!)) return;
+    seen.add(s.ShardId!);
+    const p = s.ParentShardId ? byId.get(s.ParentShardId) : undefined;
+    if (p) visit(p);
+    out.push(s);
+  };
+  shards.forEach(visit);
+  return out;
+}
+
+/** The local projector + notifier pipeline: what `npm start` runs next to the API. */
+export interface LocalNotifications extends Stoppable {
+  readonly poller: StreamPoller;
+  readonly queue: InProcessQueue;
+  readonly notifier: Notifier;
+  readonly readModels: ReadModelStore;
+  readonly mailSink: MailSink | undefined;
+  /** Waits until the stream has been read past everything written so far and every job ran. */
+  settle(): Promise<void>;
+  /** Local runtime HTTP hook: /local/mail. */
+  handle(method: string, path: string): ReturnType<typeof mailHttp>;
+}
+
+export interface LocalNotificationsOptions {
+  /** Where mail lands; default <dataDir>/mail, or a temporary folder in --memory mode. */
+  readonly mailDir?: string;
+  /** SMTP port of the sink (0: any free port). SMTP_URL in the environment bypasses the sink. */
+  readonly smtpPort?: number;
+  readonly retry?: RetryPolicy;
+  readonly pollIntervalMs?: number;
+  /** Scale for queue delays: milliseconds per second of SQS delay (default 1000). */
+  readonly delayScaleMs?: number;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly clock?: Clock;
+  readonly mailer?: Mailer;
+  readonly webhooks?: WebhookTransport;
+}
+
+export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log'>, opts: LocalNotificationsOptions = {}): Promise<LocalNotifications> {
+  // Local: webhooks may be plain http (receivers on 127.0.0.1).
+  const env: Readonly<Record<string, string | undefined>> = { ...(opts.env ?? process.env), AUTH_MODE: 'local' };
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    let mailSink: MailSink | undefined;
+    let mailer = opts.mailer;
+    if (!mailer) {
+      if (env['SMTP_URL']) {
+        ctx.log(`Mail:           sent over SMTP to ${env['SMTP_URL']}`);
+      } else {
+        const dir = opts.mailDir ?? (ctx.dataDir ? join(ctx.dataDir, 'mail') : mkdtempSync(join(tmpdir(), 'fieldpost-mail-')));
+        mailSink = await startMailSink({ dir, ...(opts.smtpPort !== undefined ? { port: opts.smtpPort } : {}) });
+        stops.push(() => mailSink!.stop());
+        const smtp = new SmtpMailer({ host: '127.0.0.1', port: mailSink.port }, env['MAIL_FROM'] ?? 'Fieldpost <turns@fieldpost.local>');
+        stops.push(async () => smtp.close());
+        mailer = smtp;
+      }
+    }
+    const retry = opts.retry ?? retryPolicyFromEnv(env, 'inline');
+    let notifierRef: Notifier | undefined;
+    const queue = new InProcessQueue((job) => notifierRef!.handle(job).then(() => undefined), {
+      delayScaleMs: opts.delayScaleMs ?? 1000,
+      onError: (e, job) => ctx.log(`[notify] ${job.notice.kind} for ${job.notice.player} failed: ${(e as Error).message}`),
+    });
+    const notifier = createNotifier({
+      client: ctx.client,
+      tableName: ctx.tableName,
+      env,
+      retry,
+      queue,
+      mailer: mailer!,
+      ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
+      ...(opts.clock ? { clock: opts.clock } : {}),
+    });
+    notifierRef = notifier;
+    const readModels = new ReadModelStore(ctx.client, ctx.tableName);
+    const poller = new StreamPoller({
+      client: ctx.client,
+      endpoint: ctx.endpoint,
+      tableName: ctx.tableName,
+      intervalMs: opts.pollIntervalMs ?? 250,
+      log: ctx.log,
+      onRecords: (records) => processStreamRecords(records, { readModels, queue, log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`) }),
+    });
+    poller.start();
+    stops.push(async () => {
+      await poller.stop();
+      queue.stop();
+    });
+    if (mailSink) ctx.log(`Mail sink:      smtp://127.0.0.1:${mailSink.port}, messages saved as .eml in ${mailSink.dir}`);
+    ctx.log('Stream:         projector and notifier follow the table stream (inbox, lobby, "your turn" mail and webhooks)');
+    return {
+      name: 'stream poller and mail sink',
+      poller,
+      queue,
+      notifier,
+      readModels,
+      mailSink,
+      async settle() {
+        await poller.nextPass();
+        await poller.nextPass();
+        await queue.idle();
+      },
+      handle: (method, path) => (mailSink ? mailHttp(mailSink.dir, method, path) : undefined),
+      async stop() {
+        for (const s of stops.splice(0).reverse()) await s();
+      },
+    };
+  } catch (e) {
+    for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
+    throw e;
+  }
+}

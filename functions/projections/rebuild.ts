@@ -1,0 +1,109 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { foldEvent, summarize, type AnyEngine, type EngineRegistry, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
+import { DynamoEventStore } from '../store/dynamo-event-store.js';
+import { gameSk, inboxPk, LOBBY_PK, projectSequence, summaryPk, SUMMARY_SK, type GameProjection } from './project.js';
+import { documentClient, ReadModelStore } from './read-model-store.js';
+
+/**
+ * Rebuilding the read models from the truth: every game's events, folded with its engine.
+ * One append is one run of consecutive events with the same commandId (the store writes a
+ * command's events in one transaction, with one HEAD), so summarizing after each run gives
+ * exactly the summaries the stream carried, and projectSequence turns them into the same
+ * items the stream path wrote.
+ */
+export function appendsOf(events: readonly EventEnvelope[]): EventEnvelope[][] {
+  const out: EventEnvelope[][] = [];
+  for (const e of events) {
+    const last = out[out.length - 1];
+    if (last && last[0]!.commandId === e.commandId) last.push(e);
+    else out.push([e]);
+  }
+  return out;
+}
+
+export function summariesFromEvents(engine: AnyEngine, events: readonly EventEnvelope[]): GameSummary[] {
+  const out: GameSummary[] = [];
+  let state: GameState | undefined;
+  for (const run of appendsOf(events)) {
+    for (const e of run) state = foldEvent(engine, state, e);
+    out.push(summarize(engine, state!));
+  }
+  return out;
+}
+
+export function rebuildGame(engine: AnyEngine, events: readonly EventEnvelope[]): GameProjection | undefined {
+  return projectSequence(summariesFromEvents(engine, events));
+}
+
+export interface RebuildReport {
+  readonly games: number;
+  readonly written: number;
+  /** Games whose read models were already newer (the live projector moved on meanwhile). */
+  readonly keptNewer: number;
+  /** Read-model items that matched no game and were deleted. */
+  readonly removed: number;
+  readonly failed: readonly { gameId: string; error: string }[];
+}
+
+const isReadModelPk = (pk: string) => pk === LOBBY_PK || pk.startsWith('INBOX#') || pk.startsWith('SUMMARY#');
+
+/**
+ * Replays every game in `sourceTable` into the read models of `targetTable` (the same table
+ * by default). Items of games that no longer exist, or of players no longer in a game, are
+ * deleted. Safe to run while the projector runs: a game whose read models are newer than
+ * the events it read is left alone.
+ */
+export async function rebuildReadModels(opts: { client: DynamoDBClient; sourceTable: string; targetTable?: string; engines: EngineRegistry; log?: (line: string) => void }): Promise<RebuildReport> {
+  const doc = documentClient(opts.client);
+  const target = opts.targetTable ?? opts.sourceTable;
+  const store = new DynamoEventStore({ client: opts.client, tableName: opts.sourceTable });
+  const models = new ReadModelStore(opts.client, target);
+  const keep = new Set<string>();
+  let games = 0;
+  let written = 0;
+  let keptNewer = 0;
+  const failed: { gameId: string; error: string }[] = [];
+
+  for await (const head of scanAll(doc, opts.sourceTable, 'sk = :head AND begins_with(pk, :game)', { ':head': 'HEAD', ':game': 'GAME#' })) {
+    const gameId = String(head['gameId'] ?? String(head['pk']).slice('GAME#'.length));
+    games++;
+    try {
+      const engine = opts.engines.get(String(head['engine']));
+      if (!engine) throw new Error(`engine ${String(head['engine'])} is not registered`);
+      const events = await store.readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
+      const projection = rebuildGame(engine, events);
+      if (!projection) continue;
+      keep.add(`${summaryPk(gameId)}|${SUMMARY_SK}`);
+      for (const i of projection.inbox) keep.add(`${inboxPk(i.player)}|${gameSk(gameId)}`);
+      if (projection.lobby) keep.add(`${LOBBY_PK}|${gameSk(gameId)}`);
+      if ((await models.put(projection)) === 'applied') written++;
+      else keptNewer++;
+    } catch (e) {
+      failed.push({ gameId, error: (e as Error).message });
+      opts.log?.(`game ${gameId}: ${(e as Error).message}`);
+      // Leave a failed game's read models as they are.
+      keep.add(`${summaryPk(gameId)}|${SUMMARY_SK}`);
+      keep.add(`*|${gameSk(gameId)}`);
+    }
+  }
+
+  let removed = 0;
+  for await (const item of scanAll(doc, target, 'begins_with(pk, :inbox) OR begins_with(pk, :summary) OR pk = :lobby', { ':inbox': 'INBOX#', ':summary': 'SUMMARY#', ':lobby': LOBBY_PK })) {
+    const pk = String(item['pk']);
+    const sk = String(item['sk']);
+    if (!isReadModelPk(pk) || keep.has(`${pk}|${sk}`) || keep.has(`*|${sk}`)) continue;
+    await doc.send(new DeleteCommand({ TableName: target, Key: { pk, sk } }));
+    removed++;
+  }
+  return { games, written, keptNewer, removed, failed };
+}
+
+async function* scanAll(doc: ReturnType<typeof documentClient>, table: string, filter: string, values: Record<string, unknown>): AsyncGenerator<Record<string, unknown>> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const r = await doc.send(new ScanCommand({ TableName: table, FilterExpression: filter, ExpressionAttributeValues: values, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    for (const i of r.Items ?? []) yield i as Record<string, unknown>;
+    start = r.LastEvaluatedKey;
+  } while (start);
+}

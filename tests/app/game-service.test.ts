@@ -248,7 +248,7 @@ describe('a long game', () => {
     const fromSnapshot = foldAll(diceRace, loaded.tail, loaded.snapshot!.state);
     const full = foldAll(diceRace, await store.readEvents(gameId, 0, 10_000));
     expect(canonicalJson(fromSnapshot)).toBe(canonicalJson(full));
-  });
+  }, 120_000);
 
   it('a snapshot from an older engine version is ignored and replaced', async () => {
     const gameId = await started();

@@ -23,7 +23,12 @@ export async function auditEngines(extraModules: readonly string[], env: NodeJS.
 }
 
 export function describeReport(file: string, r: VerifyReport): string {
-  if (!r.ok) return [`FAILED: ${file} does not verify.`, ...r.problems.map((p) => `  - ${p}`)].join('\n');
+  if (!r.ok) {
+    const hint = r.problems.some((p) => p.startsWith('unknown engine'))
+      ? ['  This verifier knows the engines in domain/registry.ts; for another one pass --engines <module.ts> (or FIELDPOST_ENGINES).']
+      : [];
+    return [`FAILED: ${file} does not verify.`, ...r.problems.map((p) => `  - ${p}`), ...hint].join('\n');
+  }
   const o = r.outcome as { winners?: string[]; reason?: string } | undefined;
   return [
     `OK: ${file} verifies.`,

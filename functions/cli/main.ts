@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, newCommandId } from './client.js';
@@ -10,7 +11,9 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   login <player>                      get a local token (npm start serves /local/token) and remember it
   whoami                              who you are signed in as, and where
   create <engine> [--options JSON] [--seat S] [--reserve seat=player ...] [--entropy X]
-  join <gameId> [--seat S] [--entropy X]
+                                      (--seat: you take that seat at once)
+  join <gameId> [--seat S] [--entropy X]   (entropy: your randomness mixed into every die;
+                                      random by default)
   games                               your games, with "your move" flags
   show <gameId> [--seat S] [--json]   your view, who must act, your legal commands
   legal <gameId> [--seat S]           your legal commands, numbered
@@ -74,6 +77,12 @@ function int(v: string | undefined, what: string): number | undefined {
   return Number(v);
 }
 
+/**
+ * Each seat's entropy is mixed into every die of the game, so a player who adds their own
+ * randomness need not trust the server's seed alone. The client adds some unless told.
+ */
+const entropyOf = (flags: Flags): string => flags.entropy ?? randomBytes(16).toString('hex');
+
 const gamePath = (id: string, rest = '') => `/v1/games/${encodeURIComponent(id)}${rest}`;
 const seatQuery = (seat?: string) => (seat ? `?seat=${encodeURIComponent(seat)}` : '');
 
@@ -123,8 +132,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       commandId: newCommandId(),
       ...(ctx.flags.options ? { options: parseJson(ctx.flags.options, '--options') } : {}),
       ...(Object.keys(reserve).length ? { reserve } : {}),
-      ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}),
-      ...(ctx.flags.entropy ? { entropy: ctx.flags.entropy } : {}),
+      ...(ctx.flags.seat ? { seat: ctx.flags.seat, entropy: entropyOf(ctx.flags) } : {}),
     };
     const r = await client(ctx).request<CommandReply>('POST', '/v1/games', body);
     printResult(r, 'Created');
@@ -133,7 +141,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
 
   async join(ctx) {
     const gameId = arg(ctx, 0, 'gameId');
-    const body = { commandId: newCommandId(), ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}), ...(ctx.flags.entropy ? { entropy: ctx.flags.entropy } : {}) };
+    const body = { commandId: newCommandId(), entropy: entropyOf(ctx.flags), ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}) };
     printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/join'), body), 'Joined');
   },
 

@@ -1,0 +1,185 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
+import { createNotifierHandler } from '../../functions/handlers/notifier.js';
+import type { Notice, NotifyJob } from '../../functions/notify/decide.js';
+import type { Mailer, OutgoingMail } from '../../functions/notify/mailer.js';
+import { Notifier, type RetryPolicy } from '../../functions/notify/notifier.js';
+import type { NotifyQueue } from '../../functions/notify/queue.js';
+import { verifySignature } from '../../functions/notify/signature.js';
+import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from '../../functions/notify/stores.js';
+import type { WebhookTransport } from '../../functions/notify/webhook.js';
+import { freshTable } from '../support/dynamo.js';
+
+const SECRET = 'whsec_bob_0123456789abcdef';
+const NOW = '2026-11-21T10:00:00.000Z';
+let client: DynamoDBClient;
+let tableName: string;
+
+beforeAll(async () => {
+  ({ client, tableName } = await freshTable('notify'));
+});
+
+let n = 0;
+const notice = (over: Partial<Notice> = {}): Notice => ({
+  key: `g${++n}#turn#p2#5`,
+  kind: 'turn',
+  gameId: `g${n}`,
+  title: 'Dice Race (test fixture)',
+  engine: 'dice-race',
+  player: 'bob',
+  seats: ['p2'],
+  asked: [{ seat: 'p2', name: 'Player 2', kind: 'move', prompt: 'Roll a die or play your card' }],
+  opponents: [{ seat: 'p1', name: 'Player 1', player: 'alice' }],
+  version: 5,
+  hash: 'f0'.repeat(32),
+  at: NOW,
+  ...over,
+});
+
+function harness(opts: { statuses?: number[]; retry?: Partial<RetryPolicy>; player?: string } = {}) {
+  const mails: OutgoingMail[] = [];
+  const posts: { url: string; headers: Record<string, string>; body: string }[] = [];
+  const statuses = [...(opts.statuses ?? [])];
+  const waits: number[] = [];
+  const queued: { jobs: readonly NotifyJob[]; delay: number }[] = [];
+  const mailer: Mailer = { send: async (m) => void mails.push(m) };
+  const webhooks: WebhookTransport = {
+    post: async (url, headers, body) => {
+      posts.push({ url, headers: { ...headers }, body });
+      return { status: statuses.shift() ?? 200 };
+    },
+  };
+  const queue: NotifyQueue = { enqueue: async (jobs, delay = 0) => void queued.push({ jobs, delay }) };
+  const retry: RetryPolicy = { attempts: 3, baseDelayMs: 100, maxDelayMs: 10_000, mode: 'inline', ...opts.retry };
+  const deliveries = new DynamoDeliveryLog(client, tableName);
+  const notifier = new Notifier({
+    settings: new DynamoSettingsStore(client, tableName),
+    ledger: new DynamoNoticeLedger(client, tableName),
+    deliveries,
+    mailer,
+    webhooks,
+    clock: { now: () => NOW },
+    appUrl: 'http://localhost:3000',
+    retry,
+    queue,
+    sleep: async (ms) => void waits.push(ms),
+    allowInsecureWebhooks: true,
+  });
+  return { notifier, mails, posts, waits, queued, deliveries };
+}
+
+async function settingsFor(player: string) {
+  await new DynamoSettingsStore(client, tableName).put(player, { email: `${player}@example.org`, webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: SECRET, format: 'json' }] });
+}
+
+describe('Notifier on DynamoDB Local', () => {
+  it('sends one mail and one signed webhook, and nothing again for the same notice', async () => {
+    await settingsFor('bob');
+    const h = harness();
+    const job = { notice: notice() };
+    expect(await h.notifier.handle(job)).toEqual([
+      { channel: 'email', outcome: 'sent' },
+      { channel: 'wh1', outcome: 'sent' },
+    ]);
+    expect(h.mails).toHaveLength(1);
+    expect(h.mails[0]!.to).toBe('bob@example.org');
+    expect(h.posts).toHaveLength(1);
+    const post = h.posts[0]!;
+    expect(verifySignature({ header: post.headers['Fieldpost-Signature'], body: post.body, secret: SECRET, nowSeconds: Date.parse(NOW) / 1000 }).ok).toBe(true);
+    expect(post.headers['Fieldpost-Delivery']).toMatch(/^dlv_[0-9a-f]{32}$/);
+    // A replayed stream record or a duplicate queue message: the ledger refuses it.
+    expect(await h.notifier.handle(job)).toEqual([
+      { channel: 'email', outcome: 'duplicate' },
+      { channel: 'wh1', outcome: 'duplicate' },
+    ]);
+    expect(await harness().notifier.handle(job)).toEqual([
+      { channel: 'email', outcome: 'duplicate' },
+      { channel: 'wh1', outcome: 'duplicate' },
+    ]);
+    expect(h.mails).toHaveLength(1);
+    expect(h.posts).toHaveLength(1);
+  });
+
+  it('retries a failing webhook with exponential backoff and delivers on the third try, with the same delivery id', async () => {
+    await settingsFor('bob');
+    const h = harness({ statuses: [500, 503, 200] });
+    const res = await h.notifier.handle({ notice: notice() });
+    expect(res).toContainEqual({ channel: 'wh1', outcome: 'sent' });
+    expect(h.posts).toHaveLength(3);
+    expect(h.waits).toEqual([100, 200]);
+    expect(new Set(h.posts.map((p) => p.headers['Fieldpost-Delivery'])).size).toBe(1);
+    const log = (await h.deliveries.list('bob', 50)).filter((d) => d.channel === 'webhook' && d.deliveryId === h.posts[0]!.headers['Fieldpost-Delivery']);
+    expect(log.map((d) => [d.attempt, d.ok, d.status, d.outcome]).sort()).toEqual([
+      [1, false, 500, 'retrying'],
+      [2, false, 503, 'retrying'],
+      [3, true, 200, 'sent'],
+    ]);
+  });
+
+  it('gives up after the last attempt, records the failure for the owner, and does not resend on replay', async () => {
+    await settingsFor('bob');
+    const h = harness({ statuses: [500, 500, 500, 500] });
+    const job = { notice: notice() };
+    expect(await h.notifier.handle(job)).toContainEqual({ channel: 'wh1', outcome: 'failed' });
+    const failed = (await h.deliveries.list('bob', 100)).filter((d) => d.noticeKey === job.notice.key && d.outcome === 'failed');
+    expect(failed).toEqual([expect.objectContaining({ attempt: 3, ok: false, status: 500, error: 'receiver answered HTTP 500', target: 'http://127.0.0.1:9/hook' })]);
+    await h.notifier.handle(job);
+    expect(h.posts).toHaveLength(3);
+  });
+
+  it('in requeue mode (AWS) puts the next attempt back on the queue with a growing delay', async () => {
+    await settingsFor('bob');
+    const h = harness({ statuses: [500, 502, 200], retry: { mode: 'requeue', attempts: 4, baseDelayMs: 30_000, maxDelayMs: 900_000 } });
+    const job = { notice: notice() };
+    expect(await h.notifier.handle(job)).toContainEqual({ channel: 'wh1', outcome: 'retrying' });
+    expect(h.queued).toEqual([{ jobs: [{ notice: job.notice, channel: 'wh1', attempt: 2 }], delay: 30 }]);
+    // The original message again (SQS at-least-once): no second attempt 1.
+    expect(await h.notifier.handle(job)).toContainEqual({ channel: 'wh1', outcome: 'duplicate' });
+    expect(await h.notifier.handle(h.queued[0]!.jobs[0]!)).toEqual([{ channel: 'wh1', outcome: 'retrying' }]);
+    expect(h.queued[1]).toEqual({ jobs: [{ notice: job.notice, channel: 'wh1', attempt: 3 }], delay: 60 });
+    // The retry message delivered twice: only one attempt 2 ran.
+    expect(await h.notifier.handle(h.queued[0]!.jobs[0]!)).toEqual([{ channel: 'wh1', outcome: 'duplicate' }]);
+    expect(await h.notifier.handle(h.queued[1]!.jobs[0]!)).toEqual([{ channel: 'wh1', outcome: 'sent' }]);
+    expect(h.posts).toHaveLength(3);
+    expect(h.waits).toEqual([]);
+  });
+
+  it('a channel added after a notice went out does not get that old notice on a replay', async () => {
+    await new DynamoSettingsStore(client, tableName).put('carol', { email: 'carol@example.org', webhooks: [] });
+    const h = harness();
+    const job = { notice: notice({ player: 'carol' }) };
+    await h.notifier.handle(job);
+    await new DynamoSettingsStore(client, tableName).put('carol', { email: 'carol@example.org', webhooks: [{ id: 'wh9', url: 'http://127.0.0.1:9/new', secret: SECRET, format: 'slack' }] });
+    expect(await h.notifier.handle(job)).toEqual([{ channel: 'email', outcome: 'duplicate' }]);
+    expect(h.posts).toHaveLength(0);
+  });
+
+  it('refuses plain-http webhooks when not local', async () => {
+    await settingsFor('dora');
+    const h = harness();
+    const strict = new Notifier({ ...(h.notifier as any).deps, allowInsecureWebhooks: false });
+    expect(await strict.handle({ notice: notice({ player: 'dora' }) })).toContainEqual({ channel: 'wh1', outcome: 'failed' });
+    expect(h.posts).toHaveLength(0);
+  });
+});
+
+describe('notifier SQS handler', () => {
+  it('reports unparseable and failing messages in batchItemFailures and handles the rest', async () => {
+    const seen: string[] = [];
+    const handler = createNotifierHandler(
+      {
+        handle: async (job) => {
+          if (job.notice.player === 'boom') throw new Error('table unavailable');
+          seen.push(job.notice.player);
+          return [];
+        },
+      },
+      () => {},
+    );
+    const msg = (id: string, body: string) => ({ messageId: id, body }) as SQSEvent['Records'][number];
+    const r = await handler({ Records: [msg('1', JSON.stringify({ notice: notice() })), msg('2', '{not json'), msg('3', JSON.stringify({ notice: { key: 'x' } })), msg('4', JSON.stringify({ notice: notice({ player: 'boom' }) }))] });
+    expect(r.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['2', '3', '4']);
+    expect(seen).toEqual(['bob']);
+  });
+});

@@ -186,7 +186,12 @@ export function createGameService(deps: GameServiceDeps): GameService {
       const known = knownCommand(l, commandId);
       if (known) return duplicate(l, known, player, seat);
       const { version, hash } = l.state.meta;
-      if (expectedVersion !== undefined && expectedVersion !== version) throw conflict(expectedVersion, version);
+      if (expectedVersion !== undefined && expectedVersion !== version) {
+        // A retry of a command applied long ago also arrives with a stale version: answer it as a duplicate.
+        const rec = await store.getCommand(gameId, commandId);
+        if (rec) return duplicate(l, rec, player, seat);
+        throw conflict(expectedVersion, version);
+      }
       const at = clock.now();
       const decided = decide(l, at);
       if (!decided.ok) {

@@ -218,6 +218,8 @@ describe('commands', () => {
     await service.submit('bob', gameId, { command: { type: 'Roll' }, commandId: cid() });
     // In turn again: decision succeeds, the conditional write refuses the commandId.
     expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual({ ...first, duplicate: true });
+    // A client retrying with the version it first decided on gets the same answer, not a 409.
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient', expectedVersion: 7 })).toEqual({ ...first, duplicate: true });
     expect((await s2.readEvents(gameId, 0, 1000)).filter((e) => e.commandId === 'ancient')).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { chain, GENESIS, PUBLIC, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
 import { AppError, ConcurrencyError, DuplicateCommandError } from '../../functions/ports.js';
 import { DynamoEventStore, eventSk, gamePk } from '../../functions/store/dynamo-event-store.js';
@@ -165,6 +165,15 @@ describe('DynamoEventStore', () => {
     const loaded = (await store.load(gameId))!;
     expect(loaded.version).toBe(3);
     expect(loaded.tail.map((e) => e.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('refuses to return a stream with a hole (head ahead of its events) after re-reading it', async () => {
+    const gameId = newGame();
+    await grow(store, gameId, 3);
+    await store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: { pk: gamePk(gameId), sk: eventSk(3) } }));
+    const torn = store.stats.tornReads;
+    await expect(store.load(gameId)).rejects.toThrow(/did not read consistently/);
+    expect(store.stats.tornReads - torn).toBe(5);
   });
 
   it('reads events after a sequence number in pages, in order', async () => {

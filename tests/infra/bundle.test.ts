@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { HANDLERS, HandlerFunction, entryPath } from '../../infra/handler-function.js';
+
+/**
+ * The real esbuild bundling `cdk synth` does, one handler at a time: the bundle must be an
+ * ES module that loads in Node and exports a `handler` function. A handler whose entry is
+ * not written yet is reported as skipped, not passed.
+ */
+const outdirs: string[] = [];
+afterAll(() => {
+  for (const d of outdirs) rmSync(d, { recursive: true, force: true });
+});
+
+const ENV = {
+  TABLE_NAME: 'fieldpost-bundle-test',
+  NOTIFY_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/notify',
+  MAIL_FROM: 'turns@example.org',
+  APP_URL: 'https://fieldpost.example.org',
+  AUTH_MODE: 'cognito',
+  AWS_REGION: 'eu-west-1',
+};
+
+describe('esbuild bundles', () => {
+  for (const name of HANDLERS) {
+    const title = `${name} bundles to an ES module that loads in plain Node and exports handler`;
+    it.skipIf(!existsSync(entryPath(name)))(title, () => {
+      const outdir = mkdtempSync(join(tmpdir(), `fieldpost-bundle-${name}-`));
+      outdirs.push(outdir);
+      const app = new App({ outdir, builtinCloudFormationValidation: false });
+      const stack = new Stack(app, 'Bundle');
+      new HandlerFunction(stack, 'Fn', {
+        name,
+        description: name,
+        memorySize: 128,
+        timeout: Duration.seconds(3),
+        environment: {},
+        logRetention: RetentionDays.ONE_DAY,
+      });
+      app.synth();
+      const assets = readdirSync(outdir).filter((d) => d.startsWith('asset.') && statSync(join(outdir, d)).isDirectory());
+      expect(assets).toHaveLength(1);
+      const dir = join(outdir, assets[0]!);
+      expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+
+      // A separate plain Node process, as Lambda loads it: no vitest module runner in between,
+      // and the handler's module-level setup (clients, env parsing) runs with the stack's env.
+      const probe = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)}); console.log(typeof m.handler);`;
+      const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], {
+        env: { PATH: process.env['PATH'] ?? '', ...ENV },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      expect(out.trim()).toBe('function');
+    });
+  }
+});

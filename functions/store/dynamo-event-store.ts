@@ -175,7 +175,7 @@ export class DynamoEventStore implements EventStore {
     }
     let total = puts.reduce((s, p) => s + itemSize(p.Item), 0);
     if (puts.length > MAX_TRANSACT_ITEMS) {
-      throw new AppError(413, 'store/command-too-large', `This command produced ${events.length} events; one command may add at most ${MAX_TRANSACT_ITEMS - 3}. Nothing was written.`);
+      throw new AppError(413, 'store/command-too-large', `This command produced ${events.length} events; one command may add at most ${MAX_TRANSACT_ITEMS - (puts.length - events.length)}. Nothing was written.`);
     }
     if (total > MAX_TRANSACT_BYTES) {
       throw new AppError(413, 'store/command-too-large', `This command's events come to ${Math.ceil(total / 1024)} KB; one command may write at most ${Math.floor(MAX_TRANSACT_BYTES / 1024)} KB. Nothing was written.`);

@@ -211,6 +211,7 @@ describe('DynamoEventStore', () => {
       const evs = events(gameId, GENESIS, 98, 'huge');
       const e = await store.append({ gameId, expectedVersion: 0, events: evs, commandId: 'huge', summary: summary(gameId, 98, evs[97]!.hash), seed: SEED }).catch((x: unknown) => x);
       expect(e).toMatchObject({ status: 413, code: 'store/command-too-large' });
+      expect((e as Error).message).toContain('at most 97');
       expect(await store.load(gameId)).toBeUndefined();
       // 97 events + CMD + HEAD + SECRET = exactly 100 items: accepted.
       const ok = events(gameId, GENESIS, 97, 'most');

@@ -157,6 +157,28 @@ describe('DynamoEventStore', () => {
     expect(store.stats.extraPages - before).toBe(1);
   });
 
+  it('pages on when big items overflow the 1 MB Query page, and counts it', async () => {
+    const gameId = newGame();
+    const all = await grow(store, gameId, 1);
+    const snapEv = events(gameId, { version: 1, hash: all[0]!.hash }, 1, 'snap-1mb')[0]!;
+    // ~285 KB gzipped (random base64 barely compresses), then six events of 300 KB: about 2 MB, two pages.
+    const noise = randomBytes(280 * 1024).toString('base64');
+    await store.append({ gameId, expectedVersion: 1, events: [snapEv], commandId: 'snap-1mb', summary: summary(gameId, 2, snapEv.hash), snapshot: { version: 2, engineVersion: 1, state: stateAt(snapEv, { noise }) } });
+    let prev = snapEv;
+    for (let i = 0; i < 6; i++) {
+      const e = events(gameId, { version: prev.seq, hash: prev.hash }, 1, `fat-${i}`, { blob: 'w'.repeat(300 * 1024) })[0]!;
+      await store.append({ gameId, expectedVersion: prev.seq, events: [e], commandId: `fat-${i}`, summary: summary(gameId, e.seq, e.hash) });
+      prev = e;
+    }
+    const before = store.stats.extraPages;
+    calls.reset();
+    const loaded = (await store.load(gameId))!;
+    expect(loaded.snapshot?.version).toBe(2);
+    expect(loaded.tail.map((e) => e.seq)).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(calls.counts.QueryCommand).toBe(2);
+    expect(store.stats.extraPages - before).toBe(1);
+  });
+
   it('ignores events a half-visible append left past the head', async () => {
     const gameId = newGame();
     const all = await grow(store, gameId, 3);

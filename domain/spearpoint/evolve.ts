@@ -258,6 +258,7 @@ export function evolve(s: State, e: Event): State {
         inPlay,
         effects: s.effects.filter((x) => x.duration !== 'turn'),
         commandDiscard: [...s.commandDiscard, ...ending.map((x) => x.card)],
+        attacks: [],
         chooser: null,
         friendlyFire: null,
       };

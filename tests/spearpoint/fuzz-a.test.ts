@@ -1,0 +1,3 @@
+import { fuzzSuite } from './fuzz.js';
+
+fuzzSuite('A', 0, 100);

@@ -1,0 +1,3 @@
+import { fuzzSuite } from './fuzz.js';
+
+fuzzSuite('B', 100, 200);

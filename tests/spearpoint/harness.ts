@@ -1,0 +1,221 @@
+import { expect } from 'vitest';
+import {
+  canSee,
+  chain,
+  decideCreate,
+  decideJoin,
+  decidePlay,
+  foldEvent,
+  seedCommitment,
+  seededRng,
+  type EventEnvelope,
+  type GameState,
+  type NewEvent,
+  type Result,
+  type RuleViolation,
+} from '../../domain/kernel/index.js';
+import { spearpoint, indexCatalog, type State } from '../../domain/spearpoint/index.js';
+import { HAND_LIMIT_COMMANDS, HAND_LIMIT_UNITS, victoryPoints } from '../../domain/spearpoint/rules.js';
+
+const PLAYERS = { us: 'alice', de: 'bob' } as const;
+type Side = 'us' | 'de';
+const SIDES: Side[] = ['us', 'de'];
+
+/** Every string inside a value (ids, titles…), for hidden-information checks. */
+export function strings(x: unknown, into: Set<string> = new Set()): Set<string> {
+  if (typeof x === 'string') into.add(x);
+  else if (Array.isArray(x)) for (const v of x) strings(v, into);
+  else if (x && typeof x === 'object') for (const v of Object.values(x)) strings(v, into);
+  return into;
+}
+
+/** Invariants that hold after every event of a started game. */
+export function checkInvariants(s: State, lastType: string): void {
+  if (s.phase === 'muster' && !s.started) return;
+  const idx = indexCatalog(s.catalog);
+  // No card in two places, none lost.
+  const seen = new Map<string, string>();
+  const place = (card: string, where: string) => {
+    const before = seen.get(card);
+    if (before !== undefined) throw new Error(`${card} is both in ${before} and ${where} (after ${lastType})`);
+    seen.set(card, where);
+  };
+  for (const side of SIDES) {
+    const x = s.seats[side];
+    x.reserves.forEach((c) => place(c, `${side} reserves`));
+    x.hand.forEach((c) => place(c, `${side} hand`));
+    x.commands.forEach((c) => place(c, `${side} commands`));
+  }
+  for (const u of Object.values(s.inPlay)) {
+    place(u.id, 'battle area');
+    if (u.crew) place(u.crew, `crew of ${u.id}`);
+    if (u.damageCard) place(u.damageCard, `under ${u.id}`);
+  }
+  s.removed.forEach((r) => place(r.card, 'removed'));
+  s.commandDeck.forEach((c) => place(c, 'command deck'));
+  s.commandDiscard.forEach((c) => place(c, 'command discard'));
+  s.effects.forEach((e) => place(e.card, 'in effect'));
+  s.damageDeck.forEach((c) => place(c, 'damage deck'));
+  s.damageDiscard.forEach((c) => place(c, 'damage discard'));
+  for (const id of Object.keys(s.cards)) if (!seen.has(id)) throw new Error(`unit card ${id} is nowhere (after ${lastType})`);
+  for (const c of s.catalog.commandCards) if (!seen.has(c.id)) throw new Error(`command card ${c.id} is nowhere (after ${lastType})`);
+  for (const c of s.catalog.damageCards) if (!seen.has(c.id)) throw new Error(`damage card ${c.id} is nowhere (after ${lastType})`);
+  // Points are exactly the destroyed (cost) and captured (double) cards credited to each side.
+  for (const side of SIDES) {
+    const credited = s.removed.filter((r) => r.by === side);
+    const sum = credited.reduce((a, r) => a + r.points, 0);
+    if (sum !== s.seats[side].score) throw new Error(`${side} score ${s.seats[side].score} but removed cards give ${sum}`);
+    for (const r of credited) {
+      const cost = idx.unit(s.cards[r.card]!.card).cost;
+      if (r.points !== victoryPoints(cost, r.kind === 'captured')) throw new Error(`${r.card} scored ${r.points} as ${r.kind}`);
+    }
+  }
+  for (const r of s.removed) if (r.by === null && r.points !== 0) throw new Error('friendly fire scored points');
+  // Endurance stays within bounds; outside combat it has recovered.
+  for (const u of Object.values(s.inPlay)) {
+    const card = idx.unit(s.cards[u.id]!.card);
+    // A lethal hit is folded one event before the destruction it causes.
+    if (u.endurance > card.endurance.full || (u.endurance <= 0 && lastType !== 'HitResolved')) throw new Error(`${u.id} endurance ${u.endurance} outside 1..${card.endurance.full}`);
+    if (u.damageCard && u.endurance > card.endurance.half) throw new Error(`${u.id} carries a Damage card above half endurance`);
+    if (s.phase !== 'combat' && s.phase !== 'over' && u.endurance !== (u.damageCard ? card.endurance.half : card.endurance.full)) {
+      throw new Error(`${u.id} did not recover (endurance ${u.endurance}) in ${s.phase}`);
+    }
+    if ((card.type === 'aircraft') !== (u.line === 'air')) throw new Error(`${u.id} on the wrong line`);
+    if (u.crew) {
+      const crew = idx.unit(s.cards[u.crew]!.card);
+      if (crew.crewKind !== card.crew) throw new Error(`${u.id} crewed by ${crew.title}`);
+    }
+  }
+  // Hand limits hold once a side has finished drawing.
+  for (const side of SIDES) {
+    const x = s.seats[side];
+    if ((s.phase === 'draw' && x.drawDone) || lastType === 'TurnBegan') {
+      if (x.hand.length > HAND_LIMIT_UNITS || x.commands.length > HAND_LIMIT_COMMANDS) throw new Error(`${side} holds ${x.hand.length} units and ${x.commands.length} commands after drawing`);
+    }
+  }
+}
+
+/** Events that may show a seat's hand cards to the other seat: the reveal of a sealed order and what follows from it. */
+const REVEALS = new Set(['CommitmentRevealed', 'DeclarationRevealed', 'UnitCommitted', 'CrewReplaced', 'CommandCardPlayed', 'CommandCardVoided', 'CommandCardDiscardedForBonus', 'CommandDiscarded', 'UnitWithdrawn']);
+/** Events that put a known card under a deck (its identity is public, the deck order is not). */
+const UNDER_DECK = new Set(['AircraftReturned', 'UnitDestroyed', 'UnitDiscarded']);
+
+/**
+ * A seat's cards the other seat must not see: its hand and command cards (a sealed order only
+ * names those and public units; order events and the order itself are checked separately).
+ */
+function secretsOf(s: State, side: Side): Set<string> {
+  const x = s.seats[side];
+  return new Set<string>([...x.hand, ...x.commands]);
+}
+const deckCards = (s: State) => new Set<string>([...s.seats.us.reserves, ...s.seats.de.reserves, ...s.commandDeck, ...s.damageDeck]);
+
+export interface HiddenStats {
+  checkedEvents: number;
+  checkedViews: number;
+}
+
+/** Checks what `viewer` may see in one engine event (with the state before and after it). */
+export function checkEventHidden(before: State, after: State, e: EventEnvelope, stats: HiddenStats): void {
+  if (e.type.includes('.')) {
+    if (e.type === 'Game.CommandAccepted') expect(e.visibility).toEqual({ to: 'seats', seats: [e.actor] });
+    return;
+  }
+  if (/Shuffled$/.test(e.type)) expect(e.visibility).toEqual({ to: 'none' });
+  for (const viewer of SIDES) {
+    if (!canSee(e.visibility, { kind: 'seat', seat: viewer }, false)) continue;
+    stats.checkedEvents++;
+    const opp: Side = viewer === 'us' ? 'de' : 'us';
+    const data = e.data as { seat?: string; order?: unknown };
+    if (e.type === 'OrderStepAdded' || e.type === 'OrderCleared' || e.type === 'StartingUnitPicked' || e.type === 'CardDrawn') {
+      if (data.seat !== viewer) throw new Error(`${viewer} sees ${opp}'s ${e.type}`);
+    }
+    if ('order' in (e.data as object)) throw new Error(`${viewer} sees a deck order in ${e.type}`);
+    const tokens = strings(e.data);
+    if (!REVEALS.has(e.type)) {
+      for (const t of secretsOf(before, opp)) if (tokens.has(t)) throw new Error(`${viewer} sees ${opp}'s secret ${t} in ${e.type}`);
+    }
+    if (!UNDER_DECK.has(e.type) && !(e.type === 'CardDrawn' && data.seat === viewer)) {
+      for (const t of deckCards(after)) if (tokens.has(t)) throw new Error(`${viewer} sees deck card ${t} in ${e.type}`);
+    }
+  }
+}
+
+export function checkViewsHidden(s: State, stats: HiddenStats): void {
+  for (const viewer of SIDES) {
+    const opp: Side = viewer === 'us' ? 'de' : 'us';
+    const v = spearpoint.view(s, { kind: 'seat', seat: viewer });
+    const tokens = strings(v);
+    for (const t of secretsOf(s, opp)) if (tokens.has(t)) throw new Error(`${viewer}'s view shows ${opp}'s secret ${t} at ${pathsOf(v, t).join()}`);
+    for (const t of deckCards(s)) if (tokens.has(t)) throw new Error(`${viewer}'s view shows deck card ${t} at ${pathsOf(v, t).join()}`);
+    if ('commandDeckOrder' in v || 'damageDeckOrder' in v) throw new Error('a seat view carries a deck order');
+    for (const side of SIDES) if ('reservesOrder' in (v.seats as Record<string, object>)[side]!) throw new Error('a seat view carries a Reserves order');
+    if ((v.seats as Record<string, { order?: unknown; hand?: unknown }>)[opp]!.order !== undefined) throw new Error(`${viewer} sees ${opp}'s order`);
+    stats.checkedViews++;
+  }
+  const spectator = strings(spearpoint.view(s, { kind: 'spectator' }));
+  for (const side of SIDES) for (const t of secretsOf(s, side)) if (spectator.has(t)) throw new Error(`a spectator sees ${side}'s secret ${t}`);
+}
+
+/** One game through the kernel's own decide/chain/fold, with every check after every event. */
+export class CheckedGame {
+  events: EventEnvelope[] = [];
+  state: GameState<State> | undefined;
+  private n = 0;
+  readonly titlesPlayed = new Set<string>();
+  constructor(
+    readonly seed: string,
+    readonly gameId: string,
+    readonly stats: HiddenStats,
+    readonly checks = true,
+  ) {}
+
+  private append(r: Result<NewEvent[], RuleViolation>, player: string | null): void {
+    if (!r.ok) throw new Error(`refused: ${JSON.stringify(r.error)}`);
+    const head = this.state ? { version: this.state.meta.version, hash: this.state.meta.hash } : { version: 0, hash: '0'.repeat(64) };
+    const env = chain(head, r.value, { gameId: this.gameId, commandId: `c${++this.n}`, at: '2026-01-01T00:00:00.000Z', player });
+    for (const e of env) {
+      const before = this.state;
+      this.state = foldEvent(spearpoint, this.state, e) as GameState<State>;
+      this.events.push(e);
+      if (e.type === 'CommandCardPlayed') this.titlesPlayed.add(indexCatalog(this.state.game.catalog).command((e.data as { card: string }).card).title);
+      if (this.checks && before && !e.type.includes('.')) {
+        checkInvariants(this.state.game, e.type);
+        checkEventHidden(before.game, this.state.game, e, this.stats);
+      }
+    }
+    if (this.checks && this.state && this.state.meta.status === 'active') checkViewsHidden(this.state.game, this.stats);
+  }
+  start(options: unknown): void {
+    this.append(decideCreate(spearpoint, { gameId: this.gameId, options, createdBy: 'alice', commitment: seedCommitment(this.seed) }), 'alice');
+    this.append(decideJoin(spearpoint, this.state!, { player: 'alice', seat: 'us', entropy: 'a' }, this.seed), 'alice');
+    this.append(decideJoin(spearpoint, this.state!, { player: 'bob', seat: 'de', entropy: 'b' }, this.seed), 'bob');
+  }
+  play(seat: Side, command: unknown): void {
+    this.append(decidePlay(spearpoint, this.state!, { player: PLAYERS[seat], command, now: '2026-01-01T00:00:00.000Z' }, this.seed), PLAYERS[seat]);
+  }
+}
+
+/** Plays random legal commands for the pending seats until the game ends; throws on a stall. */
+export function playRandom(game: CheckedGame, chooserSeed: string, maxCommands = 5000): number {
+  const pick = seededRng({ seed: chooserSeed, gameId: game.gameId, entropy: [], counter: 0 });
+  let commands = 0;
+  while (game.state!.meta.status === 'active') {
+    const s = game.state!.game;
+    const pending = spearpoint.pending(s);
+    if (pending.length === 0) throw new Error(`stalled: nobody to act in ${s.phase} with no outcome (game ${game.gameId})`);
+    const seat = pending[pick.int(pending.length)]!.seat as Side;
+    const legal = spearpoint.legalCommands(s, seat);
+    if (legal.length === 0) throw new Error(`stalled: ${seat} is pending in ${s.phase} but has no legal command (game ${game.gameId})`);
+    game.play(seat, legal[pick.int(legal.length)]);
+    if (++commands > maxCommands) throw new Error(`game ${game.gameId} did not end in ${maxCommands} commands`);
+  }
+  return commands;
+}
+
+export function pathsOf(x: unknown, token: string, path = ''): string[] {
+  if (x === token) return [path];
+  if (Array.isArray(x)) return x.flatMap((v, i) => pathsOf(v, token, `${path}[${i}]`));
+  if (x && typeof x === 'object') return Object.entries(x).flatMap(([k, v]) => pathsOf(v, token, `${path}.${k}`));
+  return [];
+}

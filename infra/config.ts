@@ -6,7 +6,10 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 
 export interface FieldpostConfig {
-  /** The From address of every notification mail (SES must be allowed to send as it). */
+  /**
+   * The From of every notification mail, `turns@club.org` or `Club turns <turns@club.org>`
+   * (passed to the handlers as MAIL_FROM; SES must be allowed to send as the address).
+   */
   readonly mailFrom: string;
   /**
    * The SES identity to create and verify: the mailFrom address itself (default), or its
@@ -91,16 +94,26 @@ function oneOf<T extends string>(get: Lookup, key: string, allowed: readonly T[]
   return v as T;
 }
 
+/** The bare address of `a@b.c` or `Display Name <a@b.c>`; undefined if it is neither. */
+export function mailAddress(from: string): string | undefined {
+  const named = /^[^<>@]*<([^<>\s]+)>$/.exec(from.trim());
+  const address = named ? named[1]! : from.trim();
+  return EMAIL.test(address) ? address : undefined;
+}
+
 const RETENTIONS = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
 
 export function readConfig(get: Lookup): FieldpostConfig {
   const mailFrom = str(get, 'mailFrom', DEFAULT_CONFIG.mailFrom);
-  if (!EMAIL.test(mailFrom)) throw new ConfigError(`context "mailFrom" must be an email address, got ${JSON.stringify(mailFrom)}`);
-  const mailDomain = mailFrom.slice(mailFrom.lastIndexOf('@') + 1).toLowerCase();
+  const address = mailAddress(mailFrom);
+  if (address === undefined) {
+    throw new ConfigError(`context "mailFrom" must be an email address or "Name <address>", got ${JSON.stringify(mailFrom)}`);
+  }
+  const mailDomain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
-  const mailIdentity = str(get, 'mailIdentity', mailFrom);
+  const mailIdentity = str(get, 'mailIdentity', address);
   if (EMAIL.test(mailIdentity)) {
-    if (mailIdentity.toLowerCase() !== mailFrom.toLowerCase()) {
+    if (mailIdentity.toLowerCase() !== address.toLowerCase()) {
       throw new ConfigError(`context "mailIdentity" (${mailIdentity}) must be the mailFrom address or its domain`);
     }
   } else if (DOMAIN.test(mailIdentity)) {

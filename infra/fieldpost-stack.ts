@@ -16,14 +16,18 @@ export interface FieldpostStackProps extends StackProps {
   readonly lambdaCode?: LambdaCodeFactory;
 }
 
-/** Stream records the projector consumes: a game's HEAD and its events, nothing else. */
+/**
+ * Stream records the projector consumes: inserts and updates of a game's HEAD, which carry
+ * the summary before and after each append (functions/projections/stream-image.ts). Event,
+ * SECRET (the dice seed), SNAP and CMD# records never reach it, and neither do the read
+ * models it writes itself (INBOX#, LOBBY, ...): fewer invocations and no feedback loop.
+ */
 export const STREAM_FILTER = {
+  eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
   dynamodb: {
     Keys: {
       pk: { S: lambda.FilterRule.beginsWith('GAME#') },
-      // SECRET (the dice seed), SNAP and CMD# records never reach the projector, and
-      // neither do the read models it writes itself (INBOX#, LOBBY, ...): no feedback loop.
-      sk: { S: [...lambda.FilterRule.isEqual('HEAD'), ...lambda.FilterRule.beginsWith('EV#')] },
+      sk: { S: lambda.FilterRule.isEqual('HEAD') },
     },
   },
 } as const;
@@ -95,12 +99,14 @@ export class FieldpostStack extends Stack {
     this.functions = { api, projector, notifier };
 
     // Least privilege: data-plane item access on the one table (no table management),
-    // stream reading for the projector only, the queue for its producer and consumer
-    // only, and SES sending only as the configured identity.
+    // stream reading for the projector only, the queue for its producers (projector; notifier's
+    // delayed retries) and its consumer only, and SES sending only as the configured identity.
     table.grantReadWriteData(api.fn);
     table.grantReadWriteData(projector.fn);
     queue.grantSendMessages(projector.fn);
     table.grantReadWriteData(notifier.fn);
+    // A webhook retry is a delayed copy of the job sent back to the queue (functions/notify).
+    queue.grantSendMessages(notifier.fn);
     identity.grantSendEmail(notifier.fn);
 
     projector.fn.addEventSource(

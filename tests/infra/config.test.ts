@@ -23,6 +23,7 @@ describe('deployment settings from context', () => {
 
   it.each([
     [{ mailFrom: 'not-an-address' }, /mailFrom/],
+    [{ mailFrom: 'Turns <not-an-address>' }, /mailFrom/],
     [{ mailFrom: 'turns@club.org', mailIdentity: 'other.org' }, /mailIdentity.*domain of mailFrom/],
     [{ mailFrom: 'turns@club.org', mailIdentity: 'boss@club.org' }, /mailIdentity/],
     [{ appUrl: 'http://play.club.org' }, /appUrl.*https/],
@@ -35,6 +36,13 @@ describe('deployment settings from context', () => {
   ])('reject %j with a message naming the key', (values, message) => {
     expect(() => readConfig(ctx(values))).toThrow(ConfigError);
     expect(() => readConfig(ctx(values))).toThrow(message);
+  });
+
+  it('accept a display name in mailFrom and verify just its address', () => {
+    const c = readConfig(ctx({ mailFrom: 'Club turns <turns@club.org>' }));
+    expect(c.mailFrom).toBe('Club turns <turns@club.org>');
+    expect(c.mailIdentity).toBe('turns@club.org');
+    expect(readConfig(ctx({ mailFrom: 'Club turns <turns@club.org>', mailIdentity: 'club.org' })).mailIdentity).toBe('club.org');
   });
 
   it('allow http only for a localhost app (a developer pointing mails at a local client)', () => {

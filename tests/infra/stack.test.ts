@@ -126,9 +126,12 @@ describe('least-privilege grants', () => {
     expect(ss.filter((s) => s.Resource === '*').flatMap((s) => s.Action)).toEqual(['dynamodb:ListStreams']);
   });
 
-  it('notifier: consume the queue, table items, and SES sending as the configured identity only', () => {
+  it('notifier: consume the queue (and requeue delayed retries), table items, and SES sending as the configured identity only', () => {
     const ss = statements('notifier');
-    expect(actionsOn(ss, queueArn)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect(actionsOn(ss, queueArn)).toEqual(
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage']),
+    );
+    expect(actionsOn(ss, { 'Fn::GetAtt': [dlqId, 'Arn'] })).toEqual([]);
     expect(actionsOn(ss, tableArn)).toContain('dynamodb:PutItem');
     const ses = ss.filter((s) => s.Action.some((a) => a.startsWith('ses:')));
     expect(ses).toHaveLength(1);
@@ -160,16 +163,18 @@ describe('the projector stream mapping', () => {
     expect(PROJECTOR_STREAM.retryAttempts).toBeLessThanOrEqual(10);
   });
 
-  it('delivers HEAD and event records of games, and never the dice seed, snapshots or read models', () => {
+  it('delivers only inserts and updates of game HEADs: never events, the dice seed, snapshots or read models', () => {
     const esm = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).find(
       (r) => JSON.stringify(r.Properties['FunctionName']) === JSON.stringify({ Ref: fnId.projector }),
     );
     const filters = (esm!.Properties['FilterCriteria'] as { Filters: { Pattern: string }[] }).Filters;
     expect(filters).toHaveLength(1);
     const pattern = JSON.parse(filters[0]!.Pattern) as unknown;
-    const record = (pk: string, sk: string) => ({ eventName: 'MODIFY', dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } });
+    const record = (pk: string, sk: string, eventName = 'MODIFY') => ({ eventName, dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } });
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD'))).toBe(true);
-    expect(matchesStreamFilter(pattern, record('GAME#g1', 'EV#0000000007'))).toBe(true);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD', 'INSERT'))).toBe(true);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD', 'REMOVE'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'EV#0000000007'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'SECRET'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'SNAP'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'CMD#c1'))).toBe(false);

@@ -14,11 +14,14 @@ import { DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
 import type { ApiDeps, RouteModule } from '../http/types.js';
 import { localClient, startDynamoLocal, type RunningDynamo } from '../store/dynamodb-local.js';
 import { ensureTable } from '../store/table.js';
+import { notificationsExtension } from './stream-poller.js';
 
 /** Something the runtime started and must stop on shutdown (stopped in reverse order). */
 export interface Stoppable {
   readonly name: string;
   stop(): Promise<void>;
+  /** Optional local-only HTTP endpoints (e.g. /local/mail); answers undefined for paths it does not serve. */
+  handle?(method: string, path: string): APIGatewayProxyStructuredResultV2 | undefined;
 }
 
 /** What extensions (stream poller, mail sink, ...) get to build on. */
@@ -38,7 +41,7 @@ export type RuntimeExtension = (ctx: RuntimeContext) => Promise<Stoppable>;
  * Local services started with the API, in order. The DynamoDB stream poller (projector,
  * notifier) and the SMTP mail sink are added here as they land.
  */
-export const defaultExtensions: readonly RuntimeExtension[] = [];
+export const defaultExtensions: readonly RuntimeExtension[] = [notificationsExtension];
 
 export interface LocalRuntimeOptions {
   /** HTTP port on 127.0.0.1; 0 or absent picks a free one. */
@@ -239,6 +242,10 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
           if (path === '/local/token') {
             send(res, req.method === 'POST' ? tokenEndpoint(body, (p) => issue(p)) : json(405, { code: 'http/method-not-allowed', message: 'Use POST /local/token {"player":"name"}' }));
             return;
+          }
+          for (const ext of started) {
+            const local = ext.handle?.(req.method ?? 'GET', path);
+            if (local) return send(res, local);
           }
           send(res, await handler(toApiGatewayEvent(req, body)));
         } catch (e) {

@@ -264,7 +264,7 @@ export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client'
       await poller.stop();
       queue.stop();
     });
-    if (mailSink) ctx.log(`Mail sink:      smtp://127.0.0.1:${mailSink.port}, messages saved as .eml in ${mailSink.dir}`);
+    if (mailSink) ctx.log(`Mail sink:      smtp://127.0.0.1:${mailSink.port}, messages saved as .eml in ${mailSink.dir} (listed at <API>/local/mail)`);
     ctx.log('Stream:         projector and notifier follow the table stream (inbox, lobby, "your turn" mail and webhooks)');
     return {
       name: 'stream poller and mail sink',
@@ -288,3 +288,6 @@ export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client'
     throw e;
   }
 }
+
+/** The runtime extension `npm start` runs: mail sink + stream poller → projector → notifier. */
+export const notificationsExtension = (ctx: RuntimeContext): Promise<LocalNotifications> => startLocalNotifications(ctx);

@@ -15,6 +15,7 @@ import {
   type RuleViolation,
 } from '../../domain/kernel/index.js';
 import { spearpoint, indexCatalog, type State } from '../../domain/spearpoint/index.js';
+import { view as spearpointView } from '../../domain/spearpoint/view.js';
 import { HAND_LIMIT_COMMANDS, HAND_LIMIT_UNITS, victoryPoints } from '../../domain/spearpoint/rules.js';
 
 const PLAYERS = { us: 'alice', de: 'bob' } as const;
@@ -144,7 +145,7 @@ export function checkEventHidden(before: State, after: State, e: EventEnvelope, 
 export function checkViewsHidden(s: State, stats: HiddenStats): void {
   for (const viewer of SIDES) {
     const opp: Side = viewer === 'us' ? 'de' : 'us';
-    const v = spearpoint.view(s, { kind: 'seat', seat: viewer });
+    const v = spearpointView(s, { kind: 'seat', seat: viewer });
     const tokens = strings(v);
     for (const t of secretsOf(s, opp)) if (tokens.has(t)) throw new Error(`${viewer}'s view shows ${opp}'s secret ${t} at ${pathsOf(v, t).join()}`);
     for (const t of deckCards(s)) if (tokens.has(t)) throw new Error(`${viewer}'s view shows deck card ${t} at ${pathsOf(v, t).join()}`);

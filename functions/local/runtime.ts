@@ -14,7 +14,6 @@ import { DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
 import type { ApiDeps, RouteModule } from '../http/types.js';
 import { localClient, startDynamoLocal, type RunningDynamo } from '../store/dynamodb-local.js';
 import { ensureTable } from '../store/table.js';
-import { notificationsExtension } from './stream-poller.js';
 
 /** Something the runtime started and must stop on shutdown (stopped in reverse order). */
 export interface Stoppable {
@@ -41,7 +40,7 @@ export type RuntimeExtension = (ctx: RuntimeContext) => Promise<Stoppable>;
  * Local services started with the API, in order. The DynamoDB stream poller (projector,
  * notifier) and the SMTP mail sink are added here as they land.
  */
-export const defaultExtensions: readonly RuntimeExtension[] = [notificationsExtension];
+export const defaultExtensions: readonly RuntimeExtension[] = [];
 
 export interface LocalRuntimeOptions {
   /** HTTP port on 127.0.0.1; 0 or absent picks a free one. */

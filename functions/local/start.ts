@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { registry } from '../../domain/registry.js';
 import { loadEngineModules, withEngines } from './engine-modules.js';
-import { startLocalRuntime } from './runtime.js';
+import { defaultExtensions, startLocalRuntime } from './runtime.js';
+import { notificationsExtension } from './stream-poller.js';
 
 /**
  * `npm start [-- --memory] [--port N] [--data DIR] [--engines path/to/engine.ts]`
@@ -37,6 +38,9 @@ async function main(): Promise<void> {
     port,
     memory: values.memory,
     engines,
+    // The stream poller (projector + notifier) and the mail sink: npm start only, so API tests
+    // that count table items see no read models appear behind their back.
+    extensions: [...defaultExtensions, notificationsExtension],
     ...(values.data ? { dataDir: values.data } : {}),
     log: (line) => console.log(line),
   });

@@ -4,6 +4,12 @@ import { Construct } from 'constructs';
 import { TABLE_KEYS } from '../functions/store/table.js';
 
 /**
+ * Items that carry this attribute (epoch seconds) expire: notification dedupe records and
+ * webhook delivery logs (functions/notify/stores.ts). Game items never carry it.
+ */
+export const TTL_ATTRIBUTE = 'expiresAt';
+
+/**
  * The one table of functions/ports.ts: events, heads, snapshots, idempotency records and
  * read models. It is the system of record, so it is hard to lose: deletion protection,
  * RETAIN on stack deletion, and point-in-time recovery.
@@ -23,6 +29,7 @@ export class FieldpostData extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // KMS encryption with the AWS managed key (aws/dynamodb): no key policy to manage.
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      timeToLiveAttribute: TTL_ATTRIBUTE,
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -36,6 +36,12 @@ describe('the event table', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
   });
 
+  it('expires notification bookkeeping through the expiresAt TTL attribute', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
+  });
+
   it('has point-in-time recovery, KMS encryption and deletion protection, and is retained', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       Properties: Match.objectLike({

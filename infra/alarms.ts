@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -12,11 +13,16 @@ export interface FieldpostAlarmsProps {
   /** The function fed by the table stream; its iterator age says how far behind it is. */
   readonly streamConsumer: lambda.IFunction;
   readonly deadLetterQueues: Readonly<Record<'notify' | 'streamFailure', sqs.IQueue>>;
+  /** 5xx answers are often handled errors (the function succeeds), so Errors misses them. */
+  readonly httpApi: apigw.IHttpApi;
   readonly alarmEmail?: string;
 }
 
 /** Iterator age beyond which read models and "your turn" mails are noticeably late. */
 export const ITERATOR_AGE_THRESHOLD = Duration.minutes(5);
+
+/** Server errors in 5 minutes that page the operator (one can be a client racing a deploy). */
+export const API_5XX_THRESHOLD = 5;
 
 /**
  * Alarms for everything that means "a player was not told" or "a read model is stale":
@@ -73,6 +79,15 @@ export class FieldpostAlarms extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
     }
+
+    add('ApiServerErrors', {
+      alarmDescription: `The HTTP API answered ${API_5XX_THRESHOLD} or more requests with a 5xx in 5 minutes.`,
+      metric: props.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: API_5XX_THRESHOLD,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
   }
 }
 

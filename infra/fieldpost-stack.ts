@@ -138,6 +138,7 @@ export class FieldpostStack extends Stack {
       functions: { api: api.fn, projector: projector.fn, notifier: notifier.fn },
       streamConsumer: projector.fn,
       deadLetterQueues: { notify: deadLetterQueue, streamFailure: streamFailureQueue },
+      httpApi: this.api.httpApi,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.js';
 import { PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
-import { ITERATOR_AGE_THRESHOLD } from '../../infra/alarms.js';
+import { API_5XX_THRESHOLD, ITERATOR_AGE_THRESHOLD } from '../../infra/alarms.js';
 import { matchesStreamFilter, policyStatementsOf, resourcesOf, synth, type Statement } from './support.js';
 
 // One synthesis with cdk.json's defaults serves every assertion in this file.
@@ -347,8 +347,14 @@ describe('alarms', () => {
     for (const fid of Object.values(fnId)) expect(alarmOn('Errors', { Ref: fid }), fid).toHaveLength(1);
   });
 
+  it('fire on a burst of API server errors (handled 500s do not count as function errors)', () => {
+    const found = alarmOn('5xx', { Ref: id(stack.api.httpApi) });
+    expect(found).toHaveLength(1);
+    expect(found[0]!.Properties).toMatchObject({ Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Threshold: API_5XX_THRESHOLD });
+  });
+
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(6);
+    expect(alarms).toHaveLength(7);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

@@ -18,8 +18,9 @@
  *     pk = LOBBY           sk = GAME#<gameId>    open games with free seats
  *     pk = SUMMARY#<gameId> sk = SUMMARY         the public GameSummary
  *     pk = PLAYER#<player> sk = SETTINGS         notification channels
- *     pk = PLAYER#<player> sk = DELIVERY#<time>#<id>  webhook/email delivery attempts
+ *     pk = PLAYER#<player> sk = DELIVERY#<time>#<id>#<attempt>  webhook/email delivery attempts
  *     pk = NOTIFIED#<key>  sk = NOTIFIED          dedupe record: one "your turn" per turn
+ *                          sk = CHANNEL#<id>       per channel (email / webhook id): sending | retrying | sent | failed
  *
  * HANDLERS (one esbuild entry each, all export `handler`)
  *   functions/handlers/api.ts        API Gateway HTTP API v2 events

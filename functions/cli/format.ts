@@ -61,17 +61,33 @@ export function formatGame(v: GameViewBody, me: string): string {
   return lines.join('\n');
 }
 
-/** The inbox read model (GET /v1/me/games), printed defensively: one line per game. */
+/** The inbox read model (GET /v1/me/games): one line per game, your moves first. */
 export function formatInbox(body: unknown, me: string): string {
-  const list = Array.isArray(body) ? body : ((body as { games?: unknown; items?: unknown } | null)?.games ?? (body as { items?: unknown } | null)?.items);
+  const list = Array.isArray(body) ? body : (body as { games?: unknown } | null)?.games;
   if (!Array.isArray(list)) return JSON.stringify(body, null, 2);
-  if (list.length === 0) return 'No games yet. Create one with:  npm run cli -- create <engine>';
+  if (list.length === 0) return 'No games yet. Create one with:  npm run cli -- create <engine>   (or see  npm run cli -- lobby)';
+  const lines = list.map((raw) => {
+    const g = raw as Record<string, unknown>;
+    const pending = Array.isArray(g['pending']) ? (g['pending'] as { player?: string }[]) : [];
+    const yourMove = g['yourMove'] === true || pending.some((p) => p.player === me);
+    const outcome = g['outcome'] as { result?: string } | undefined;
+    const note = yourMove ? 'YOUR MOVE' : g['invited'] === true ? `invited: npm run cli -- join ${String(g['gameId'])}` : outcome?.result ? `you ${outcome.result}` : '';
+    return `${yourMove ? '*' : ' '} ${String(g['gameId'] ?? '?').padEnd(24)} ${String(g['title'] ?? g['engine'] ?? '').padEnd(28)} ${String(g['status'] ?? '').padEnd(7)} v${String(g['version'] ?? '?').padEnd(5)} ${note}`;
+  });
+  const count = (body as { yourMoveCount?: number } | null)?.yourMoveCount;
+  return [...lines, ...(typeof count === 'number' ? [`${count} game${count === 1 ? '' : 's'} waiting for your move.`] : [])].join('\n');
+}
+
+/** GET /v1/lobby: open games with free seats. */
+export function formatLobby(body: unknown): string {
+  const list = (body as { games?: unknown } | null)?.games;
+  if (!Array.isArray(list)) return JSON.stringify(body, null, 2);
+  if (list.length === 0) return 'No open games. Create one with:  npm run cli -- create <engine>';
   return list
     .map((raw) => {
-      const g = raw as Record<string, unknown>;
-      const pending = Array.isArray(g['pending']) ? (g['pending'] as { player?: string }[]) : [];
-      const yourMove = g['yourMove'] === true || g['yourTurn'] === true || pending.some((p) => p.player === me);
-      return `${yourMove ? '*' : ' '} ${String(g['gameId'] ?? '?').padEnd(18)} ${String(g['title'] ?? g['engine'] ?? '').padEnd(28)} ${String(g['status'] ?? '')}${yourMove ? '   YOUR MOVE' : ''}`;
+      const g = raw as { gameId: string; title?: string; engine?: string; createdBy?: string; freeSeats?: { id: string; name: string }[] };
+      const free = (g.freeSeats ?? []).map((s) => `${s.id} (${s.name})`).join(', ');
+      return `${g.gameId.padEnd(24)} ${String(g.title ?? g.engine ?? '').padEnd(28)} by ${String(g.createdBy ?? '?').padEnd(12)} free: ${free}`;
     })
     .join('\n');
 }

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, newCommandId } from './client.js';
 import { cliHome, loadConfig, resolveUrl, saveConfig, type CliConfig } from './config.js';
 import { auditFile } from './audit.js';
-import { formatEvent, formatGame, formatInbox, type CommandReply, type GameViewBody } from './format.js';
+import { formatEvent, formatGame, formatInbox, formatLobby, type CommandReply, type GameViewBody } from './format.js';
 
 const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url URL]
 
@@ -15,6 +15,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   join <gameId> [--seat S] [--entropy X]   (entropy: your randomness mixed into every die;
                                       random by default)
   games                               your games, with "your move" flags
+  lobby                               open games with free seats
   show <gameId> [--seat S] [--json]   your view, who must act, your legal commands
   legal <gameId> [--seat S]           your legal commands, numbered
   play <gameId> <n> [--seat S]        send the n-th legal command
@@ -153,6 +154,16 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       if (e instanceof ApiError && e.status === 404 && e.code === 'http/not-found') {
         throw new UsageError(`this server does not list games yet (no GET /v1/me/games); use  npm run cli -- show <gameId>`);
       }
+      throw e;
+    }
+  },
+
+  async lobby(ctx) {
+    try {
+      const r = await client(ctx).request<unknown>('GET', '/v1/lobby');
+      out(ctx.flags.json ? JSON.stringify(r, null, 2) : formatLobby(r));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404 && e.code === 'http/not-found') throw new UsageError('this server has no lobby (GET /v1/lobby)');
       throw e;
     }
   },

@@ -37,8 +37,9 @@ export interface RuntimeContext {
 export type RuntimeExtension = (ctx: RuntimeContext) => Promise<Stoppable>;
 
 /**
- * Local services started with the API, in order. The DynamoDB stream poller (projector,
- * notifier) and the SMTP mail sink are added here as they land.
+ * Local services every startLocalRuntime() starts with the API unless `extensions` says
+ * otherwise. Deliberately none: npm start (start.ts) adds the stream poller, projector,
+ * notifier and mail sink (notificationsExtension); tests opt in the same way.
  */
 export const defaultExtensions: readonly RuntimeExtension[] = [];
 

@@ -7,11 +7,13 @@ import { inject } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { ApiClient } from '../../functions/cli/client.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
+import { notificationsExtension } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
 
 /**
  * The terminal client as a person uses it: two players, each with their own FIELDPOST_HOME
- * (two terminals), against the local runtime. The runtime shares this run's DynamoDB Local.
+ * (two terminals), against the local runtime as npm start runs it (with the stream poller
+ * that feeds the lobby and inbox). The runtime shares this run's DynamoDB Local.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
@@ -20,7 +22,7 @@ let rt: LocalRuntime;
 let dir: string;
 
 beforeAll(async () => {
-  rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `cli-${Date.now().toString(36)}`, engines: createRegistry([diceRace]) });
+  rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `cli-${Date.now().toString(36)}`, engines: createRegistry([diceRace]), extensions: [notificationsExtension] });
   dir = mkdtempSync(join(tmpdir(), 'fieldpost-cli-'));
 });
 afterAll(async () => {
@@ -41,6 +43,16 @@ function run(script: string, home: string, args: string[], env: Record<string, s
 }
 const cli = (home: string, ...args: string[]) => run('functions/cli/main.ts', home, args);
 
+/** In-process reads, to wait for the eventually consistent read models before asserting on the CLI. */
+const get = async (path: string, player: string) => (await fetch(`${rt.url}${path}`, { headers: { authorization: `Bearer ${rt.issueToken(player)}` } })).json();
+async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('read model did not catch up');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('terminal client', () => {
   it('two players log in, create, join, play to the end, export and verify', async () => {
     const alice = join(dir, 'alice');
@@ -57,6 +69,10 @@ describe('terminal client', () => {
     expect(created.code, created.err).toBe(0);
     const gameId = /Game id: (\S+)/.exec(created.out)?.[1];
     expect(gameId).toBeTruthy();
+    // The lobby is a read model fed by the stream poller: wait until it has the game.
+    await eventually(async () => JSON.stringify(await get('/v1/lobby', 'bob')).includes(gameId!));
+    const lobby = await cli(bob, 'lobby');
+    expect(lobby.out).toMatch(new RegExp(`${gameId}.*by alice.*free: p2`));
     const joined = await cli(bob, 'join', gameId!, '--entropy', 'bob-dice');
     expect(joined.code, joined.err).toBe(0);
     expect(joined.out).toMatch(/Game\.Started/);
@@ -81,12 +97,13 @@ describe('terminal client', () => {
     }
     expect(ended).toBe(true);
     const file = join(dir, 'log.json');
+    await eventually(async () => JSON.stringify(await get('/v1/me/games', 'alice')).includes('"ended"'));
     const [final, evs, games, exported] = await Promise.all([cli(bob, 'show', gameId!), cli(bob, 'events', gameId!, '--after', '3'), cli(alice, 'games'), cli(bob, 'export', gameId!, file)]);
     expect(final.out).toMatch(/Result: won by p[12]/);
     expect(evs.out).toMatch(/#\s+4 /);
     expect(evs.out).not.toMatch(/#\s+3 /);
-    if (games.code === 0) expect(games.out).toContain(gameId!);
-    else expect(games.err).toMatch(/does not list games yet/);
+    expect(games.code, games.err).toBe(0);
+    expect(games.out).toMatch(new RegExp(`${gameId}.*ended.*you (won|lost)`));
     expect(exported.code, exported.err).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8')).events.at(-1).type).toBe('Game.Ended');
 

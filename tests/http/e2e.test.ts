@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRegistry, verifyLog, type EventEnvelope } from '../../domain/kernel/index.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { signLocalJwt } from '../../functions/http/jwt.js';
@@ -7,8 +7,9 @@ import { tally } from '../app/tally.js';
 import { cid, http, itemCount } from './support.js';
 
 /**
- * End to end over real HTTP: the local runtime in-process (DynamoDB Local in memory, the same
- * router the Lambda uses, node:http on 127.0.0.1), two players with local tokens.
+ * End to end over real HTTP: the local runtime in-process (the same router the Lambda uses,
+ * node:http on 127.0.0.1) on this run's DynamoDB Local with a table of its own, and players
+ * with local tokens. (persistence.test.ts and start.test.ts start DynamoDB Local themselves.)
  */
 const engines = createRegistry([diceRace, tally]);
 let rt: LocalRuntime;
@@ -18,7 +19,7 @@ let bob: string;
 let carol: string;
 
 beforeAll(async () => {
-  rt = await startLocalRuntime({ memory: true, engines });
+  rt = await startLocalRuntime({ memory: true, engines, dynamoEndpoint: inject('dynamoEndpoint'), tableName: `e2e-${Date.now().toString(36)}` });
   api = http(rt.url);
   const token = async (player: string) => {
     const r = await api.post('/local/token', undefined, { player });
@@ -298,12 +299,3 @@ describe('concurrency and idempotency over HTTP', () => {
   });
 });
 
-describe('stopping', () => {
-  it('stop() closes the API and ends the DynamoDB Local it started', async () => {
-    const pid = rt.dynamoPid!;
-    expect(() => process.kill(pid, 0)).not.toThrow();
-    await rt.stop();
-    expect(() => process.kill(pid, 0)).toThrow();
-    await expect(fetch(`${rt.url}/v1/health`)).rejects.toThrow();
-  });
-});

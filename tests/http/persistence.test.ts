@@ -7,7 +7,7 @@ import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runt
 import { diceRace } from '../fixtures/dice-race.js';
 import { http } from './support.js';
 
-/** Without --memory, games and the local signing secret survive a restart of the runtime. */
+/** Without --memory, games and the local signing secret survive a restart; stop() ends DynamoDB Local. */
 const dir = mkdtempSync(join(tmpdir(), 'fieldpost-data-'));
 let rt: LocalRuntime | undefined;
 afterAll(async () => {
@@ -24,7 +24,12 @@ describe('local data folder', () => {
     const created = await api1.post('/v1/games', token, { engine: 'dice-race', seat: 'p1', commandId: 'persist-1' });
     expect(created.status).toBe(201);
     expect(statSync(join(dir, 'local-jwt-secret')).mode & 0o777).toBe(0o600);
+    const javaPid = rt.dynamoPid!;
+    expect(() => process.kill(javaPid, 0)).not.toThrow();
     await rt.stop();
+    // stop() ends the JVM it started and closes the API.
+    expect(() => process.kill(javaPid, 0)).toThrow();
+    await expect(fetch(`${rt.url}/v1/health`)).rejects.toThrow();
 
     rt = await startLocalRuntime({ dataDir: dir, engines });
     const api2 = http(rt.url);

@@ -23,12 +23,16 @@ export function http(base: string) {
   };
 }
 
-/** Every item in the table: the strongest "nothing was written" check there is. */
+/**
+ * Every event-store item in the table (all GAME# partitions: events, heads, seeds, snapshots,
+ * idempotency records): the strongest "nothing was written" check. Read models (INBOX#, LOBBY,
+ * ...) are left out because the runtime's stream poller keeps projecting earlier commands.
+ */
 export async function itemCount(client: DynamoDBClient, tableName: string): Promise<number> {
   let n = 0;
   let start: Record<string, any> | undefined;
   do {
-    const r = await client.send(new ScanCommand({ TableName: tableName, Select: 'COUNT', ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const r = await client.send(new ScanCommand({ TableName: tableName, Select: 'COUNT', ConsistentRead: true, FilterExpression: 'begins_with(pk, :g)', ExpressionAttributeValues: { ':g': { S: 'GAME#' } }, ...(start ? { ExclusiveStartKey: start } : {}) }));
     n += r.Count ?? 0;
     start = r.LastEvaluatedKey;
   } while (start);

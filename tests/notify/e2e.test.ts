@@ -43,7 +43,7 @@ async function call(method: string, path: string, token: string, body?: unknown)
   return { status: r.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const mails = async (): Promise<any[]> => (await (await fetch(`${rt.url}/local/mail`)).json()).mails;
+const mails = async (): Promise<any[]> => ((await (await fetch(`${rt.url}/local/mail`)).json()) as { mails: any[] }).mails;
 const turnMailsTo = async (to: string) => (await mails()).filter((m) => m.to.includes(to) && m.subject.startsWith('Your move'));
 const posts = (path: string, type?: string) => received.filter((r) => r.path === path && (type === undefined || JSON.parse(r.body).type === type || (JSON.parse(r.body).text ?? '').includes('your move')));
 

@@ -30,6 +30,15 @@ describe('target declaration (001 Combat Phase: Target Declaration)', () => {
     expect(weaponCanAffect(unit('us-30cal-lmg-team').weapons[0]!, unit('de-tiger-i'))).toBe(false);
     expect(weaponCanAffect(unit('us-30cal-lmg-team').weapons[0]!, unit('de-rifle-squad'))).toBe(true);
     expect(targetProblem(s, 'us-t2', 'de-t2', [0])?.code).toBe('combat/bullets-vs-armor');
+    // Defense 2 exactly is already out of reach; Defense 1 is not.
+    expect(weaponCanAffect(unit('de-mg42-team').weapons[0]!, unit('us-57mm-at-gun'))).toBe(false);
+    expect(weaponCanAffect(unit('de-mg42-team').weapons[0]!, unit('us-sniper'))).toBe(true);
+  });
+  it('the bullets rule reads the printed Defense: a dug-in rifle squad (Defense 0 + 2) can still be machine-gunned', () => {
+    const dug = given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-mg42-team' }] });
+    const dig = cardTitled(dug, 'Dig In');
+    const withDig = { ...dug, effects: [{ card: dig, title: 'Dig In', seat: 'us' as const, unit: 'us-t1', effect: { kind: 'defense' as const, amount: 2 }, duration: 'permanent' as const }] };
+    expect(isLegalTarget(withDig, 'de-t1', [0], 'us-t1')).toBe(true);
   });
   it('front-line units reach the enemy front line and aircraft, not its rear line', () => {
     expect(targetProblem(s, 'us-t1', 'de-t3', [0])?.code).toBe('combat/line-restriction');

@@ -49,5 +49,6 @@ const intParam = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
-export const viewQuery = z.strictObject({ seat: seat.optional() });
-export const eventsQuery = z.strictObject({ after: intParam(0, 1e9).optional(), limit: intParam(1, 1000).optional(), seat: seat.optional() });
+// Query strings tolerate unknown parameters (cache-busters, tracking); bodies do not.
+export const viewQuery = z.object({ seat: seat.optional() });
+export const eventsQuery = z.object({ after: intParam(0, 1e9).optional(), limit: intParam(1, 1000).optional(), seat: seat.optional() });

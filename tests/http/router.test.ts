@@ -1,3 +1,4 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -10,7 +11,9 @@ import { AppError, ConcurrencyError } from '../../functions/ports.js';
 
 /** Router unit tests: no database, a dummy service that must never be reached. */
 const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('service must not be called')) });
-const deps = { service: unreachable, engines: { get: () => undefined, ids: () => ['x'] }, clock: { now: () => '2026-01-01T00:00:00.000Z' }, dynamo: {} } as unknown as ApiDeps;
+// Route modules may build read-model clients up front; this one points nowhere and is never called.
+const nowhere = new DynamoDBClient({ region: 'local', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+const deps = { service: unreachable, engines: { get: () => undefined, ids: () => ['x'] }, clock: { now: () => '2026-01-01T00:00:00.000Z' }, dynamo: { client: nowhere, tableName: 'none' } } as unknown as ApiDeps;
 
 function event(method: string, path: string, opts: { body?: string; headers?: Record<string, string>; query?: Record<string, string>; claims?: Record<string, string>; stage?: string; base64?: boolean } = {}): APIGatewayProxyEventV2 {
   return {

@@ -99,7 +99,12 @@ export interface NoticeLedger {
 
 export class DynamoNoticeLedger implements NoticeLedger {
   private readonly doc: DynamoDBDocumentClient;
-  constructor(client: DynamoDBClient, private readonly tableName: string, private readonly staleSeconds = 300) {
+  /**
+   * staleSeconds: a claim still 'sending' after this long belongs to a worker that died (a
+   * notifier Lambda times out after 30 s); it is kept below the queue's visibility timeout so
+   * the redelivered message can take it over instead of being dropped as a duplicate.
+   */
+  constructor(client: DynamoDBClient, private readonly tableName: string, private readonly staleSeconds = 90) {
     this.doc = documentClient(client);
   }
   private pk = (key: string) => `NOTIFIED#${key}`;
@@ -135,14 +140,15 @@ export class DynamoNoticeLedger implements NoticeLedger {
   }
 
   async claimRetry(key: string, channel: string, attempt: number, nowIso: string): Promise<boolean> {
+    const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
     return this.conditional(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
         UpdateExpression: 'SET #s = :sending, attempt = :a, claimedAt = :now',
-        ConditionExpression: '#s = :retrying AND attempt = :a',
+        ConditionExpression: 'attempt = :a AND (#s = :retrying OR (#s = :sending AND claimedAt < :stale))',
         ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':a': attempt, ':now': nowIso },
+        ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':a': attempt, ':now': nowIso, ':stale': stale },
       }),
     );
   }

@@ -164,6 +164,34 @@ describe('Notifier on DynamoDB Local', () => {
   });
 });
 
+describe('dedupe ledger', () => {
+  const at = (s: number) => new Date(Date.parse(NOW) + s * 1000).toISOString();
+  it('lets one worker claim a channel, and a later one take over only a claim left sending by a dead worker', async () => {
+    const ledger = new DynamoNoticeLedger(client, tableName, 90);
+    const key = `ledger-${++n}`;
+    expect(await ledger.open(key, 'bob', ['email', 'wh1'], at(0))).toEqual(['email', 'wh1']);
+    expect(await ledger.open(key, 'bob', ['email', 'wh1', 'wh2'], at(1))).toEqual(['email', 'wh1']);
+    expect(await ledger.claim(key, 'email', at(0))).toBe(true);
+    expect(await ledger.claim(key, 'email', at(30))).toBe(false);
+    expect(await ledger.claim(key, 'email', at(100))).toBe(true);
+    await ledger.settle(key, 'email', 'sent', at(101));
+    expect(await ledger.claim(key, 'email', at(10_000))).toBe(false);
+  });
+  it('lets exactly one retry message run each attempt, and a stuck retry be taken over', async () => {
+    const ledger = new DynamoNoticeLedger(client, tableName, 90);
+    const key = `ledger-${++n}`;
+    expect(await ledger.claim(key, 'wh1', at(0))).toBe(true);
+    await ledger.settle(key, 'wh1', { retryAttempt: 2 }, at(1));
+    expect(await ledger.claimRetry(key, 'wh1', 3, at(40))).toBe(false);
+    expect(await ledger.claimRetry(key, 'wh1', 2, at(40))).toBe(true);
+    expect(await ledger.claimRetry(key, 'wh1', 2, at(50))).toBe(false);
+    expect(await ledger.claimRetry(key, 'wh1', 2, at(200))).toBe(true);
+    // An infrastructure error gives the claim back so the queue's retry can take it.
+    await ledger.release(key, 'wh1');
+    expect(await ledger.claim(key, 'wh1', at(201))).toBe(true);
+  });
+});
+
 describe('notifier SQS handler', () => {
   it('reports unparseable and failing messages in batchItemFailures and handles the rest', async () => {
     const seen: string[] = [];

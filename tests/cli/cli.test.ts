@@ -122,6 +122,19 @@ describe('terminal client', () => {
     expect(bad.out).toMatch(/FAILED/);
   }, 120_000);
 
+  it('resigns a game', async () => {
+    const carol = join(dir, 'carol');
+    expect((await cli(carol, 'login', 'carol', '--url', rt.url)).code).toBe(0);
+    const post = async (path: string, player: string, body: unknown) =>
+      (await fetch(`${rt.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${rt.issueToken(player)}` }, body: JSON.stringify(body) })).json() as Promise<{ gameId: string }>;
+    const { gameId } = await post('/v1/games', 'carol', { engine: 'dice-race', seat: 'p1', commandId: 'carol-game' });
+    await post(`/v1/games/${gameId}/join`, 'dave', { commandId: 'dave-join' });
+    const r = await cli(carol, 'resign', gameId);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/Game\.Resigned/);
+    expect(r.out).toMatch(/Game\.Ended .*"winners":\["p2"\]/);
+  });
+
   it('explains what to do when not signed in or the server is down', async () => {
     const nobody = join(dir, 'nobody');
     const r = await cli(nobody, 'show', 'abc', '--url', rt.url);

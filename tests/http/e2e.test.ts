@@ -120,6 +120,21 @@ describe('a full dice race over HTTP', () => {
   });
 });
 
+describe('resigning', () => {
+  it('ends the game for the other seat, and the log still verifies', async () => {
+    const gameId = await startedRace();
+    const r = await api.post(`/v1/games/${gameId}/resign`, bob, { commandId: cid('resign') });
+    expect(r.status).toBe(200);
+    expect(r.body.events.map((e: EventEnvelope) => e.type)).toEqual(['Game.Resigned', 'Game.Ended']);
+    const v = await api.get(`/v1/games/${gameId}`, alice);
+    expect(v.body.summary).toMatchObject({ status: 'ended', outcome: { winners: ['p1'], reason: 'p2 resigned' } });
+    const again = await api.post(`/v1/games/${gameId}/resign`, alice, { commandId: cid('resign') });
+    expect([again.status, again.body.code]).toEqual([422, 'game/not-active']);
+    const ex = await api.get(`/v1/games/${gameId}/export`, alice);
+    expect(verifyLog(ex.body.events, (id) => engines.get(id)).ok).toBe(true);
+  });
+});
+
 describe('bad requests write nothing', () => {
   it('malformed JSON → 400 http/malformed-json', async () => {
     const gameId = await startedRace();

@@ -208,6 +208,14 @@ export function playRandom(game: CheckedGame, chooserSeed: string, maxCommands =
     const seat = pending[pick.int(pending.length)]!.seat as Side;
     const legal = spearpoint.legalCommands(s, seat);
     if (legal.length === 0) throw new Error(`stalled: ${seat} is pending in ${s.phase} but has no legal command (game ${game.gameId})`);
+    if (commands % 25 === 0) {
+      // legalCommands is the source of truth: every command it offers must be accepted.
+      const dry = seededRng({ seed: chooserSeed, gameId: `dry-${commands}`, entropy: [], counter: 0 });
+      for (const c of legal) {
+        const r = spearpoint.decide(s, c, seat, { rng: dry, now: '' });
+        if (!r.ok) throw new Error(`legal command ${JSON.stringify(c)} refused: ${r.error.message} (game ${game.gameId})`);
+      }
+    }
     game.play(seat, legal[pick.int(legal.length)]);
     if (++commands > maxCommands) throw new Error(`game ${game.gameId} did not end in ${maxCommands} commands`);
   }

@@ -130,7 +130,8 @@ function textPart(headers: Map<string, string>, body: string, depth = 0): string
     if (!boundary) return '';
     for (const part of body.split(`--${boundary}`).slice(1)) {
       if (part.startsWith('--')) break;
-      const p = splitMessage(part.replace(/^\r?\n/, ''));
+      // The line break before a boundary belongs to the boundary, not to the part.
+      const p = splitMessage(part.replace(/^\r?\n/, '').replace(/\r?\n$/, ''));
       const t = textPart(p.headers, p.body, depth + 1);
       if (t) return t;
     }

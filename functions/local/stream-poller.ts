@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -225,7 +225,10 @@ export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client'
       if (env['SMTP_URL']) {
         ctx.log(`Mail:           sent over SMTP to ${env['SMTP_URL']}`);
       } else {
+        const throwaway = !opts.mailDir && !ctx.dataDir;
         const dir = opts.mailDir ?? (ctx.dataDir ? join(ctx.dataDir, 'mail') : mkdtempSync(join(tmpdir(), 'fieldpost-mail-')));
+        // --memory keeps nothing: its mail folder goes when the runtime stops.
+        if (throwaway) stops.push(async () => rmSync(dir, { recursive: true, force: true }));
         mailSink = await startMailSink({ dir, ...(opts.smtpPort !== undefined ? { port: opts.smtpPort } : {}) });
         stops.push(() => mailSink!.stop());
         const smtp = new SmtpMailer({ host: '127.0.0.1', port: mailSink.port }, env['MAIL_FROM'] ?? 'Fieldpost <turns@fieldpost.local>');

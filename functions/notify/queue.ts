@@ -19,6 +19,8 @@ export class SqsNotifyQueue implements NotifyQueue {
     private readonly region: string,
     private readonly credentials: () => AwsCredentials,
     private readonly now: () => Date = () => new Date(),
+    /** The SQS endpoint; the regional one unless a test points it elsewhere. */
+    private readonly endpoint = `https://sqs.${region}.amazonaws.com/`,
   ) {}
 
   static fromEnv(env: Readonly<Record<string, string | undefined>>): SqsNotifyQueue {
@@ -36,7 +38,7 @@ export class SqsNotifyQueue implements NotifyQueue {
         QueueUrl: this.queueUrl,
         Entries: batch.map((job, j) => ({ Id: `m${j}`, MessageBody: JSON.stringify(job), DelaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.round(delaySeconds))) })),
       });
-      const endpoint = `https://sqs.${this.region}.amazonaws.com/`;
+      const endpoint = this.endpoint;
       const headers = signRequest({
         method: 'POST',
         url: endpoint,

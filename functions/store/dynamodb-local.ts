@@ -40,7 +40,7 @@ export async function startDynamoLocal(opts: { port?: number; path?: string } = 
   const client = localClient(endpoint);
   const started = Date.now();
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}); is Java 17+ installed? ${stderr.slice(-500)}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}); is Java 17+ installed? ${stderr.slice(-500)}`);
     try {
       await client.send(new ListTablesCommand({}));
       break;
@@ -58,7 +58,7 @@ export async function startDynamoLocal(opts: { port?: number; path?: string } = 
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();

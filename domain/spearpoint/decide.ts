@@ -14,10 +14,12 @@ import {
   commitLine,
   costOf,
   crewFate,
+  damageEdge,
   DRAWS_PER_TURN,
   effectiveDefense,
   HAND_LIMIT_COMMANDS,
   HAND_LIMIT_UNITS,
+  hasFrontInfantry,
   hasGroundUnit,
   hitThreshold,
   identicalInEffect,
@@ -27,6 +29,7 @@ import {
   isGroundType,
   isMobileArtillery,
   landUnits,
+  lineAllows,
   MIN_CLOSE_ASSAULT,
   needsDamageCard,
   netDamage,
@@ -37,6 +40,7 @@ import {
   targetProblem,
   unopposed,
   victoryPoints,
+  weaponCanAffect,
 } from './rules.js';
 
 /** Collects events and folds each at once, so later rules see the consequences of earlier ones. */
@@ -185,7 +189,7 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
       if (kind === 'capture') {
         if (tcard.crew === 'none' || !isGroundType(tcard.type)) return bad('command/not-crewed', `${tcard.title} is not a crewed ground unit`, RULE.command);
         if (target!.damageCard === null) return bad('command/not-damaged', `${tcard.title} must be damaged (carry a Damage card) to be captured`, RULE.command);
-        if (!Object.values(s.inPlay).some((u) => u.controller === seat && u.line === 'front' && cardOf(s, u.id).type === 'infantry')) {
+        if (!hasFrontInfantry(s, seat)) {
           return bad('command/no-infantry', 'Capturing a unit needs one of your infantry units on the front line', RULE.command);
         }
       }
@@ -438,8 +442,7 @@ function playCard(out: Out, ctx: Ctx, seat: Side, st: Extract<OrderStep, { kind:
     }
     case 'capture': {
       const u = s.inPlay[target!]!;
-      const hasInfantry = Object.values(s.inPlay).some((x) => x.controller === seat && x.line === 'front' && cardOf(s, x.id).type === 'infantry');
-      if (u.controller === seat || u.damageCard === null || !hasInfantry) return void_('the target is no longer a damaged enemy unit, or you have no front-line infantry');
+      if (u.controller === seat || u.damageCard === null || !hasFrontInfantry(s, seat)) return void_('the target is no longer a damaged enemy unit, or you have no front-line infantry');
       out.emit({ type: 'CommandCardPlayed', seat, card: st.card, target });
       const die = ctx.rng.die(10);
       const success = die >= card.effect.minRoll;
@@ -598,11 +601,7 @@ export function friendlyFireCandidates(s: State, a: Attack, weapon: number): str
     .filter((u) => u.controller === a.seat && !a.attackers.includes(u.id))
     .filter((u) => {
       if (weapon < 0) return u.line === 'front' && ['tank', 'vehicle', 'gun'].includes(cardOf(s, u.id).type);
-      const w = cardOf(s, a.attackers[0]!).weapons[weapon]!;
-      const tc = cardOf(s, u.id);
-      const icon = tc.type === 'infantry' || tc.type === 'crew' ? 'infantry' : tc.type === 'aircraft' ? 'aircraft' : 'vehicle';
-      if (w.attack[icon] === undefined || (w.bullets && tc.defense >= 2)) return false;
-      return shooter ? (shooter.line === 'front' ? u.line === 'front' || u.line === 'air' : true) : true;
+      return weaponCanAffect(cardOf(s, a.attackers[0]!).weapons[weapon]!, cardOf(s, u.id)) && (!shooter || lineAllows(shooter.line, u.line));
     })
     .map((u) => u.id)
     .sort();
@@ -637,9 +636,9 @@ function resolveHit(out: Out, ctx: Ctx, a: Attack, weapon: number, victim: strin
     out.emit({ type: 'DamageDeckReshuffled', order: ctx.rng.shuffle(out.s.damageDiscard) }, HIDDEN);
     top = out.s.damageDeck[0];
   }
-  if (top === undefined) return; // every Damage card is under a unit: the unit carries on at Half Endurance
+  if (top === undefined) return; // every Damage card is under some unit: none to draw, so this unit counts as undamaged
   out.emit({ type: 'DamageCardDrawn', unit: victim, card: top });
-  const effect = indexCatalog(out.s.catalog).damage(top).effects[edgeOf(card.type)];
+  const effect = indexCatalog(out.s.catalog).damage(top).effects[damageEdge(card.type)];
   const u = out.s.inPlay[victim]!;
   if (effect.kind === 'crewCasualty' && u.crew) {
     out.emit({ type: 'CrewKilled', unit: victim, crew: u.crew, by, points: by ? costOf(out.s, u.crew) : 0 });
@@ -648,8 +647,6 @@ function resolveHit(out: Out, ctx: Ctx, a: Attack, weapon: number, victim: strin
     destroy(out, victim, by, 'explosion', null);
   }
 }
-
-const edgeOf = (type: string) => (type === 'infantry' || type === 'crew' ? 'infantry' : type === 'tank' || type === 'vehicle' ? 'vehicle' : type === 'aircraft' ? 'aircraft' : 'artillery');
 
 /** A unit is destroyed: points for the destroyer (none for friendly fire), and its crew's fate. */
 function destroy(out: Out, unitId: string, by: Side | null, cause: 'damage' | 'outright' | 'explosion', baseIntensity: number | null): void {

@@ -235,9 +235,10 @@ export const recoveredEndurance = (card: UnitCard, hasDamageCard: boolean): numb
 /** Does this hit take the unit to its Half Endurance breakpoint without a Damage card yet? */
 export const needsDamageCard = (card: UnitCard, enduranceAfter: number, hasDamageCard: boolean): boolean => !hasDamageCard && enduranceAfter > 0 && enduranceAfter <= card.endurance.half;
 
-export const hasGroundUnit = (s: State, seat: string): boolean => Object.values(s.inPlay).some((u) => u.controller === seat && u.line !== 'air');
 export const landUnits = (s: State, seat: string): UnitInPlay[] => Object.values(s.inPlay).filter((u) => u.controller === seat && u.line !== 'air');
-export const unitsOf = (s: State, seat: string): UnitInPlay[] => Object.values(s.inPlay).filter((u) => u.controller === seat);
+export const hasGroundUnit = (s: State, seat: string): boolean => landUnits(s, seat).length > 0;
+/** Capturing needs one of your infantry units on the front line. */
+export const hasFrontInfantry = (s: State, seat: string): boolean => landUnits(s, seat).some((u) => u.line === 'front' && cardOf(s, u.id).type === 'infantry');
 
 /** Overrun: a seat with a land unit in play while the enemy has none. */
 export const unopposed = (s: State, seat: string): boolean => landUnits(s, seat).length > 0 && landUnits(s, other(seat)).length === 0;

@@ -290,3 +290,27 @@ describe('command cards in combat (001 Gameplay: Command cards)', () => {
     expect(done.s.commandDiscard).toContain(zero);
   });
 });
+
+describe('damage cards in play (001 Combat Phase: Damage Resolution)', () => {
+  const plan = (damageDeck: string[], damageDiscard: string[] = []) => {
+    const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] });
+    return bothSeal({ ...s, damageDeck, damageDiscard }, [], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }], [1, 9]).s;
+  };
+  it('Crew Casualty kills the crew (scored by the attacker) and leaves the tank idle', () => {
+    const r = when(plan(['dmg-03']), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 5]);
+    expect(ofType(r.events, 'CrewKilled')[0]).toMatchObject({ unit: 'us-t1', crew: 'us-t1c', by: 'de', points: 2 });
+    expect(r.s.inPlay['us-t1']!.crew).toBeNull();
+    expect(r.s.seats.de.score).toBe(2);
+  });
+  it('Ammunition Fire destroys the tank outright with its crew', () => {
+    const r = when(plan(['dmg-09']), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 5]);
+    expect(ofType(r.events, 'UnitDestroyed')[0]).toMatchObject({ unit: 'us-t1', cause: 'explosion', crewFate: 'lost', points: 13, crewPoints: 2 });
+  });
+  it('an empty Damage deck is reshuffled from its discards, unseen; with none at all no card is drawn and the unit recovers as an undamaged one', () => {
+    const r = when(plan([], ['dmg-05']), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 5]);
+    expect(r.emitted.find((e) => e.event.type === 'DamageDeckReshuffled')!.visibility).toEqual({ to: 'none' });
+    expect(r.s.inPlay['us-t1']!.damageCard).toBe('dmg-05');
+    const none = when(plan([]), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 5]);
+    expect(none.s.inPlay['us-t1']).toMatchObject({ damageCard: null, endurance: 14 });
+  });
+});

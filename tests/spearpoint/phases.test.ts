@@ -345,3 +345,27 @@ describe('victory (001 Victory Points; Winning the Game)', () => {
     if (!r.ok) expect(r.error.message).toMatch(/situation/);
   });
 });
+
+describe('views (hidden information)', () => {
+  const s = withHand(withHand(given({ us: [{ card: 'us-rifle-squad' }] }, 'commitment'), 'us', ['us-m4a1-sherman', 'us-tank-crew'], ['cmd-01']), 'de', ['de-tiger-i'], ['cmd-02']);
+  const ordered = when(s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }).s;
+  const json = (v: unknown) => JSON.stringify(v);
+  it('a seat sees its own hand, command cards and order, and only counts of the other side’s', () => {
+    const us = spearpoint.view(ordered, { kind: 'seat', seat: 'us' }) as { seats: Record<string, { hand?: unknown; order?: unknown; handCount: number; commandCount: number }> };
+    expect(us.seats.us!.hand).toBeDefined();
+    expect(us.seats.us!.order).toHaveLength(1);
+    expect(us.seats.de!.hand).toBeUndefined();
+    expect(us.seats.de!.handCount).toBe(1);
+    const de = json(spearpoint.view(ordered, { kind: 'seat', seat: 'de' }));
+    for (const secret of ['us-h1', 'us-h2', 'cmd-01']) expect(de).not.toContain(`"${secret}"`);
+  });
+  it('a spectator sees only public things; the auditor also sees every deck order', () => {
+    const spectator = json(spearpoint.view(ordered, { kind: 'spectator' }));
+    for (const secret of ['us-h1', 'de-h1', 'cmd-01', 'cmd-02']) expect(spectator).not.toContain(`"${secret}"`);
+    expect(spectator).toContain('"us-t1"');
+    const auditor = spearpoint.view(ordered, { kind: 'auditor' }) as { commandDeckOrder: string[]; seats: Record<string, { reservesOrder: string[] }> };
+    expect(auditor.commandDeckOrder).toEqual(ordered.commandDeck);
+    expect(auditor.seats.us!.reservesOrder).toEqual(ordered.seats.us.reserves);
+    expect(json(spearpoint.view(ordered, { kind: 'seat', seat: 'us' }))).not.toContain('reservesOrder');
+  });
+});

@@ -38,13 +38,18 @@ export interface NotifierDeps {
   readonly sleep?: (ms: number) => Promise<void>;
   /** Local runs post to http://127.0.0.1 receivers; in AWS webhooks must be https. */
   readonly allowInsecureWebhooks: boolean;
+  /**
+   * True when a "your turn" is old news: the game has moved on and the seat is no longer
+   * pending since the notice's version (a replay, or a queue that was down for hours).
+   */
+  readonly isStale?: (notice: Notice) => Promise<boolean>;
 }
 
 type Channel = { id: 'email'; kind: 'email'; to: string } | { id: string; kind: 'webhook'; url: string; secret: string; format: 'json' | 'discord' | 'slack' };
 
 export interface ChannelResult {
   readonly channel: string;
-  readonly outcome: 'sent' | 'retrying' | 'failed' | 'duplicate';
+  readonly outcome: 'sent' | 'retrying' | 'failed' | 'duplicate' | 'stale';
 }
 
 export const deliveryIdOf = (key: string, player: string, channel: string) => `dlv_${createHash('sha256').update(`${key}\n${player}\n${channel}`).digest('hex').slice(0, 32)}`;
@@ -72,10 +77,12 @@ export class Notifier {
       if (!ch || !(await this.deps.ledger.claimRetry(notice.key, ch.id, attempt, this.deps.clock.now()))) return [{ channel: job.channel, outcome: 'duplicate' }];
       return [await this.deliver(notice, rendered, ch, attempt)];
     }
-    if (all.length === 0) return [];
+    if (notice.kind === 'turn' && (await this.deps.isStale?.(notice))) return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
     // On a replay the ledger returns the channels chosen the first time, so a channel
     // added since then does not receive old news.
+    // Opened even with no channels: a channel added later must not receive this notice on a replay.
     const chosen = await this.deps.ledger.open(notice.key, notice.player, all.map((c) => c.id), this.deps.clock.now());
+    if (chosen.length === 0) return [];
     const out: ChannelResult[] = [];
     for (const ch of all.filter((c) => chosen.includes(c.id))) {
       if (!(await this.deps.ledger.claim(notice.key, ch.id, this.deps.clock.now()))) {

@@ -1,5 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Clock } from '../ports.js';
+import { ReadModelStore } from '../projections/read-model-store.js';
+import type { Notice } from './decide.js';
 import { mailerFromEnv, type Mailer } from './mailer.js';
 import { Notifier, type RetryPolicy } from './notifier.js';
 import type { NotifyQueue } from './queue.js';
@@ -53,7 +55,20 @@ export function createNotifier(opts: {
     appUrl: env['APP_URL'] ?? 'http://localhost:3000',
     retry: opts.retry,
     allowInsecureWebhooks: env['AUTH_MODE'] === 'local',
+    isStale: turnIsStale(new ReadModelStore(client, tableName)),
     ...(opts.queue ? { queue: opts.queue } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
   });
+}
+
+/**
+ * A turn notice is stale when the game's summary read model (written before the notice was
+ * queued) says one of its seats is no longer pending since the notice's version.
+ */
+export function turnIsStale(models: Pick<ReadModelStore, 'getSummary'>): (n: Notice) => Promise<boolean> {
+  return async (n) => {
+    const s = await models.getSummary(n.gameId);
+    if (!s || s.version < n.version) return false;
+    return n.seats.some((seat) => s.pendingSince[seat]?.version !== n.version);
+  };
 }

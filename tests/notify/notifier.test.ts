@@ -9,6 +9,7 @@ import type { NotifyQueue } from '../../functions/notify/queue.js';
 import { verifySignature } from '../../functions/notify/signature.js';
 import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from '../../functions/notify/stores.js';
 import type { WebhookTransport } from '../../functions/notify/webhook.js';
+import { turnIsStale } from '../../functions/notify/wiring.js';
 import { freshTable } from '../support/dynamo.js';
 
 const SECRET = 'whsec_bob_0123456789abcdef';
@@ -160,6 +161,37 @@ describe('Notifier on DynamoDB Local', () => {
     const h = harness();
     const strict = new Notifier({ ...(h.notifier as any).deps, allowInsecureWebhooks: false });
     expect(await strict.handle({ notice: notice({ player: 'dora' }) })).toContainEqual({ channel: 'wh1', outcome: 'failed' });
+    expect(h.posts).toHaveLength(0);
+  });
+});
+
+describe('stale and unaddressed notices', () => {
+  it('a "your turn" the game has moved past is not sent', async () => {
+    const summary = (pendingSince: Record<string, { at: string; version: number }>, version = 9) => ({ getSummary: async () => ({ version, pendingSince }) as any });
+    const n5 = notice({ version: 5 });
+    expect(await turnIsStale(summary({ p2: { at: NOW, version: 5 } }))(n5)).toBe(false);
+    expect(await turnIsStale(summary({ p2: { at: NOW, version: 7 } }))(n5)).toBe(true);
+    expect(await turnIsStale(summary({ p1: { at: NOW, version: 8 } }))(n5)).toBe(true);
+    expect(await turnIsStale({ getSummary: async () => undefined })(n5)).toBe(false);
+    expect(await turnIsStale(summary({}, 4))(n5)).toBe(false);
+
+    await settingsFor('erin');
+    const h = harness();
+    const strict = new Notifier({ ...(h.notifier as any).deps, isStale: async () => true });
+    expect(await strict.handle({ notice: notice({ player: 'erin' }) })).toEqual([
+      { channel: 'email', outcome: 'stale' },
+      { channel: 'wh1', outcome: 'stale' },
+    ]);
+    expect(h.mails).toHaveLength(0);
+  });
+
+  it('a notice for a player without channels is not sent later to channels added since', async () => {
+    const h = harness();
+    const job = { notice: notice({ player: 'frank' }) };
+    expect(await h.notifier.handle(job)).toEqual([]);
+    await settingsFor('frank');
+    expect(await h.notifier.handle(job)).toEqual([]);
+    expect(h.mails).toHaveLength(0);
     expect(h.posts).toHaveLength(0);
   });
 });

@@ -80,6 +80,7 @@ export function orderUses(s: State, order: readonly OrderStep[]): Set<string> {
         break;
       case 'card':
         used.add(st.card);
+        if (st.boost) used.add(st.boost);
         used.add(`card:${commandOf(s, st.card).title}:${st.target ?? 'side'}`);
         break;
       case 'attack':
@@ -107,6 +108,8 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
       if (!me.hand.includes(c.unit) || used.has(c.unit)) return bad('commitment/not-in-hand', `${c.unit} is not an uncommitted unit in your hand`, RULE.commitment);
       const card = cardOf(s, c.unit);
       if (card.type === 'crew') return bad('commitment/crew-alone', 'A crew is committed with the unit it crews, or to replace the lost crew of a unit in play', RULE.commitment);
+      const airFrom = s.situation.rules.aircraftFromTurn?.[seat];
+      if (card.type === 'aircraft' && airFrom !== undefined && s.turn < airFrom) return bad('situation/no-aircraft-yet', `In ${s.situation.title} your aircraft may be committed from turn ${airFrom}`, RULE.situation);
       if (committing.length >= HAND_LIMIT_UNITS) return bad('commitment/too-many', `At most ${HAND_LIMIT_UNITS} units are committed in one turn`, RULE.commitment);
       let crew: string | null = null;
       if (card.crew !== 'none') {
@@ -166,7 +169,8 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
         const have = [...Object.values(s.inPlay).filter((u) => u.controller === seat).map((u) => u.id), ...committing.map((x) => x.unit)];
         if (!have.some(applies)) return bad('command/no-applicable-unit', `${card.title} needs one of your ${card.appliesTo.join('/')} units in the battle area`, RULE.command);
         if (identicalInEffect(s, card.title, seat, null) || used.has(`card:${card.title}:side`)) return bad('command/identical', `${card.title} is already in effect; identical cards are not cumulative`, RULE.command);
-        return ok({ kind: 'card', card: c.card, target: null, keep: false });
+        if (c.boostWith !== undefined) return bad('command/no-boost', 'Only a capture roll can be boosted with this card', RULE.command);
+        return ok({ kind: 'card', card: c.card, target: null, keep: false, boost: null });
       }
       if (c.target === undefined) return bad('command/target-required', `${card.title} is played on a unit`, RULE.command);
       const enemyCard = kind === 'sabotage' || kind === 'capture';
@@ -194,7 +198,11 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
         }
       }
       if (c.keep !== undefined && kind !== 'capture') return bad('command/no-keep', 'Only a capture may keep a unit', RULE.command);
-      return ok({ kind: 'card', card: c.card, target: c.target, keep: c.keep ?? false });
+      if (c.boostWith !== undefined) {
+        if (kind !== 'capture') return bad('command/no-boost', 'Only a capture roll can be boosted with this card', RULE.command);
+        if (!me.commands.includes(c.boostWith) || used.has(c.boostWith) || c.boostWith === c.card) return bad('command/not-in-hand', `${c.boostWith} is not an unplayed command card in your hand`, RULE.command);
+      }
+      return ok({ kind: 'card', card: c.card, target: c.target, keep: c.keep ?? false, boost: c.boostWith ?? null });
     }
     case 'DeclareAttack': {
       if (s.phase !== 'declaration') return bad('phase/not-declaration', 'Targets are declared after commitment', RULE.target);
@@ -444,9 +452,11 @@ function playCard(out: Out, ctx: Ctx, seat: Side, st: Extract<OrderStep, { kind:
       const u = s.inPlay[target!]!;
       if (u.controller === seat || u.damageCard === null || !hasFrontInfantry(s, seat)) return void_('the target is no longer a damaged enemy unit, or you have no front-line infantry');
       out.emit({ type: 'CommandCardPlayed', seat, card: st.card, target });
+      if (st.boost && out.s.seats[seat].commands.includes(st.boost)) out.emit({ type: 'CommandCardDiscardedForBonus', seat, card: st.boost, roll: 'capture' });
+      const bonus = st.boost ? 1 : 0;
       const die = ctx.rng.die(10);
-      const success = die >= card.effect.minRoll;
-      out.emit({ type: 'CaptureRolled', seat, card: st.card, target: u.id, die, needed: card.effect.minRoll, success });
+      const success = die + bonus >= card.effect.minRoll;
+      out.emit({ type: 'CaptureRolled', seat, card: st.card, target: u.id, die, bonus, needed: card.effect.minRoll, success });
       if (success) {
         out.emit({
           type: 'UnitCaptured',

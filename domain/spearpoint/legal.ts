@@ -70,7 +70,6 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
             }
           }
         }
-        out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
       } else {
         for (const u of mine) {
           if (used.has(`attacker:${u.id}`)) continue;
@@ -101,11 +100,14 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
           if (commandOf(s, card).effect.kind === 'capture') out.push({ ...c, keep: true });
         }
       }
-      if (me.order.length) out.push({ type: 'ClearOrder' });
+      // Order steps first, then sealing, then the commands that make no progress, so a
+      // client that always takes the first offer still plays the game forward.
       if (smallAssaults(me.order).length === 0) {
         out.push({ type: 'SealOrder' });
         if (s.phase === 'declaration') for (const card of me.commands) if (!used.has(card)) out.push({ type: 'SealOrder', initiativeBoost: card });
       }
+      if (me.order.length) out.push({ type: 'ClearOrder' });
+      if (s.phase === 'commitment') out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
       return out;
     }
     case 'combat': {

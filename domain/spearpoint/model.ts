@@ -27,8 +27,11 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('MoveCrew'), from: id, to: id }).strict(),
   /** Commitment order step: move mobile artillery between lines. */
   z.object({ type: z.literal('MoveLine'), unit: id, line: z.enum(['front', 'rear']) }).strict(),
-  /** Commitment or declaration order step: play a command card (target: a unit, if the card needs one). */
-  z.object({ type: z.literal('PlayCommandCard'), card: id, target: id.optional(), keep: z.boolean().optional() }).strict(),
+  /**
+   * Commitment or declaration order step: play a command card (target: a unit, if the card needs
+   * one). A capture may keep the unit, and may discard another card for +1 to its capture roll.
+   */
+  z.object({ type: z.literal('PlayCommandCard'), card: id, target: id.optional(), keep: z.boolean().optional(), boostWith: id.optional() }).strict(),
   /** Declaration order step: one unit attacks one target with one or two of its weapons (positions on the card). */
   z.object({ type: z.literal('DeclareAttack'), attacker: id, target: id, weapons: z.array(z.number().int().min(0).max(3)).min(1).max(2) }).strict(),
   /** Declaration order step: an infantry unit joins a close assault on an armored target (three or more needed). */
@@ -59,7 +62,7 @@ export type OrderStep =
   | { kind: 'replaceCrew'; crew: string; unit: string }
   | { kind: 'moveCrew'; from: string; to: string }
   | { kind: 'moveLine'; unit: string; line: 'front' | 'rear' }
-  | { kind: 'card'; card: string; target: string | null; keep: boolean }
+  | { kind: 'card'; card: string; target: string | null; keep: boolean; boost: string | null }
   | { kind: 'attack'; attacker: string; target: string; weapons: number[] }
   | { kind: 'closeAssault'; attacker: string; target: string }
   | { kind: 'initiativeBoost'; card: string };
@@ -201,12 +204,12 @@ export type Event =
   | { type: 'UnitRepaired'; unit: string }
   | { type: 'CardDrawn'; seat: Side; kind: 'command' | 'unit'; card: string }
   | { type: 'CardsDrawnByCard'; seat: Side; kind: 'command' | 'unit'; count: number }
-  | { type: 'CaptureRolled'; seat: Side; card: string; target: string; die: number; needed: number; success: boolean }
+  | { type: 'CaptureRolled'; seat: Side; card: string; target: string; die: number; bonus: number; needed: number; success: boolean }
   | { type: 'UnitCaptured'; by: Side; unit: string; crew: string | null; kept: boolean; unitPoints: number; crewPoints: number }
   | { type: 'DeclarationBegan' }
   | { type: 'DeclarationRevealed'; orders: Record<Side, OrderStep[]>; attacks: Attack[] }
   | { type: 'AttackCancelled'; attackId: string; reason: string }
-  | { type: 'CommandCardDiscardedForBonus'; seat: Side; card: string; roll: 'initiative' | 'hit' | 'intensity' }
+  | { type: 'CommandCardDiscardedForBonus'; seat: Side; card: string; roll: 'initiative' | 'hit' | 'intensity' | 'capture' }
   | { type: 'InitiativeRolled'; rolls: { us: number; de: number }[]; modifiers: { us: number; de: number }; winner: Side }
   | { type: 'CombatBegan'; chooser: Side | null }
   | { type: 'AttackRolled'; attackId: string; weapon: number; dice: [number, number]; bonus: number; needed: number; result: 'hit' | 'miss' | 'friendly-fire' | 'double-intensity' | 'destroyed-outright' }

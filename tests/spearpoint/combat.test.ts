@@ -217,6 +217,8 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     expect(discarded.visibility).toEqual({ to: 'all' });
     expect(boosted.s.commandDiscard).toContain(card);
     expect(boosted.s.seats.de.commands).not.toContain(card);
+    const intensity = when(t, 'de', { type: 'ResolveAttack', attackId: 't1-de-1', boostWith: card, boostRoll: 'intensity' }, [5, 5, 3]);
+    expect(ofType(intensity.events, 'HitResolved')[0]).toMatchObject({ bonus: 1, net: 3 + 8 + 1 - 5 });
   });
 });
 

@@ -67,6 +67,11 @@ describe('setup (001 Two-Player Standard Game Setup)', () => {
     expect(auto.s.phase).toBe('commitment');
     expect(auto.s.turn).toBe(1);
   });
+  it('a Situation may modify the rules: in Hold the Line German aircraft arrive from turn 3', () => {
+    const s = withHand(given({}, 'commitment', { situation: 'hold-the-line' }), 'de', ['de-bf109', 'de-pilot']);
+    expect(when(s, 'de', { type: 'CommitUnit', unit: 'de-h1', crew: 'de-h2' }).error?.code).toBe('situation/no-aircraft-yet');
+    expect(when({ ...s, turn: 3 }, 'de', { type: 'CommitUnit', unit: 'de-h1', crew: 'de-h2' }).error).toBeUndefined();
+  });
   it('a Situation places its units and swaps in its own win conditions and deck sizes', () => {
     const { s } = setupGame({ situation: 'tiger-hunt' });
     expect(Object.values(s.inPlay).map((u) => [s.cards[u.id]!.card, u.controller, u.crew !== null])).toEqual([['de-tiger-i', 'de', true]]);
@@ -214,6 +219,11 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     expect(scored.s.seats.us.score).toBe(46);
     const failed = bothSeal(t, [{ type: 'PlayCommandCard', card: cap, target: 'de-t1' }], [], [5]);
     expect(failed.s.inPlay['de-t1']!.controller).toBe('de');
+    // Another card discarded with the order adds 1 to the capture roll: 5 + 1 makes the 6.
+    const spare = cardTitled(s, 'Dig In');
+    const boosted = bothSeal(withHand(t, 'us', [], [spare]), [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', boostWith: spare }], [], [5]);
+    expect(ofType(boosted.events, 'CaptureRolled')[0]).toMatchObject({ die: 5, bonus: 1, success: true });
+    expect(boosted.s.commandDiscard).toContain(spare);
     const kept = bothSeal(withHand(t, 'us', ['us-tank-crew']), [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', keep: true }], [], [10]);
     expect(kept.s.inPlay['de-t1']).toMatchObject({ controller: 'us', crew: null });
     expect(kept.s.seats.us.score).toBe(4);

@@ -30,6 +30,8 @@ export const situationSchema = z
     deckPoints: z.object({ us: z.object({ min: z.number().int(), max: z.number().int() }), de: z.object({ min: z.number().int(), max: z.number().int() }) }).strict(),
     /** Units already in the battle area when the game starts (outside the Reserves decks). */
     startInPlay: z.object({ us: z.array(placedSchema), de: z.array(placedSchema) }).strict(),
+    /** Modified rules: a side may commit aircraft only from this turn on. */
+    rules: z.object({ aircraftFromTurn: z.object({ us: z.number().int().min(1).optional(), de: z.number().int().min(1).optional() }).strict().optional() }).strict().default({}),
   })
   .strict();
 export type Situation = z.infer<typeof situationSchema>;
@@ -41,6 +43,7 @@ export const STANDARD: Situation = {
   winConditions: [{ kind: 'points', target: 51 }, { kind: 'overrun', turns: 3 }],
   deckPoints: { us: { min: 80, max: 100 }, de: { min: 80, max: 100 } },
   startInPlay: { us: [], de: [] },
+  rules: {},
 };
 
 export const SITUATIONS: Readonly<Record<string, Situation>> = {
@@ -61,10 +64,11 @@ export const SITUATIONS: Readonly<Record<string, Situation>> = {
     title: 'Hold the Line',
     objectives: {
       us: 'Dug-in riflemen and a 57mm gun must hold until relieved: keep a land unit in the battle area through turn 8.',
-      de: 'Break the line before dark: score 51 Victory Points or Overrun the position.',
+      de: 'Break the line before dark: score 51 Victory Points or Overrun the position. The Luftwaffe arrives on turn 3.',
     },
     winConditions: [{ kind: 'holdOut', seat: 'us', turns: 8 }, { kind: 'points', target: 51 }, { kind: 'overrun', turns: 2 }],
     deckPoints: { us: { min: 50, max: 80 }, de: { min: 80, max: 100 } },
     startInPlay: { us: [{ card: 'us-rifle-squad' }, { card: 'us-rifle-squad' }, { card: 'us-57mm-at-gun', crew: 'us-artillery-crew' }], de: [] },
+    rules: { aircraftFromTurn: { de: 3 } },
   }),
 };

@@ -4,11 +4,9 @@ import type { commandCardSchema, damageCardSchema, damageEffectSchema } from './
 /**
  * REPRESENTATIVE Command and Damage decks for Spearpoint 1943.
  *
- * The rulebook (001) names command cards (Field Camouflage, Hull Down, Ambush!, Commit
- * Reserves, Withdraw, Dig In, Lay Smoke, Capture That Unit!, Fighter Ace, Fire Mission!,
- * Fire for Effect!, Sabotage, Zero In Artillery, Veteran Crew, Veteran Soldiers) and damage
- * effects (Immobilized, Fire Control Damage, Crew Casualty, Shaken) without printing their
- * text. The effects, counts and numbers below are Fieldpost's stand-ins, written so each
+ * The rulebooks name fifteen command cards (all designs below except Field Repairs and
+ * Resupply, which Fieldpost added) and several damage effects (Immobilized, Crew Casualty,
+ * Shaken and Fire Control Damage among them) without printing their text. The effects, counts and numbers below are Fieldpost's stand-ins, written so each
  * card does something the engine enforces; a club replaces them with its own catalog file.
  * The Command deck has 50 cards and the Damage deck 25, as the setup rules require.
  */

@@ -1,6 +1,6 @@
 import type { Viewer } from '../kernel/visibility.js';
 import { indexCatalog } from './data/catalog.js';
-import type { Side } from './data/schema.js';
+import type { Side, Weapon } from './data/schema.js';
 import { SEATS, type State, type UnitInPlay } from './model.js';
 import { cardOf, damageEdge, effectiveDefense } from './rules.js';
 
@@ -9,6 +9,14 @@ import { cardOf, damageEdge, effectiveDefense } from './rules.js';
  * battle areas; counts of the other side's hand and of every deck; scores, phase and who must
  * act. A spectator sees only the public part. The auditor (after the end) sees the deck orders.
  */
+/** A weapon as a card prints it, in one line: "75mm M3 Gun: inf 11, veh 10; DI 7". */
+export function weaponLine(w: Weapon): string {
+  const vals = (['infantry', 'vehicle', 'aircraft'] as const)
+    .filter((k) => w.attack[k] !== undefined)
+    .map((k) => `${k.slice(0, 3)} ${w.attack[k]}${k === 'vehicle' && w.bullets ? '*' : ''}`);
+  return `${w.name}: ${vals.join(', ')}; DI ${w.damageIndex}${w.rateOfFire > 1 ? `; ${w.rateOfFire}X` : ''}${w.bullets ? '; bullets' : ''}${w.bombs ? '; bombs' : ''}`;
+}
+
 export function view(s: State, viewer: Viewer) {
   const idx = indexCatalog(s.catalog);
   const auditor = viewer.kind === 'auditor';
@@ -21,6 +29,7 @@ export function view(s: State, viewer: Viewer) {
       card: card.id,
       title: card.title,
       type: card.type,
+      cost: card.cost,
       line: u.line,
       crew: u.crew ? { id: u.crew, card: s.cards[u.crew]!.card } : null,
       needsCrew: card.crew !== 'none' && u.crew === null,
@@ -32,6 +41,7 @@ export function view(s: State, viewer: Viewer) {
       ...(u.turnsLeft !== null ? { turnsOfFlightLeft: u.turnsLeft, bombsUsed: u.bombsUsed } : {}),
       shaken: u.shakenUntil >= s.turn,
       immobilized: u.immobilized,
+      weapons: card.weapons.map(weaponLine),
       weaponsLost: u.weaponsLost,
       commandCards: s.effects.filter((e) => e.unit === u.id).map((e) => ({ card: e.card, title: e.title })),
       capturedFrom: s.cards[u.id]!.owner !== u.controller ? s.cards[u.id]!.owner : undefined,
@@ -56,8 +66,11 @@ export function view(s: State, viewer: Viewer) {
       drawDone: x.drawDone,
       ...(own
         ? {
-            hand: x.hand.map((id) => ({ id, card: s.cards[id]!.card, title: cardOf(s, id).title })),
-            commands: x.commands.map((id) => ({ id, title: idx.command(id).title })),
+            hand: x.hand.map((id) => {
+              const c = cardOf(s, id);
+              return { id, card: c.id, title: c.title, type: c.type, cost: c.cost, crew: c.crew, line: c.line, defense: c.defense, endurance: c.endurance, weapons: c.weapons.map(weaponLine) };
+            }),
+            commands: x.commands.map((id) => ({ id, title: idx.command(id).title, text: idx.command(id).text })),
             order: x.order,
             standingOrders: { friendlyFire: x.friendlyFire },
           }

@@ -114,7 +114,19 @@ const deckCards = (s: State) => new Set<string>([...s.seats.us.reserves, ...s.se
 export interface HiddenStats {
   checkedEvents: number;
   checkedViews: number;
+  /** Broken invariants and hidden-information leaks found (kept apart so each test reports its own). */
+  invariantProblems?: string[];
+  hiddenProblems?: string[];
 }
+
+const record = (into: string[] | undefined, f: () => void) => {
+  if (!into) return f();
+  try {
+    f();
+  } catch (e) {
+    if (into.length < 10) into.push((e as Error).message);
+  }
+};
 
 /** Checks what `viewer` may see in one engine event (with the state before and after it). */
 export function checkEventHidden(before: State, after: State, e: EventEnvelope, stats: HiddenStats): void {
@@ -181,11 +193,13 @@ export class CheckedGame {
       this.events.push(e);
       if (e.type === 'CommandCardPlayed') this.titlesPlayed.add(indexCatalog(this.state.game.catalog).command((e.data as { card: string }).card).title);
       if (this.checks && before && !e.type.includes('.')) {
-        checkInvariants(this.state.game, e.type);
-        checkEventHidden(before.game, this.state.game, e, this.stats);
+        const after = this.state.game;
+        record(this.stats.invariantProblems, () => checkInvariants(after, e.type));
+        record(this.stats.hiddenProblems, () => checkEventHidden(before.game, after, e, this.stats));
       }
     }
-    if (this.checks && this.state && this.state.meta.status === 'active') checkViewsHidden(this.state.game, this.stats);
+    const now = this.state;
+    if (this.checks && now && now.meta.status === 'active') record(this.stats.hiddenProblems, () => checkViewsHidden(now.game, this.stats));
   }
   start(options: unknown): void {
     this.append(decideCreate(spearpoint, { gameId: this.gameId, options, createdBy: 'alice', commitment: seedCommitment(this.seed) }), 'alice');

@@ -1,5 +1,5 @@
+import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { NotifyJob } from './decide.js';
-import { amzDate, credentialsFromEnv, signRequest, type AwsCredentials } from './sigv4.js';
 
 /** Where the projector puts notification jobs: SQS in AWS, an in-process queue locally. */
 export interface NotifyQueue {
@@ -9,52 +9,30 @@ export interface NotifyQueue {
 /** SQS limits: 10 messages per batch, at most 900 s of delay. */
 export const SQS_MAX_DELAY_SECONDS = 900;
 
-/**
- * SQS SendMessageBatch over the JSON protocol, signed with SigV4 (see sigv4.ts for why
- * not the SDK client). Throws if any entry failed, so the stream record is retried.
- */
+/** SQS SendMessageBatch in batches of ten. Throws if any entry failed, so the stream record is retried. */
 export class SqsNotifyQueue implements NotifyQueue {
   constructor(
     private readonly queueUrl: string,
-    private readonly region: string,
-    private readonly credentials: () => AwsCredentials,
-    private readonly now: () => Date = () => new Date(),
-    /** The SQS endpoint; the regional one unless a test points it elsewhere. */
-    private readonly endpoint = `https://sqs.${region}.amazonaws.com/`,
+    private readonly client: Pick<SQSClient, 'send'>,
   ) {}
 
   static fromEnv(env: Readonly<Record<string, string | undefined>>): SqsNotifyQueue {
     const url = env['NOTIFY_QUEUE_URL'];
     if (!url) throw new Error('NOTIFY_QUEUE_URL is not set');
-    const region = env['AWS_REGION'] ?? /sqs\.([a-z0-9-]+)\./.exec(url)?.[1];
-    if (!region) throw new Error('AWS_REGION is not set');
-    return new SqsNotifyQueue(url, region, () => credentialsFromEnv(env));
+    return new SqsNotifyQueue(url, new SQSClient({}));
   }
 
   async enqueue(jobs: readonly NotifyJob[], delaySeconds = 0): Promise<void> {
+    const delay = Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.round(delaySeconds)));
     for (let i = 0; i < jobs.length; i += 10) {
       const batch = jobs.slice(i, i + 10);
-      const body = JSON.stringify({
-        QueueUrl: this.queueUrl,
-        Entries: batch.map((job, j) => ({ Id: `m${j}`, MessageBody: JSON.stringify(job), DelaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, Math.round(delaySeconds))) })),
-      });
-      const endpoint = this.endpoint;
-      const headers = signRequest({
-        method: 'POST',
-        url: endpoint,
-        headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessageBatch' },
-        body,
-        region: this.region,
-        service: 'sqs',
-        credentials: this.credentials(),
-        amzDate: amzDate(this.now()),
-      });
-      const { host: _host, ...sendHeaders } = headers;
-      const r = await fetch(endpoint, { method: 'POST', headers: sendHeaders, body, signal: AbortSignal.timeout(10_000) });
-      const text = await r.text();
-      if (!r.ok) throw new Error(`SQS SendMessageBatch failed (${r.status}): ${text.slice(0, 300)}`);
-      const parsed = JSON.parse(text) as { Failed?: { Id: string; Message?: string }[] };
-      if (parsed.Failed?.length) throw new Error(`SQS refused ${parsed.Failed.length} message(s): ${parsed.Failed.map((f) => f.Message ?? f.Id).join('; ')}`);
+      const r = await this.client.send(
+        new SendMessageBatchCommand({
+          QueueUrl: this.queueUrl,
+          Entries: batch.map((job, j) => ({ Id: `m${j}`, MessageBody: JSON.stringify(job), DelaySeconds: delay })),
+        }),
+      );
+      if (r.Failed?.length) throw new Error(`SQS refused ${r.Failed.length} message(s): ${r.Failed.map((f) => f.Message ?? f.Id).join('; ')}`);
     }
   }
 }

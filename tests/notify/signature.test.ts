@@ -4,7 +4,6 @@ import type { Notice } from '../../functions/notify/decide.js';
 import { webhookPayload } from '../../functions/notify/payloads.js';
 import { renderNotice } from '../../functions/notify/render.js';
 import { computeSignature, signatureHeader, verifySignature } from '../../functions/notify/signature.js';
-import { signRequest } from '../../functions/notify/sigv4.js';
 import { maskUrl, signedRequest, webhookUrlProblem } from '../../functions/notify/webhook.js';
 
 const SECRET = 'whsec_test_0123456789abcdef';
@@ -121,21 +120,5 @@ describe('webhook URLs', () => {
   it('are masked where they carry tokens', () => {
     expect(maskUrl('https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz')).toBe('https://discord.com/api/webhooks/1234…/abcd…');
     expect(maskUrl('https://example.org/hook?token=secret')).toBe('https://example.org/hook?…');
-  });
-});
-
-describe('SigV4 (for SQS)', () => {
-  it('matches the worked example in the AWS documentation', () => {
-    const h = signRequest({
-      method: 'GET',
-      url: 'https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08',
-      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
-      body: '',
-      region: 'us-east-1',
-      service: 'iam',
-      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' },
-      amzDate: '20150830T123600Z',
-    });
-    expect(h['authorization']).toBe('AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, SignedHeaders=content-type;host;x-amz-date, Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7');
   });
 });

@@ -580,6 +580,7 @@ function fireShot(out: Out, ctx: Ctx, a: Attack, weapon: number, boost: 'hit' | 
   const dice: [number, number] = [ctx.rng.die(10), ctx.rng.die(10)];
   const natural = dice[0] + dice[1];
   const bonus = boost === 'hit' ? 1 : 0;
+  // Special rolls read the dice as thrown; a discarded card's +1 only helps reach the attack value.
   const special = specialRoll(natural);
   const result = special ?? (natural + bonus >= needed ? 'hit' : 'miss');
   out.emit({ type: 'AttackRolled', attackId: a.id, weapon, dice, bonus, needed, result });
@@ -666,6 +667,7 @@ function destroy(out: Out, unitId: string, by: Side | null, cause: 'damage' | 'o
   let crewPoints = 0;
   if (u.crew) {
     fate = cause === 'damage' && baseIntensity !== null ? crewFate(baseIntensity, hasGroundUnit(s, other(u.controller))) : 'lost';
+    // Friendly fire: the enemy did not take the crew, so a crew that would be captured is lost instead.
     if (by === null && fate === 'captured') fate = 'lost';
     crewPoints = by === null || fate === 'returned' ? 0 : victoryPoints(costOf(s, u.crew), fate === 'captured');
   }

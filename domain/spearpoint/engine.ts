@@ -14,6 +14,27 @@ import { commandSchema, SEATS, type Command, type DeckChoice, type Event, type O
 import { COMMANDS_DEALT, commitLine, deckProblems, RULE } from './rules.js';
 import { view } from './view.js';
 
+/**
+ * Frontline General: Spearpoint 1943, the card game (rulebook 001), as a Fieldpost engine.
+ *
+ * Flow: setup shuffles the decks and deals 3 Command cards each; in the muster each side
+ * picks its 4-unit starting hand privately (PickStartingUnit ×4 or AutoPickHand). Each turn:
+ *   commitment   both sides build a sealed order step by step (CommitUnit, ReplaceCrew,
+ *                MoveCrew, MoveLine, PlayCommandCard), then SealOrder; one public reveal.
+ *   declaration  sealed again (DeclareAttack, JoinCloseAssault, declaration cards), SealOrder
+ *                may discard a card for +1 Initiative; the reveal rolls Initiative.
+ *   combat       the side whose choice it is sends ResolveAttack {attackId, boostWith?};
+ *                a friendly-fire roll may wait for the other side's ChooseFriendlyFireVictim
+ *                (or its standing order). The phase ends by itself when no attack is left.
+ *   draw         each side sends DrawCard ×3 (command first), then discards to 7 units / 5 commands.
+ *
+ * Readings of the rulebook where it is silent (each documented where it is implemented):
+ * special attack rolls (2-3, 18, 19-20) read the natural 2d10, a +1 card only helps reach the
+ * attack value; a friendly-fire victim's crew is never captured; with every Damage card in use
+ * no card is drawn; the engine ends a game that could otherwise run forever at the turn limit
+ * (`maxTurns`, default 40) or when neither side has anything left to commit, by the higher
+ * score (level scores: a draw, no winners).
+ */
 const deckChoiceSchema = z.union([z.object({ preset: z.string() }).strict(), z.object({ cards: z.array(z.string()).min(1).max(80) }).strict()]);
 
 const catalogFrom = (o: { catalog?: unknown }): Catalog => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Emitted, GameEngine, Pending } from '../kernel/engine.js';
+import type { Emitted, GameEngine } from '../kernel/engine.js';
 import { violation } from '../kernel/errors.js';
 import { err, ok } from '../kernel/result.js';
 import { HIDDEN, PUBLIC, onlySeats } from '../kernel/visibility.js';
@@ -9,7 +9,7 @@ import type { Catalog, Side } from './data/schema.js';
 import { SITUATIONS, type Situation } from './data/situations.js';
 import { decide, Out } from './decide.js';
 import { evolve } from './evolve.js';
-import { legalCommands } from './legal.js';
+import { legalCommands, pending } from './legal.js';
 import { commandSchema, SEATS, type Command, type DeckChoice, type Event, type Options, type PlacedUnit, type SeatState, type State } from './model.js';
 import { COMMANDS_DEALT, commitLine, deckProblems, RULE } from './rules.js';
 import { view } from './view.js';
@@ -213,24 +213,7 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
   evolve,
   decide,
   view,
-  pending(s): Pending[] {
-    if (s.result) return [];
-    switch (s.phase) {
-      case 'muster':
-        return SEATS.filter((x) => !s.seats[x].handReady).map((seat) => ({ seat, kind: 'sealed', prompt: 'Pick your starting hand of 4 units from your Reserves deck' }));
-      case 'commitment':
-        return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({ seat, kind: 'sealed', prompt: `Turn ${s.turn}: give your commitment order (units, crews, command cards), then seal it` }));
-      case 'declaration':
-        return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({ seat, kind: 'sealed', prompt: `Turn ${s.turn}: declare one target per attacking unit, then seal` }));
-      case 'combat':
-        if (s.friendlyFire) return [{ seat: s.friendlyFire.chooser, kind: 'reaction', prompt: 'Friendly fire: choose which enemy unit its own attack hits' }];
-        return s.chooser ? [{ seat: s.chooser, kind: 'move', prompt: 'Choose one of your declared attacks to resolve' }] : [];
-      case 'draw':
-        return SEATS.filter((x) => !s.seats[x].drawDone).map((seat) => ({ seat, kind: 'move', prompt: 'Draw one Command card, then any two cards; discard down to 7 units and 5 commands' }));
-      case 'over':
-        return [];
-    }
-  },
+  pending,
   outcome(s) {
     if (!s.result) return undefined;
     return { winners: s.result.winners, reason: s.result.reason, score: { us: s.seats.us.score, de: s.seats.de.score } };

@@ -1,7 +1,8 @@
+import type { Pending } from '../kernel/engine.js';
 import type { Seat } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
 import { checkStep, orderUses, pickable, smallAssaults } from './decide.js';
-import { other, type Command, type State } from './model.js';
+import { other, SEATS, type Command, type State } from './model.js';
 import {
   cardOf,
   closeAssaultProblem,
@@ -135,6 +136,26 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
       if (me.commands.length > HAND_LIMIT_COMMANDS) for (const card of me.commands) out.push({ type: 'DiscardCommand', card });
       return out;
     }
+    case 'over':
+      return [];
+  }
+}
+
+/** Who must act now, and what is asked of them. */
+export function pending(s: State): Pending[] {
+  if (s.result) return [];
+  switch (s.phase) {
+    case 'muster':
+      return SEATS.filter((x) => !s.seats[x].handReady).map((seat) => ({ seat, kind: 'sealed', prompt: 'Pick your starting hand of 4 units from your Reserves deck' }));
+    case 'commitment':
+      return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({ seat, kind: 'sealed', prompt: `Turn ${s.turn}: give your commitment order (units, crews, command cards), then seal it` }));
+    case 'declaration':
+      return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({ seat, kind: 'sealed', prompt: `Turn ${s.turn}: declare one target per attacking unit, then seal` }));
+    case 'combat':
+      if (s.friendlyFire) return [{ seat: s.friendlyFire.chooser, kind: 'reaction', prompt: 'Friendly fire: choose which enemy unit its own attack hits' }];
+      return s.chooser ? [{ seat: s.chooser, kind: 'move', prompt: 'Choose one of your declared attacks to resolve' }] : [];
+    case 'draw':
+      return SEATS.filter((x) => !s.seats[x].drawDone).map((seat) => ({ seat, kind: 'move', prompt: 'Draw one Command card, then any two cards; discard down to 7 units and 5 commands' }));
     case 'over':
       return [];
   }

@@ -1,6 +1,7 @@
 import type { Viewer } from '../kernel/visibility.js';
 import { indexCatalog } from './data/catalog.js';
 import type { Side, Weapon } from './data/schema.js';
+import { pending } from './legal.js';
 import { SEATS, type State, type UnitInPlay } from './model.js';
 import { cardOf, damageEdge, effectiveDefense } from './rules.js';
 
@@ -81,6 +82,7 @@ export function view(s: State, viewer: Viewer) {
   return {
     turn: s.turn,
     phase: s.phase,
+    pending: pending(s),
     situation: { id: s.situation.id, title: s.situation.title, objectives: s.situation.objectives, winConditions: s.situation.winConditions },
     maxTurns: s.maxTurns,
     seats: Object.fromEntries(SEATS.map((seat) => [seat, seatView(seat)])),

@@ -27,7 +27,9 @@ const crew = (side: 'us' | 'de', kind: 'tank' | 'artillery' | 'pilot', title: st
   endurance: { full: 3, half: 1 },
   crewKind: kind,
   line: 'front',
-  weapons: [],
+  // Crews never fight in the card game (they are protected inside their unit); the map
+  // expansion lets a crew outside its gun defend itself, so the card carries its small arms.
+  weapons: [{ name: kind === 'pilot' ? 'Pistol' : 'Carbines', attack: { infantry: 13 }, damageIndex: 1, bullets: true }],
 });
 
 export const US_UNITS: UnitInput[] = [

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { spearpoint, type State } from '../../domain/spearpoint/index.js';
+import { CheckedGame } from './harness.js';
+
+/**
+ * The opening of a game as a player would type it (the commands quoted in the docs), through
+ * the kernel: instance ids follow the deck list (us-combined-arms: us-001..003 Rifle Squads,
+ * us-014 a Sherman, us-015 its Tank Crew; de-combined-arms: de-001..003 Rifle Squads).
+ */
+describe('a walkthrough of one turn', () => {
+  it('starting hands, a sealed commitment, a sealed declaration, combat and the draw', () => {
+    const g = new CheckedGame('3c'.repeat(32), 'walkthrough', { checkedEvents: 0, checkedViews: 0 });
+    g.start({});
+    const s = (): State => g.state!.game;
+    for (const card of ['us-m4a1-sherman', 'us-tank-crew', 'us-rifle-squad', 'us-rifle-squad']) g.play('us', { type: 'PickStartingUnit', card });
+    g.play('de', { type: 'AutoPickHand' });
+    expect(s().seats.us.hand).toEqual(['us-014', 'us-015', 'us-001', 'us-002']);
+    expect(s().seats.de.hand).toEqual(['de-001', 'de-002', 'de-003', 'de-004']);
+    expect(s().phase).toBe('commitment');
+
+    g.play('us', { type: 'CommitUnit', unit: 'us-014', crew: 'us-015' });
+    g.play('us', { type: 'CommitUnit', unit: 'us-001' });
+    g.play('us', { type: 'SealOrder' });
+    g.play('de', { type: 'CommitUnit', unit: 'de-001' });
+    g.play('de', { type: 'SetStandingOrders', friendlyFire: 'highest-cost' });
+    g.play('de', { type: 'SealOrder' });
+    expect(s().phase).toBe('declaration');
+    expect(Object.keys(s().inPlay).sort()).toEqual(['de-001', 'us-001', 'us-014']);
+
+    g.play('us', { type: 'DeclareAttack', attacker: 'us-014', target: 'de-001', weapons: [0, 1] });
+    g.play('us', { type: 'SealOrder', initiativeBoost: s().seats.us.commands[0]! });
+    g.play('de', { type: 'DeclareAttack', attacker: 'de-001', target: 'us-001', weapons: [0] });
+    g.play('de', { type: 'SealOrder' });
+    expect(s().phase).toBe('combat');
+    expect(s().attacks.map((a) => a.id)).toEqual(['t1-us-1', 't1-de-1']);
+
+    while (s().phase === 'combat') {
+      const p = spearpoint.pending(s())[0]!;
+      const seat = p.seat as 'us' | 'de';
+      if (p.kind === 'reaction') g.play(seat, { type: 'ChooseFriendlyFireVictim', unit: s().friendlyFire!.candidates[0]! });
+      else g.play(seat, { type: 'ResolveAttack', attackId: s().attacks.find((a) => a.seat === seat && a.status === 'pending')!.id });
+    }
+    if (s().phase === 'draw') {
+      for (const seat of ['us', 'de'] as const) {
+        g.play(seat, { type: 'DrawCard', from: 'command' });
+        g.play(seat, { type: 'DrawCard', from: 'reserves' });
+        g.play(seat, { type: 'DrawCard', from: 'command' });
+      }
+      expect(s().turn).toBe(2);
+      expect(s().phase).toBe('commitment');
+    }
+    expect(g.stats.checkedEvents).toBeGreaterThan(20);
+  });
+});

@@ -200,7 +200,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         if (rec) return duplicate(l, rec, player, seat);
         throw violationError(decided.error);
       }
-      const envs = chain({ version, hash }, decided.value, { gameId, commandId, at, player });
+      const envs = chain({ version, hash }, decided.value, { gameId, commandId, at, player, seed: l.stream.seed });
       const next = foldAll(l.engine, envs, l.state)!;
       try {
         await store.append({
@@ -258,7 +258,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       const at = clock.now();
       const created = decideCreate(engine, { gameId, options: input.options, createdBy: player, commitment: seedCommitment(seed), ...(input.reserve ? { reserve: input.reserve } : {}) });
       if (!created.ok) throw violationError(created.error);
-      const meta = { gameId, commandId: input.commandId, at, player };
+      const meta = { gameId, commandId: input.commandId, at, player, seed };
       let events = chain(GENESIS, created.value, meta);
       let state = foldAll(engine, events)!;
       if (input.seat !== undefined) {

@@ -1,7 +1,7 @@
 import { violation, type RuleViolation } from '../kernel/errors.js';
 import { indexCatalog } from './data/catalog.js';
-import type { CommandCard, DamageEdge, UnitCard, UnitType, Weapon } from './data/schema.js';
-import type { Attack, Line, State, UnitInPlay } from './model.js';
+import type { CommandCard, CommandEffectKind, DamageEdge, UnitCard, UnitType, Weapon } from './data/schema.js';
+import type { ActiveEffect, Attack, Line, State, UnitInPlay } from './model.js';
 import { other } from './model.js';
 
 /**
@@ -77,7 +77,12 @@ export const costOf = (s: State, instance: string): number => cardOf(s, instance
 
 export const unitEffects = (s: State, unit: string) => s.effects.filter((e) => e.unit === unit);
 const sideEffects = (s: State, seat: string) => s.effects.filter((e) => e.unit === null && e.seat === seat);
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+/** The summed amount of the effects of one kind (identical cards never stack, different titles do). */
+function amountOf(effects: readonly ActiveEffect[], kind: CommandEffectKind): number {
+  let n = 0;
+  for (const e of effects) if (e.effect.kind === kind && 'amount' in e.effect) n += e.effect.amount;
+  return n;
+}
 
 /** A unit that needs a crew and has none stands idle. */
 export function isCrewed(s: State, u: UnitInPlay): boolean {
@@ -191,23 +196,16 @@ export function hitThreshold(s: State, attacker: string, weapon: number | 'close
   const t = s.inPlay[target]!;
   const base = weapon === 'close-assault' ? Math.min(...assaultGroup.map((u) => closeAssaultValue(s, u) ?? 20)) : cardOf(s, attacker).weapons[weapon]!.attack[targetIcon(tc.type)] ?? 99;
   const immobileBonus = isImmobile(tc) ? 2 : 0;
-  const accuracy = sum(unitEffects(s, attacker).filter((e) => e.effect.kind === 'accuracy').map((e) => (e.effect as { amount: number }).amount));
+  const accuracy = amountOf(unitEffects(s, attacker), 'accuracy');
   const aimLoss = s.inPlay[attacker]?.accuracyLoss ?? 0;
-  const concealment = sum(unitEffects(s, target).filter((e) => e.effect.kind === 'concealment').map((e) => (e.effect as { amount: number }).amount));
-  const smoke =
-    t.line === 'front'
-      ? sum(
-          sideEffects(s, t.controller)
-            .filter((e) => e.effect.kind === 'smoke' && commandOf(s, e.card).appliesTo.includes(tc.type as never))
-            .map((e) => (e.effect as { amount: number }).amount),
-        )
-      : 0;
+  const concealment = amountOf(unitEffects(s, target), 'concealment');
+  const smoke = t.line === 'front' ? amountOf(sideEffects(s, t.controller).filter((e) => commandOf(s, e.card).appliesTo.includes(tc.type as never)), 'smoke') : 0;
   return base - immobileBonus - accuracy + aimLoss + concealment + smoke;
 }
 
 /** Defense after cards and damage (the bullets rule uses the printed Defense instead). */
 export function effectiveDefense(s: State, unit: string): number {
-  const bonus = sum(unitEffects(s, unit).filter((e) => e.effect.kind === 'defense').map((e) => (e.effect as { amount: number }).amount));
+  const bonus = amountOf(unitEffects(s, unit), 'defense');
   return Math.max(0, cardOf(s, unit).defense + bonus - (s.inPlay[unit]?.defenseLoss ?? 0));
 }
 
@@ -268,17 +266,15 @@ export function deckProblems(catalogUnits: readonly UnitCard[], side: string, ca
 /** Shots an attack fires, in order: each weapon rolls its rate of fire (plus Fire Mission-style bonuses); a close assault rolls once. */
 export function shotsOf(s: State, attack: Attack): number[] {
   if (attack.closeAssault) return [-1];
-  const extra = sum(unitEffects(s, attack.attackers[0]!).filter((e) => e.effect.kind === 'rateOfFire').map((e) => (e.effect as { amount: number }).amount));
+  const extra = amountOf(unitEffects(s, attack.attackers[0]!), 'rateOfFire');
   const card = cardOf(s, attack.attackers[0]!);
   return attack.weapons.flatMap((w) => Array.from({ length: card.weapons[w]!.rateOfFire + extra }, () => w));
 }
 
 /** Intensity bonus from the attacker's cards. */
-export const intensityBonus = (s: State, attacker: string): number =>
-  sum(unitEffects(s, attacker).filter((e) => e.effect.kind === 'intensity').map((e) => (e.effect as { amount: number }).amount));
+export const intensityBonus = (s: State, attacker: string): number => amountOf(unitEffects(s, attacker), 'intensity');
 
-export const initiativeModifier = (s: State, seat: string): number =>
-  sum(sideEffects(s, seat).filter((e) => e.effect.kind === 'initiative').map((e) => (e.effect as { amount: number }).amount));
+export const initiativeModifier = (s: State, seat: string): number => amountOf(sideEffects(s, seat), 'initiative');
 
 /** Is an identical command card (same title) already in effect on this unit or side? Identical cards do not stack. */
 export const identicalInEffect = (s: State, title: string, seat: string, unit: string | null): boolean =>

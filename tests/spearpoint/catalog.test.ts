@@ -30,7 +30,7 @@ describe('the representative catalog', () => {
   it('has a 50-card Command deck with every named title and a 25-card Damage deck with an effect for every unit type', () => {
     expect(BUILT_IN_CATALOG.commandCards).toHaveLength(50);
     const titles = new Set(BUILT_IN_CATALOG.commandCards.map((c) => c.title));
-    for (const t of ['Field Camouflage', 'Hull Down', 'Ambush!', 'Commit Reserves', 'Withdraw', 'Dig In', 'Lay Smoke', 'Capture That Unit!', 'Fighter Ace', 'Fire Mission!', 'Fire for Effect!', 'Sabotage', 'Zero In Artillery', 'Veteran Crew', 'Veteran Soldiers']) {
+    for (const t of ['Ambush!', 'Capture That Unit!', 'Commit Reserves', 'Dig In', 'Field Camouflage', 'Fighter Ace', 'Fire Mission!', 'Fire for Effect!', 'Hull Down', 'Lay Smoke', 'Sabotage', 'Veteran Crew', 'Veteran Soldiers', 'Withdraw', 'Zero In Artillery']) {
       expect(titles.has(t), t).toBe(true);
     }
     expect(BUILT_IN_CATALOG.damageCards).toHaveLength(25);

@@ -1,8 +1,8 @@
 import { canonicalJson } from './canonical.js';
-import type { AnyEngine, Emitted } from './engine.js';
-import { envelopeHash, GENESIS_HASH, type EventEnvelope } from './envelope.js';
-import { foldEvent, type GameCreated, type GameState } from './game.js';
-import { seededRng, seedCommitment } from './random.js';
+import type { AnyEngine } from './engine.js';
+import { envelopeHash, GENESIS_HASH, type EventEnvelope, type NewEvent } from './envelope.js';
+import { decideCreate, decideJoin, decidePlay, decideResign, foldEvent, type GameCreated, type GameState } from './game.js';
+import { seedCommitment } from './random.js';
 
 export interface VerifyReport {
   readonly ok: boolean;
@@ -43,50 +43,78 @@ export function verifyLog(events: readonly EventEnvelope[], engines: (id: string
   const seed = (last.data as { seed: string }).seed;
   if (seedCommitment(seed) !== created.commitment) return fail('the revealed seed does not match the commitment made in the first event');
 
+  // Every event must be re-derived: each decision (creation, a join, a command, a
+  // resignation) is decided again by the kernel and the engine, from the state before it,
+  // the revealed seed and the inputs the log records; the events it gives, platform events
+  // included, must be exactly the ones stored, under one commandId, time and player.
   let state: GameState | undefined;
   let draws = 0;
-  // Events not yet accounted for by a replayed decision: engine events must all be.
-  let expected: { type: string; data: unknown; visibility: unknown }[] = [];
-  const compare = (e: EventEnvelope): string | undefined => {
-    const want = expected.shift();
-    if (!want) return `event ${e.seq} (${e.type}) was not produced by any command or setup`;
-    const got = { type: e.type, data: e.data, visibility: e.visibility };
-    if (canonicalJson(got) !== canonicalJson(want)) return `event ${e.seq} (${e.type}) differs from what the rules and dice produce: expected ${canonicalJson(want).slice(0, 300)}`;
-    return undefined;
-  };
-  const asExpected = (ems: readonly Emitted<{ type: string }>[]) =>
-    ems.map(({ event: { type, ...data }, visibility }) => ({ type, data, visibility }));
+  let expected: NewEvent[] = [];
+  let decision: EventEnvelope | undefined;
+  const shape = (e: { type: string; data: unknown; visibility: unknown; actor: unknown }) => canonicalJson({ type: e.type, data: e.data, visibility: e.visibility, actor: e.actor });
 
   try {
     for (const e of events) {
-      if (!e.type.includes('.')) {
-        const p = compare(e);
-        if (p) return fail(p);
-      } else if (expected.length > 0 && e.type !== 'Game.Ended') {
-        return fail(`event ${e.seq}: expected ${expected[0]!.type} from the previous decision, found ${e.type}`);
+      let want: NewEvent | undefined;
+      if (expected.length > 0) {
+        want = expected.shift();
+        if (e.commandId !== decision!.commandId || e.at !== decision!.at || e.player !== decision!.player) return fail(`event ${e.seq} (${e.type}) is not attributed like the decision it belongs to (event ${decision!.seq})`);
+      } else {
+        decision = e;
+        const r = redecide(engine, state, e, seed);
+        if (!r.ok) return fail(`event ${e.seq} (${e.type}): ${r.error}`);
+        [want, ...expected] = r.value;
       }
-      const before = state;
-      state = foldEvent(engine, state, e);
+      if (!want || shape(e) !== shape(want)) return fail(`event ${e.seq} (${e.type}) differs from what the rules and dice produce: expected ${want ? shape(want).slice(0, 300) : 'nothing'}`);
       if (e.type === 'Game.Started' || e.type === 'Game.CommandAccepted') {
-        const d = e.data as { rngFrom: number; rngTo: number; command?: unknown };
-        const meta = before!.meta;
-        if (d.rngFrom !== meta.rngCounter) return fail(`event ${e.seq}: draws start at ${d.rngFrom}, expected ${meta.rngCounter}`);
-        const rng = seededRng({ seed, gameId: meta.gameId, entropy: state.meta.seats.map((s) => s.entropy), counter: d.rngFrom });
-        const ctx = { rng, now: e.at };
-        const r = e.type === 'Game.Started' ? engine.setup(before!.game, ctx) : engine.decide(before!.game, d.command, e.actor!, ctx);
-        if (!r.ok) return fail(`event ${e.seq}: replaying it is refused by the rules: ${r.error.message}`);
-        if (rng.counter !== d.rngTo) return fail(`event ${e.seq}: replay used draws ${d.rngFrom}..${rng.counter}, log says ..${d.rngTo}`);
+        const d = e.data as { rngFrom: number; rngTo: number };
         draws += d.rngTo - d.rngFrom;
-        expected = asExpected(r.value);
       }
+      state = foldEvent(engine, state, e);
     }
   } catch (x) {
     return fail(`replay failed: ${(x as Error).message}`);
   }
   if (expected.length > 0) return fail(`the log stops before ${expected[0]!.type}`);
-  const engineOutcome = state && engine.outcome(state.game);
+  if (state?.meta.status !== 'ended') return fail('the log does not end the game');
   const logged = (last.data as { outcome: unknown }).outcome;
-  const resigned = events.some((e) => e.type === 'Game.Resigned');
-  if (!resigned && canonicalJson(engineOutcome) !== canonicalJson(logged)) return fail('the recorded outcome is not what the final position gives');
   return { ok: true, problems, events: events.length, draws, finalHash: last.hash, outcome: logged, ...(state ? { finalState: state } : {}) };
+}
+
+/**
+ * Decides again the decision an event opens, from the state before it: Game.Created (the
+ * first event), Game.SeatJoined (which may start the game and run the setup),
+ * Game.CommandAccepted and Game.Resigned. Anything else cannot open a decision.
+ */
+function redecide(engine: AnyEngine, state: GameState | undefined, e: EventEnvelope, seed: string): { ok: true; value: NewEvent[] } | { ok: false; error: string } {
+  const refused = (r: { ok: false; error: { message: string } }) => ({ ok: false as const, error: `replaying it is refused by the rules: ${r.error.message}` });
+  if (state === undefined) {
+    if (e.type !== 'Game.Created') return { ok: false, error: 'the log must start with Game.Created' };
+    const d = e.data as GameCreated;
+    const reserve = Object.fromEntries(d.seats.filter((s) => s.player !== null).map((s) => [s.id, s.player as string]));
+    const r = decideCreate(engine, { gameId: e.gameId, options: d.options, reserve, createdBy: d.createdBy, commitment: d.commitment });
+    if (!r.ok) return refused(r);
+    if (e.player !== d.createdBy) return { ok: false, error: 'the game was not created by the player the event names' };
+    return r;
+  }
+  let r;
+  switch (e.type) {
+    case 'Game.SeatJoined': {
+      const d = e.data as { seat: string; player: string; entropy: string };
+      if (e.player !== d.player) return { ok: false, error: 'a seat was joined for another player' };
+      r = decideJoin(engine, state, { player: d.player, seat: d.seat, entropy: d.entropy }, seed);
+      break;
+    }
+    case 'Game.CommandAccepted':
+      if (e.player === null || e.actor === null) return { ok: false, error: 'a command must name its player and seat' };
+      r = decidePlay(engine, state, { player: e.player, seat: e.actor, command: (e.data as { command: unknown }).command, now: e.at }, seed);
+      break;
+    case 'Game.Resigned':
+      if (e.player === null || e.actor === null) return { ok: false, error: 'a resignation must name its player and seat' };
+      r = decideResign(state, { player: e.player, seat: e.actor }, seed);
+      break;
+    default:
+      return { ok: false, error: 'was not produced by any command, join or setup' };
+  }
+  return r.ok ? r : refused(r);
 }

@@ -172,6 +172,10 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
   async function duplicate(l: Loaded, rec: CommandRecord, player: string, seat?: Seat): Promise<CommandResult> {
     const evs = await eventsBetween(l, rec.from, rec.to);
+    // The id was used by someone else: this caller's command was never applied, so it is no duplicate.
+    if (evs[0] !== undefined && evs[0].player !== player) {
+      throw new AppError(409, 'command/id-in-use', 'Another player already used this commandId in this game; your command was not applied. Send it again with a new commandId', RULE_PLATFORM);
+    }
     return { gameId: l.stream.gameId, version: rec.to, duplicate: true, events: visible(evs, l.state, player, seat) };
   }
 

@@ -3,8 +3,14 @@ import { verifyLog, type EngineRegistry, type EventEnvelope, type VerifyReport }
 import { registry } from '../../domain/registry.js';
 import { loadEngineModules, withEngines } from '../local/engine-modules.js';
 
-/** Reads an exported log: the API's export object ({events: [...]}) or a bare array of events. */
-export function readExport(file: string): EventEnvelope[] {
+/** What the API's export object says about its events besides listing them. */
+interface ExportClaims {
+  readonly gameId?: unknown;
+  readonly version?: unknown;
+  readonly finalHash?: unknown;
+}
+
+function readExportFile(file: string): { events: EventEnvelope[]; claims: ExportClaims } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -13,7 +19,22 @@ export function readExport(file: string): EventEnvelope[] {
   }
   const events = Array.isArray(parsed) ? parsed : (parsed as { events?: unknown } | null)?.events;
   if (!Array.isArray(events)) throw new Error(`${file} holds no event list (expected an export from GET /v1/games/{id}/export)`);
-  return events as EventEnvelope[];
+  return { events: events as EventEnvelope[], claims: Array.isArray(parsed) ? {} : (parsed as ExportClaims) };
+}
+
+/** Reads an exported log: the API's export object ({events: [...]}) or a bare array of events. */
+export function readExport(file: string): EventEnvelope[] {
+  return readExportFile(file).events;
+}
+
+/** The export's stated game, version and final hash must be those of its events: a receipt is checked against them. */
+export function claimProblems(events: readonly EventEnvelope[], claims: ExportClaims): string[] {
+  const last = events[events.length - 1];
+  const problems: string[] = [];
+  if ('gameId' in claims && claims.gameId !== events[0]?.gameId) problems.push(`the export names game ${String(claims.gameId)}, but its events belong to ${events[0]?.gameId ?? 'no game'}`);
+  if ('version' in claims && claims.version !== (last?.seq ?? 0)) problems.push(`the export states version ${String(claims.version)}, but its events end at ${last?.seq ?? 0}`);
+  if ('finalHash' in claims && claims.finalHash !== (last?.hash ?? null)) problems.push(`the export states final hash ${String(claims.finalHash)}, but its last event hashes to ${last?.hash ?? 'nothing'}`);
+  return problems;
 }
 
 /** domain/registry.ts plus engines from --engines modules or FIELDPOST_ENGINES (comma-separated). */
@@ -44,6 +65,9 @@ export function describeReport(file: string, r: VerifyReport): string {
 
 export async function auditFile(file: string, extraModules: readonly string[] = []): Promise<{ ok: boolean; text: string }> {
   const engines = await auditEngines(extraModules);
-  const report = verifyLog(readExport(file), (id) => engines.get(id));
+  const { events, claims } = readExportFile(file);
+  const verified = verifyLog(events, (id) => engines.get(id));
+  const stated = claimProblems(events, claims);
+  const report: VerifyReport = stated.length ? { ...verified, ok: false, problems: [...stated, ...verified.problems] } : verified;
   return { ok: report.ok, text: describeReport(file, report) };
 }

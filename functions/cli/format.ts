@@ -33,6 +33,95 @@ function indent(text: string, by = '  '): string {
     .join('\n');
 }
 
+/** What a view says about one id: a title, and for a unit the weapon lines of its card. */
+interface Named {
+  readonly title: string;
+  readonly weapons?: readonly string[];
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const strs = (x: unknown): string[] | undefined => (Array.isArray(x) && x.every((v) => typeof v === 'string') ? (x as string[]) : undefined);
+/** "75mm M3 Gun: inf 11, veh 10; DI 7" → "75mm M3 Gun". */
+const weaponName = (line: string) => line.split(':')[0]!.trim();
+
+/**
+ * Names for the ids a view mentions, found by shape so it works for any engine: objects with
+ * an `id` (or a `card`) and a `title` (units, cards in hand, cards on units), and attacks
+ * (`id`, `attackers`, `target`), named after their units. Legal commands name ids only; this
+ * lets the client say "us-014 = M4A1 Sherman" next to them.
+ */
+export function glossary(view: unknown): Map<string, Named> {
+  const names = new Map<string, Named>();
+  const attacks: Record<string, unknown>[] = [];
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) return x.forEach(walk);
+    if (!isRecord(x)) return;
+    const key = typeof x['id'] === 'string' ? x['id'] : typeof x['card'] === 'string' ? x['card'] : undefined;
+    if (key !== undefined && typeof x['title'] === 'string' && !names.has(key)) {
+      const weapons = strs(x['weapons']);
+      names.set(key, { title: x['title'], ...(weapons ? { weapons } : {}) });
+    }
+    if (typeof x['id'] === 'string' && strs(x['attackers']) && typeof x['target'] === 'string') attacks.push(x);
+    Object.values(x).forEach(walk);
+  };
+  walk(view);
+  const unit = (id: string) => `${names.get(id)?.title ?? '?'} (${id})`;
+  for (const a of attacks) {
+    const by = strs(a['attackers'])!;
+    const weapons = Array.isArray(a['weapons']) ? (a['weapons'] as unknown[]).filter((w): w is number => typeof w === 'number') : [];
+    const lines = names.get(by[0] ?? '')?.weapons ?? [];
+    const using = weapons.length && by.length === 1 ? ` with ${weapons.map((w) => (lines[w] ? weaponName(lines[w]) : `weapon ${w}`)).join(' + ')}` : '';
+    const title = `${a['closeAssault'] === true ? 'close assault: ' : ''}${by.map(unit).join(' + ')} → ${unit(a['target'] as string)}${using}${a['status'] === 'pending' || a['status'] === undefined ? '' : ` [${String(a['status'])}]`}`;
+    names.set(a['id'] as string, { title });
+  }
+  return names;
+}
+
+/** One line that names what a command's ids stand for, or '' when the view names none of them. */
+export function explainCommand(command: unknown, names: ReadonlyMap<string, Named>): string {
+  if (!isRecord(command)) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(command)) {
+    if (k === 'type') continue;
+    if (typeof v === 'string' && names.has(v)) parts.push(`${v} = ${names.get(v)!.title}`);
+    if (k === 'weapons' && Array.isArray(v) && typeof command['attacker'] === 'string') {
+      const lines = names.get(command['attacker'])?.weapons;
+      if (lines) parts.push(`weapons: ${v.map((w) => (typeof w === 'number' && lines[w] ? weaponName(lines[w]) : String(w))).join(' + ')}`);
+    }
+  }
+  return parts.join(' · ');
+}
+
+/** Numbered legal commands, each with a second line naming its ids when the view knows them. */
+export function formatLegal(commands: readonly unknown[], view: unknown): string[] {
+  const names = glossary(view);
+  return commands.flatMap((c, i) => {
+    const why = explainCommand(c, names);
+    return [`${String(i + 1).padStart(4)}. ${compact(c, 200)}`, ...(why ? [`        ${why}`] : [])];
+  });
+}
+
+/**
+ * JSON for people: anything that fits on one line (width columns with its indentation) is
+ * printed on one line, and short fields of a long object share lines, so a unit or a card
+ * takes two or three lines instead of twenty.
+ */
+export function readableJson(x: unknown, width = 110, pad = ''): string {
+  const flat = JSON.stringify(x) ?? 'null';
+  if (pad.length + flat.length <= width || x === null || typeof x !== 'object') return flat;
+  const inner = pad + '  ';
+  const items = Array.isArray(x) ? x.map((v) => readableJson(v, width, inner)) : Object.entries(x).filter(([, v]) => v !== undefined).map(([k, v]) => `${JSON.stringify(k)}: ${readableJson(v, width, inner)}`);
+  const lines: string[] = [];
+  for (const item of items) {
+    const last = lines.length - 1;
+    const fits = !item.includes('\n') && last >= 0 && !lines[last]!.includes('\n') && inner.length + lines[last]!.length + 2 + item.length <= width;
+    if (fits) lines[last] += `, ${item}`;
+    else lines.push(item);
+  }
+  const [open, close] = Array.isArray(x) ? ['[', ']'] : ['{', '}'];
+  return `${open}\n${lines.map((l) => inner + l).join(',\n')}\n${pad}${close}`;
+}
+
 export function formatGame(v: GameViewBody, me: string): string {
   const s = v.summary;
   const lines: string[] = [];
@@ -51,12 +140,14 @@ export function formatGame(v: GameViewBody, me: string): string {
     const mine = p.player === me && (v.seat === null || v.seat === p.seat);
     lines.push(`Waiting for ${p.seat}${p.player ? ` (${p.player})` : ''}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${mine ? '   ← YOUR MOVE' : ''}`);
   }
-  lines.push(`View${v.seat ? ` as ${v.seat}` : ' (spectator)'}:`);
-  lines.push(indent(JSON.stringify(v.view, null, 2)));
+  // The prompts were printed just above; a view that repeats them needs not say them twice.
+  const view = isRecord(v.view) && Array.isArray(v.view['pending']) ? Object.fromEntries(Object.entries(v.view).filter(([k]) => k !== 'pending')) : v.view;
+  lines.push(`View${v.seat ? ` as ${v.seat}` : s.status === 'ended' ? ' (everything, the game is over)' : ' (spectator)'}:`);
+  lines.push(indent(readableJson(view, 108)));
   if (v.legalCommands.length) {
     lines.push('Your legal commands:');
-    v.legalCommands.forEach((c, i) => lines.push(`${String(i + 1).padStart(4)}. ${compact(c, 200)}`));
-    lines.push(`Send one with:  npm run cli -- play ${s.gameId} <n>`);
+    lines.push(...formatLegal(v.legalCommands, v.view));
+    lines.push(`Send one with:  npm run cli -- play ${s.gameId} <n>   (or your own JSON:  npm run cli -- do ${s.gameId} '<command>')`);
   }
   return lines.join('\n');
 }

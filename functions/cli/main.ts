@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, newCommandId } from './client.js';
 import { cliHome, loadConfig, resolveUrl, saveConfig, type CliConfig } from './config.js';
 import { auditFile } from './audit.js';
-import { formatEvent, formatGame, formatInbox, formatLobby, type CommandReply, type GameViewBody } from './format.js';
+import { explainCommand, formatEvent, formatGame, formatInbox, formatLegal, formatLobby, glossary, type CommandReply, type GameViewBody } from './format.js';
 
 const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url URL]
 
@@ -181,7 +181,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       out(v.summary.status === 'ended' ? 'The game is over.' : 'Nothing to do now: it is not your move.');
       return;
     }
-    v.legalCommands.forEach((c, i) => out(`${String(i + 1).padStart(3)}. ${JSON.stringify(c)}`));
+    for (const line of formatLegal(v.legalCommands, v.view)) out(line);
     out(`Send one with:  npm run cli -- play ${gameId} <n>`);
   },
 
@@ -191,7 +191,8 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const v = await legalOf(ctx, gameId);
     const chosen = v.legalCommands[n - 1];
     if (chosen === undefined) throw new UsageError(v.legalCommands.length ? `choose 1 to ${v.legalCommands.length}; see  npm run cli -- legal ${gameId}` : 'you have no legal command now');
-    out(`Playing ${JSON.stringify(chosen)}`);
+    const why = explainCommand(chosen, glossary(v.view));
+    out(`Playing ${JSON.stringify(chosen)}${why ? `\n  (${why})` : ''}`);
     // The choice was made on this version: if the game moved on meanwhile, refuse (409) rather than guess.
     await send(ctx, gameId, chosen, v.summary.version);
   },

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { explainCommand, formatLegal, glossary, readableJson } from '../../functions/cli/format.js';
+
+/** A cut-down Spearpoint seat view: a unit in hand, units in play, a command card, a declared attack. */
+const view = {
+  seats: {
+    us: {
+      hand: [{ id: 'us-004', card: 'us-30cal-lmg-team', title: '.30cal LMG Team', weapons: ['.30cal M1919 LMG: inf 8; DI 3'] }],
+      commands: [{ id: 'cmd-40', title: 'Zero In Artillery', text: 'Play on one of your artillery units.' }],
+    },
+  },
+  battleArea: {
+    us: { front: [{ id: 'us-014', title: 'M4A1 Sherman', weapons: ['75mm M3 Gun: inf 11, veh 10; DI 7', '.50cal M2HB MG: inf 10; DI 3'], commandCards: [{ card: 'cmd-21', title: 'Dig In' }] }] },
+    de: { front: [{ id: 'de-004', title: 'MG-42 Team', weapons: ['MG-42: inf 7; DI 3'] }, { id: 'de-001', title: 'Rifle Squad', weapons: [] }, { id: 'de-002', title: 'Rifle Squad', weapons: [] }] },
+  },
+  attacks: [
+    { id: 't1-us-1', attackers: ['us-014'], target: 'de-004', weapons: [0, 1], closeAssault: false, status: 'pending' },
+    { id: 't1-de-1', attackers: ['de-001', 'de-002'], target: 'us-014', weapons: [], closeAssault: true, status: 'resolved' },
+  ],
+};
+
+describe('CLI: naming the ids in legal commands', () => {
+  it('names units, cards (in hand and on units) and attacks found in the view', () => {
+    const names = glossary(view);
+    expect(names.get('us-004')?.title).toBe('.30cal LMG Team');
+    expect(names.get('cmd-40')?.title).toBe('Zero In Artillery');
+    expect(names.get('cmd-21')?.title).toBe('Dig In');
+    expect(names.get('t1-us-1')?.title).toBe('M4A1 Sherman (us-014) → MG-42 Team (de-004) with 75mm M3 Gun + .50cal M2HB MG');
+    expect(names.get('t1-de-1')?.title).toBe('close assault: Rifle Squad (de-001) + Rifle Squad (de-002) → M4A1 Sherman (us-014) [resolved]');
+  });
+
+  it('explains a command by its ids and weapon positions, and says nothing about ids it does not know', () => {
+    const names = glossary(view);
+    expect(explainCommand({ type: 'DeclareAttack', attacker: 'us-014', target: 'de-004', weapons: [1] }, names)).toBe('us-014 = M4A1 Sherman · de-004 = MG-42 Team · weapons: .50cal M2HB MG');
+    expect(explainCommand({ type: 'ResolveAttack', attackId: 't1-us-1', boostWith: 'cmd-40', boostRoll: 'hit' }, names)).toBe(
+      't1-us-1 = M4A1 Sherman (us-014) → MG-42 Team (de-004) with 75mm M3 Gun + .50cal M2HB MG · cmd-40 = Zero In Artillery',
+    );
+    expect(explainCommand({ type: 'DrawCard', from: 'command' }, names)).toBe('');
+    expect(explainCommand({ type: 'Roll' }, glossary({ total: 3 }))).toBe('');
+    expect(formatLegal([{ type: 'SealOrder' }, { type: 'CommitUnit', unit: 'us-004' }], view)).toEqual([
+      '   1. {"type":"SealOrder"}',
+      '   2. {"type":"CommitUnit","unit":"us-004"}',
+      '        us-004 = .30cal LMG Team',
+    ]);
+  });
+});
+
+describe('CLI: readable JSON', () => {
+  it('keeps what fits on one line, packs short fields together, and stays valid JSON', () => {
+    expect(readableJson({ a: 1, b: [1, 2] })).toBe('{"a":1,"b":[1,2]}');
+    const long = { id: 'us-001', title: 'Rifle Squad', text: 'x'.repeat(90), weapons: ['M1 Garand Rifles: inf 9, veh 15*, air 18; DI 2; 2X; bullets', 'Mk 2 Grenades: inf 11, veh 16; DI 3'] };
+    const text = readableJson(long, 80);
+    expect(text.split('\n')[1]).toBe('  "id": "us-001", "title": "Rifle Squad",');
+    expect(Math.max(...text.split('\n').filter((l) => !l.includes('xxxx')).map((l) => l.length))).toBeLessThanOrEqual(80);
+    expect(JSON.parse(text)).toEqual(long);
+    expect(JSON.parse(readableJson(view, 60))).toEqual(view);
+  });
+});

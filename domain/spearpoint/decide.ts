@@ -7,9 +7,11 @@ import type { Side } from './data/schema.js';
 import { evolve } from './evolve.js';
 import { other, SEATS, type Attack, type Command, type Event, type OrderStep, type State } from './model.js';
 import {
+  assaultParticipants,
   attackVoid,
   cardOf,
   closeAssaultProblem,
+  closeAssaultTarget,
   commandOf,
   commitLine,
   costOf,
@@ -575,8 +577,7 @@ function runAttack(out: Out, ctx: Ctx, attackId: string, boost: 'hit' | 'intensi
 function fireShot(out: Out, ctx: Ctx, a: Attack, weapon: number, boost: 'hit' | 'intensity' | null): boolean {
   const s = out.s;
   const shooter = a.attackers[0]!;
-  const alive = a.attackers.filter((u) => s.inPlay[u]);
-  const needed = hitThreshold(s, shooter, weapon < 0 ? 'close-assault' : weapon, a.target, alive);
+  const needed = hitThreshold(s, shooter, weapon < 0 ? 'close-assault' : weapon, a.target, weapon < 0 ? assaultParticipants(s, a) : [shooter]);
   const dice: [number, number] = [ctx.rng.die(10), ctx.rng.die(10)];
   const natural = dice[0] + dice[1];
   const bonus = boost === 'hit' ? 1 : 0;
@@ -611,7 +612,7 @@ export function friendlyFireCandidates(s: State, a: Attack, weapon: number): str
   return Object.values(s.inPlay)
     .filter((u) => u.controller === a.seat && !a.attackers.includes(u.id))
     .filter((u) => {
-      if (weapon < 0) return u.line === 'front' && ['tank', 'vehicle', 'gun'].includes(cardOf(s, u.id).type);
+      if (weapon < 0) return closeAssaultTarget(s, u.id);
       return weaponCanAffect(cardOf(s, a.attackers[0]!).weapons[weapon]!, cardOf(s, u.id)) && (!shooter || lineAllows(shooter.line, u.line));
     })
     .map((u) => u.id)
@@ -626,8 +627,8 @@ function resolveHit(out: Out, ctx: Ctx, a: Attack, weapon: number, victim: strin
     return;
   }
   const s = out.s;
-  const alive = a.attackers.filter((u) => s.inPlay[u]);
-  const intensity = weapon < 0 ? (alive.length ? alive : a.attackers).map(() => ctx.rng.die(10)) : [ctx.rng.die(10)];
+  // A close assault rolls 1d10 for each infantry unit still able to take part.
+  const intensity = weapon < 0 ? assaultParticipants(s, a).map(() => ctx.rng.die(10)) : [ctx.rng.die(10)];
   const doubled = special === 'double-intensity';
   const damageIndex = weapon < 0 ? 0 : cardOf(s, a.attackers[0]!).weapons[weapon]!.damageIndex;
   const bonus = (weapon < 0 ? 0 : intensityBonus(s, a.attackers[0]!)) + (boostIntensity ? 1 : 0);

@@ -160,6 +160,15 @@ export function closeAssaultValue(s: State, unit: string): number | null {
   return vals.length ? Math.min(...vals) : null;
 }
 
+/** An armored unit infantry can reach with improvised means: one attacked as a vehicle, on the front line. */
+export function closeAssaultTarget(s: State, unit: string): boolean {
+  const u = s.inPlay[unit];
+  return u !== undefined && u.line === 'front' && targetIcon(cardOf(s, unit).type) === 'vehicle';
+}
+
+/** The members of a close assault still able to take part (in play, crewed, not shaken). */
+export const assaultParticipants = (s: State, a: Attack): string[] => a.attackers.filter((u) => s.inPlay[u] && cannotAttack(s, u) === null);
+
 /** Why this unit may not join a close assault on that target, or null. */
 export function closeAssaultProblem(s: State, attacker: string, target: string): RuleViolation | null {
   const blocked = cannotAttack(s, attacker);
@@ -168,8 +177,7 @@ export function closeAssaultProblem(s: State, attacker: string, target: string):
   const t = s.inPlay[target];
   if (cardOf(s, attacker).type !== 'infantry' || a.line !== 'front') return violation('combat/close-assault-infantry', 'Only front-line infantry may close assault', RULE.target);
   if (!t || t.controller === a.controller) return violation('combat/target-friendly', 'Close assault an enemy unit', RULE.target);
-  const tc = cardOf(s, target);
-  if (t.line !== 'front' || !['tank', 'vehicle', 'gun'].includes(tc.type)) return violation('combat/close-assault-target', 'Close assaults are made against armored front-line units (tanks, vehicles, guns)', RULE.target);
+  if (!closeAssaultTarget(s, target)) return violation('combat/close-assault-target', 'Close assaults are made against armored front-line units (tanks, vehicles, guns, artillery)', RULE.target);
   if (closeAssaultValue(s, attacker) === null) return violation('combat/close-assault-means', `${cardOf(s, attacker).title} has no weapon with a value against vehicles`, RULE.target);
   return null;
 }
@@ -283,7 +291,7 @@ export const identicalInEffect = (s: State, title: string, seat: string, unit: s
 /** Can this attack still be resolved: attackers able and present, target present? */
 export function attackVoid(s: State, a: Attack): string | null {
   if (!s.inPlay[a.target]) return 'the target is gone';
-  const alive = a.attackers.filter((u) => s.inPlay[u] && cannotAttack(s, u) === null);
-  if (a.closeAssault ? alive.length === 0 : alive.length < a.attackers.length) return 'the attacker can no longer attack';
+  if (a.closeAssault) return assaultParticipants(s, a).length < MIN_CLOSE_ASSAULT ? `fewer than ${MIN_CLOSE_ASSAULT} infantry of the close assault can still attack` : null;
+  if (a.attackers.some((u) => !s.inPlay[u] || cannotAttack(s, u) !== null)) return 'the attacker can no longer attack';
   return null;
 }

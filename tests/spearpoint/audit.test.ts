@@ -87,7 +87,7 @@ describe('close assault (001 Combat Phase: Target Declaration)', () => {
     });
   const joins = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'JoinCloseAssault' as const, attacker: `us-t${i + 1}`, target: 'de-t1' }));
 
-  it.skip('a member shaken before the roll takes no part; below three able infantry the close assault is called off', () => {
+  it('a member shaken before the roll takes no part; below three able infantry the close assault is called off', () => {
     const s = bothSeal(table(3), joins(3), [declare('de-t2', 'us-t1', [1])], [1, 9]).s;
     // The MG-42's pistols: 3 + 1 = 4 net, 6 → 2, a Damage card (dmg-01: Shaken for infantry).
     const r = when(s, 'de', resolve('t1-de-1'), [6, 6, 3]);
@@ -95,7 +95,7 @@ describe('close assault (001 Combat Phase: Target Declaration)', () => {
     expect(ofType(r.events, 'AttackCancelled')[0]).toMatchObject({ attackId: 't1-us-1' });
   });
 
-  it.skip('with four in the group and one shaken, the other three roll one 1d10 each', () => {
+  it('with four in the group and one shaken, the other three roll one 1d10 each', () => {
     const s = bothSeal(table(4), joins(4), [declare('de-t2', 'us-t1', [1])], [1, 9]).s;
     const shaken = when(s, 'de', resolve('t1-de-1'), [6, 6, 3]).s;
     expect(shaken.attacks.find((a) => a.id === 't1-us-1')!.status).toBe('pending');
@@ -103,7 +103,7 @@ describe('close assault (001 Combat Phase: Target Declaration)', () => {
     expect(ofType(r.events, 'HitResolved')[0]!.intensity).toEqual([9, 8, 7]);
   });
 
-  it.skip('any armored front-line unit attacked as a vehicle may be close assaulted, such as an M7 Priest on the front line', () => {
+  it('any armored front-line unit attacked as a vehicle may be close assaulted, such as an M7 Priest on the front line', () => {
     const s = given({ us: [{ card: 'us-m7-priest', line: 'front' }], de: [{ card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }] });
     expect(when(s, 'de', { type: 'JoinCloseAssault', attacker: 'de-t1', target: 'us-t1' }).error).toBeUndefined();
     const rear = given({ us: [{ card: 'us-m7-priest', line: 'rear' }], de: [{ card: 'de-rifle-squad' }] });

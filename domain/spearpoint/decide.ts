@@ -35,6 +35,7 @@ import {
   MIN_CLOSE_ASSAULT,
   needsDamageCard,
   netDamage,
+  rearArtilleryLimit,
   RULE,
   shotsOf,
   specialRoll,
@@ -613,7 +614,9 @@ export function friendlyFireCandidates(s: State, a: Attack, weapon: number): str
     .filter((u) => u.controller === a.seat && !a.attackers.includes(u.id))
     .filter((u) => {
       if (weapon < 0) return closeAssaultTarget(s, u.id);
-      return weaponCanAffect(cardOf(s, a.attackers[0]!).weapons[weapon]!, cardOf(s, u.id)) && (!shooter || lineAllows(shooter.line, u.line));
+      // A legal target of that weapon, as if the unit were an enemy: type, bullets, lines, the rear-line artillery limit.
+      if (!shooter) return false;
+      return weaponCanAffect(cardOf(s, shooter.id).weapons[weapon]!, cardOf(s, u.id)) && lineAllows(shooter.line, u.line) && !rearArtilleryLimit(s, shooter.id, weapon, u.line);
     })
     .map((u) => u.id)
     .sort();

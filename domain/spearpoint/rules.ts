@@ -101,6 +101,10 @@ export function cannotAttack(s: State, unit: string): RuleViolation | null {
   return null;
 }
 
+/** Mobile artillery on the rear line fires only its first (long range) weapon at land targets. */
+export const rearArtilleryLimit = (s: State, attacker: string, weapon: number, targetLine: Line): boolean =>
+  isMobileArtillery(cardOf(s, attacker)) && s.inPlay[attacker]?.line === 'rear' && targetLine !== 'air' && weapon !== 0;
+
 /** Why this weapon of this attacker may not be fired at this target, or null (001 Combat Phase: Target Declaration). */
 export function weaponProblem(s: State, attacker: string, weapon: number, target: string): RuleViolation | null {
   const a = s.inPlay[attacker]!;
@@ -117,7 +121,7 @@ export function weaponProblem(s: State, attacker: string, weapon: number, target
       : violation('combat/weapon-cannot-affect', `${w.name} has no attack value against ${targetIcon(tc.type)} targets like ${tc.title}`, RULE.target);
   }
   if (w.bombs && a.bombsUsed) return violation('combat/bombs-used', `${ac.title} has already used its bombs this flight`, RULE.target);
-  if (isMobileArtillery(ac) && a.line === 'rear' && t.line !== 'air' && weapon !== 0) {
+  if (rearArtilleryLimit(s, attacker, weapon, t.line)) {
     return violation('combat/mobile-artillery-rear', `${ac.title} on the rear line may only fire its first weapon at land targets`, RULE.target);
   }
   return null;

@@ -67,7 +67,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
       expect(hit.s.commandDiscard).toContain(card);
     });
 
-    it.skip('the victim must be a legal target of the weapon that rolled: a rear-line M7 firing its MG at aircraft can only hit friendly aircraft', () => {
+    it('the victim must be a legal target of the weapon that rolled: a rear-line M7 firing its MG at aircraft can only hit friendly aircraft', () => {
       const s = given({
         us: [{ card: 'us-m7-priest', line: 'rear' }, { card: 'us-rifle-squad' }, { card: 'us-p40-warhawk' }],
         de: [{ card: 'de-bf109' }],

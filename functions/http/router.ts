@@ -87,11 +87,26 @@ function readBody(event: APIGatewayProxyEventV2, max: number): unknown {
   if (bytes.length > max) throw new AppError(413, 'http/body-too-large', `The request body is ${bytes.length} bytes; the limit is ${max}`);
   const text = bytes.toString('utf8').trim();
   if (text === '') return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text);
   } catch (e) {
     throw new AppError(400, 'http/malformed-json', `The request body is not valid JSON: ${(e as Error).message}`);
   }
+  // 1e400 parses to Infinity, which canonical JSON (and so an event's hash) cannot hold.
+  if (hasNonFinite(parsed)) throw new AppError(400, 'http/malformed-json', 'The request body holds a number too large to represent (such as 1e400)');
+  return parsed;
+}
+
+/** Iterative: a body may nest tens of thousands of levels deep within the size limit. */
+function hasNonFinite(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'number' && !Number.isFinite(v)) return true;
+    if (v !== null && typeof v === 'object') for (const x of Object.values(v)) stack.push(x);
+  }
+  return false;
 }
 
 /**

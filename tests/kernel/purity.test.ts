@@ -21,6 +21,11 @@ const FORBIDDEN: [RegExp, string][] = [
   [/\bMath\.random\s*\(/, 'Math.random'],
   [/\bprocess\.(env|argv|exit)\b/, 'the process'],
   [/\brequire\s*\(/, 'require'],
+  // Ways round the checks above: a dynamic or bare import, the global Web Crypto, other clocks and timers, the network.
+  [/\bimport\s*\(|^\s*import\s+['"]/m, 'a dynamic or side-effect import'],
+  [/\bcrypto\.(getRandomValues|randomUUID|subtle)\b|\bglobalThis\b/, 'global crypto or globalThis'],
+  [/\bperformance\.now\s*\(|(?<!new\s+)\bDate\s*\(\s*\)|\bsetTimeout\s*\(|\bsetInterval\s*\(/, 'another clock or a timer'],
+  [/\bfetch\s*\(/, 'the network'],
 ];
 
 describe('domain purity', () => {
@@ -36,5 +41,16 @@ describe('domain purity', () => {
   it('the checker itself catches a violation', () => {
     const sample = "import { readFileSync } from 'node:fs';\nconst t = Date.now();";
     expect(FORBIDDEN.filter(([re]) => re.test(sample)).length).toBe(2);
+  });
+  it('the checker catches the ways round it', () => {
+    const caught = (sample: string) => FORBIDDEN.filter(([re]) => re.test(sample)).map(([, what]) => what);
+    expect(caught("const fs = await import('node:fs');")).toEqual(['a dynamic or side-effect import']);
+    expect(caught("import 'node:fs';")).toEqual(['a dynamic or side-effect import']);
+    expect(caught('const b = crypto.getRandomValues(new Uint8Array(4));')).toEqual(['global crypto or globalThis']);
+    expect(caught('const now = Date();')).toEqual(['another clock or a timer']);
+    expect(caught('const t = performance.now();')).toEqual(['another clock or a timer']);
+    expect(caught("await fetch('https://x');")).toEqual(['the network']);
+    // A date built from a value passed in is fine.
+    expect(caught('const d = new Date(ctx.now);')).toEqual([]);
   });
 });

@@ -49,3 +49,25 @@ export function saveConfig(config: CliConfig, home = cliHome()): void {
 export function resolveUrl(flag: string | undefined, config: CliConfig, env: NodeJS.ProcessEnv = process.env): string {
   return normalizeUrl(flag || env['FIELDPOST_URL'] || config.defaultUrl || DEFAULT_URL);
 }
+
+/** The legal commands a player was last shown (by show or legal): what `play <n>` numbers refer to. */
+export interface Listing {
+  readonly url: string;
+  readonly gameId: string;
+  readonly seat: string | null;
+  readonly version: number;
+  readonly commands: readonly unknown[];
+}
+
+export function saveListing(listing: Listing, home = cliHome()): void {
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, 'last-listing.json'), JSON.stringify(listing) + '\n', { mode: 0o600 });
+}
+
+export function loadListing(home = cliHome()): Listing | undefined {
+  try {
+    return JSON.parse(readFileSync(join(home, 'last-listing.json'), 'utf8')) as Listing;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,4 +1,5 @@
 import type { EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
+import type { Listing } from './config.js';
 
 /** Response shapes the client reads (see functions/http/routes/games.ts). */
 export interface CommandReply {
@@ -181,4 +182,22 @@ export function formatLobby(body: unknown): string {
       return `${g.gameId.padEnd(24)} ${String(g.title ?? g.engine ?? '').padEnd(28)} by ${String(g.createdBy ?? '?').padEnd(12)} free: ${free}`;
     })
     .join('\n');
+}
+
+/**
+ * `play <n>` means the n-th command of the list the player last saw (show or legal). If the
+ * game has moved on since (their own earlier play, or the other seat) and the n-th command is
+ * no longer the same, the reason to refuse: in Spearpoint every order step shortens the list,
+ * and a number typed from an old listing would otherwise send something else.
+ */
+export function staleChoice(seen: Listing | undefined, now: Listing, n: number): string | undefined {
+  if (!seen || seen.url !== now.url || seen.gameId !== now.gameId || seen.seat !== now.seat || seen.version === now.version) return undefined;
+  const before = seen.commands[n - 1];
+  const after = now.commands[n - 1];
+  if (JSON.stringify(before) === JSON.stringify(after)) return undefined;
+  return (
+    `the game has moved on since you listed its commands (version ${seen.version} → ${now.version}): ` +
+    `${n} was ${JSON.stringify(before) ?? 'not listed'} and is now ${JSON.stringify(after) ?? 'not listed'}.\n` +
+    `List them again with  npm run cli -- legal ${now.gameId}  (or send a command itself with  npm run cli -- do ${now.gameId} '<JSON>')`
+  );
 }

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, newCommandId } from './client.js';
-import { cliHome, loadConfig, resolveUrl, saveConfig, type CliConfig } from './config.js';
+import { cliHome, loadConfig, loadListing, resolveUrl, saveConfig, saveListing, type CliConfig } from './config.js';
 import { auditFile } from './audit.js';
-import { explainCommand, formatEvent, formatGame, formatInbox, formatLegal, formatLobby, glossary, type CommandReply, type GameViewBody } from './format.js';
+import { explainCommand, staleChoice, formatEvent, formatGame, formatInbox, formatLegal, formatLobby, glossary, type CommandReply, type GameViewBody } from './format.js';
 
 const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url URL]
 
@@ -18,7 +18,8 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   lobby                               open games with free seats
   show <gameId> [--seat S] [--json]   your view, who must act, your legal commands
   legal <gameId> [--seat S]           your legal commands, numbered
-  play <gameId> <n> [--seat S]        send the n-th legal command
+  play <gameId> <n> [--seat S]        send the n-th command of the list you last saw (refused if
+                                      the game has moved on and the n-th command changed)
   do <gameId> '<command JSON>' [--seat S] [--expect VERSION]   (alias: send)
   events <gameId> [--after N] [--limit N] [--seat S]
   resign <gameId> [--seat S]
@@ -101,6 +102,16 @@ async function legalOf(ctx: Ctx, gameId: string): Promise<GameViewBody> {
   return client(ctx).request<GameViewBody>('GET', gamePath(gameId, seatQuery(ctx.flags.seat)));
 }
 
+/** Remembers the numbered list a player has just been shown, so `play <n>` can tell when it went stale. */
+function remember(ctx: Ctx, gameId: string, v: GameViewBody): void {
+  if (v.legalCommands.length) saveListing({ url: ctx.url, gameId, seat: v.seat, version: v.summary.version, commands: v.legalCommands });
+}
+
+/** `play <n>` numbers refer to the list the player last saw; see staleChoice. */
+function staleListing(ctx: Ctx, gameId: string, v: GameViewBody, n: number): string | undefined {
+  return staleChoice(loadListing(), { url: ctx.url, gameId, seat: v.seat, version: v.summary.version, commands: v.legalCommands }, n);
+}
+
 const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
   async help() {
     out(HELP);
@@ -171,6 +182,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
   async show(ctx) {
     const gameId = arg(ctx, 0, 'gameId');
     const v = await legalOf(ctx, gameId);
+    remember(ctx, gameId, v);
     out(ctx.flags.json ? JSON.stringify(v, null, 2) : formatGame(v, ctx.config.servers[ctx.url]!.player));
   },
 
@@ -181,6 +193,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       out(v.summary.status === 'ended' ? 'The game is over.' : 'Nothing to do now: it is not your move.');
       return;
     }
+    remember(ctx, gameId, v);
     for (const line of formatLegal(v.legalCommands, v.view)) out(line);
     out(`Send one with:  npm run cli -- play ${gameId} <n>`);
   },
@@ -190,6 +203,8 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const n = int(arg(ctx, 1, 'n'), '<n>')!;
     const v = await legalOf(ctx, gameId);
     const chosen = v.legalCommands[n - 1];
+    const stale = staleListing(ctx, gameId, v, n);
+    if (stale) throw new UsageError(stale);
     if (chosen === undefined) throw new UsageError(v.legalCommands.length ? `choose 1 to ${v.legalCommands.length}; see  npm run cli -- legal ${gameId}` : 'you have no legal command now');
     const why = explainCommand(chosen, glossary(v.view));
     out(`Playing ${JSON.stringify(chosen)}${why ? `\n  (${why})` : ''}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainCommand, formatLegal, glossary, readableJson } from '../../functions/cli/format.js';
+import { explainCommand, formatLegal, glossary, readableJson, staleChoice } from '../../functions/cli/format.js';
 
 /** A cut-down Spearpoint seat view: a unit in hand, units in play, a command card, a declared attack. */
 const view = {
@@ -54,5 +54,24 @@ describe('CLI: readable JSON', () => {
     expect(Math.max(...text.split('\n').filter((l) => !l.includes('xxxx')).map((l) => l.length))).toBeLessThanOrEqual(80);
     expect(JSON.parse(text)).toEqual(long);
     expect(JSON.parse(readableJson(view, 60))).toEqual(view);
+  });
+});
+
+describe('CLI: play <n> refers to the list the player last saw', () => {
+  const listing = { url: 'http://x', gameId: 'g1', seat: 'de', version: 132, commands: [{ type: 'CommitUnit', unit: 'de-003' }, { type: 'SealOrder' }] };
+  it('refuses a number whose command changed since the listing, naming both', () => {
+    const now = { ...listing, version: 134, commands: [{ type: 'SealOrder' }, { type: 'ClearOrder' }] };
+    const why = staleChoice(listing, now, 2);
+    expect(why).toMatch(/version 132 → 134/);
+    expect(why).toContain('2 was {"type":"SealOrder"} and is now {"type":"ClearOrder"}');
+    expect(why).toContain('npm run cli -- legal g1');
+    expect(staleChoice(listing, { ...now, commands: [{ type: 'SealOrder' }] }, 2)).toMatch(/is now not listed/);
+  });
+  it('lets it through when nothing changed, the command is the same, or the listing is for another game or seat', () => {
+    expect(staleChoice(listing, listing, 1)).toBeUndefined();
+    expect(staleChoice(listing, { ...listing, version: 140 }, 2)).toBeUndefined();
+    expect(staleChoice(listing, { ...listing, gameId: 'g2', version: 140, commands: [] }, 1)).toBeUndefined();
+    expect(staleChoice(listing, { ...listing, seat: 'us', version: 140, commands: [] }, 1)).toBeUndefined();
+    expect(staleChoice(undefined, listing, 1)).toBeUndefined();
   });
 });

@@ -313,9 +313,10 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
       if (!a || a.seat !== seat || a.status !== 'pending') return no('combat/no-such-attack', `${c.attackId} is not one of your unresolved attacks`, RULE.attack);
       if (c.boostWith !== undefined) {
         if (!me.commands.includes(c.boostWith)) return no('command/not-in-hand', `${c.boostWith} is not in your hand`, RULE.command);
-        out.emit({ type: 'CommandCardDiscardedForBonus', seat, card: c.boostWith, roll: c.boostRoll ?? 'hit' });
       } else if (c.boostRoll !== undefined) return no('command/boost-without-card', 'Name the command card you discard for +1', RULE.command);
-      runAttack(out, ctx, a.id, c.boostWith ? (c.boostRoll ?? 'hit') : null);
+      // The card is discarded just before the roll it improves: the first shot's attack roll, or
+      // the Intensity roll of that shot if it hits the declared target (else it stays in hand).
+      runAttack(out, ctx, a.id, c.boostWith ? { card: c.boostWith, roll: c.boostRoll ?? 'hit' } : null);
       return done();
     }
 
@@ -455,8 +456,9 @@ function playCard(out: Out, ctx: Ctx, seat: Side, st: Extract<OrderStep, { kind:
       const u = s.inPlay[target!]!;
       if (u.controller === seat || u.damageCard === null || !hasFrontInfantry(s, seat)) return void_('the target is no longer a damaged enemy unit, or you have no front-line infantry');
       out.emit({ type: 'CommandCardPlayed', seat, card: st.card, target });
-      if (st.boost && out.s.seats[seat].commands.includes(st.boost)) out.emit({ type: 'CommandCardDiscardedForBonus', seat, card: st.boost, roll: 'capture' });
-      const bonus = st.boost ? 1 : 0;
+      const boosted = st.boost !== null && out.s.seats[seat].commands.includes(st.boost);
+      if (boosted) out.emit({ type: 'CommandCardDiscardedForBonus', seat, card: st.boost!, roll: 'capture' });
+      const bonus = boosted ? 1 : 0;
       const die = ctx.rng.die(10);
       const success = die + bonus >= card.effect.minRoll;
       out.emit({ type: 'CaptureRolled', seat, card: st.card, target: u.id, die, bonus, needed: card.effect.minRoll, success });
@@ -552,7 +554,10 @@ function sweepVoid(out: Out, except?: string): void {
 // ------------------------------------------------------------ attack resolution
 
 /** Fires the attack's remaining shots; pauses for a friendly-fire choice; finishes the attack and maybe the phase. */
-function runAttack(out: Out, ctx: Ctx, attackId: string, boost: 'hit' | 'intensity' | null): void {
+/** A command card discarded for +1 on one roll of an attack's first shot (001 Gameplay: Command cards). */
+type Boost = { card: string; roll: 'hit' | 'intensity' } | null;
+
+function runAttack(out: Out, ctx: Ctx, attackId: string, boost: Boost): void {
   let first = true;
   for (;;) {
     const a = out.s.attacks.find((x) => x.id === attackId)!;
@@ -575,13 +580,14 @@ function runAttack(out: Out, ctx: Ctx, attackId: string, boost: 'hit' | 'intensi
 }
 
 /** One attack roll of one weapon (or the close assault's single roll). Returns true when it waits for a friendly-fire choice. */
-function fireShot(out: Out, ctx: Ctx, a: Attack, weapon: number, boost: 'hit' | 'intensity' | null): boolean {
+function fireShot(out: Out, ctx: Ctx, a: Attack, weapon: number, boost: Boost): boolean {
   const s = out.s;
   const shooter = a.attackers[0]!;
   const needed = hitThreshold(s, shooter, weapon < 0 ? 'close-assault' : weapon, a.target, weapon < 0 ? assaultParticipants(s, a) : [shooter]);
+  if (boost?.roll === 'hit') out.emit({ type: 'CommandCardDiscardedForBonus', seat: a.seat, card: boost.card, roll: 'hit' });
   const dice: [number, number] = [ctx.rng.die(10), ctx.rng.die(10)];
   const natural = dice[0] + dice[1];
-  const bonus = boost === 'hit' ? 1 : 0;
+  const bonus = boost?.roll === 'hit' ? 1 : 0;
   // Special rolls read the dice as thrown; a discarded card's +1 only helps reach the attack value.
   const special = specialRoll(natural);
   const result = special ?? (natural + bonus >= needed ? 'hit' : 'miss');
@@ -597,13 +603,16 @@ function fireShot(out: Out, ctx: Ctx, a: Attack, weapon: number, boost: 'hit' | 
     if (candidates.length === 1 || out.s.seats[chooser].friendlyFire === 'highest-cost') {
       const victim = [...candidates].sort((x, y) => costOf(out.s, y) - costOf(out.s, x) || (x < y ? -1 : 1))[0]!;
       out.emit({ type: 'FriendlyFireVictimChosen', attackId: a.id, unit: victim, automatic: true });
-      resolveHit(out, ctx, a, weapon, victim, null, true, boost === 'intensity');
+      resolveHit(out, ctx, a, weapon, victim, null, true, false);
       return false;
     }
     out.emit({ type: 'FriendlyFirePending', attackId: a.id, chooser, candidates, weapon });
     return true;
   }
-  resolveHit(out, ctx, a, weapon, a.target, result, false, boost === 'intensity');
+  // An Intensity +1 is spent only on a hit on the declared target that rolls Intensity (19-20 rolls none).
+  const boostIntensity = boost?.roll === 'intensity' && result !== 'destroyed-outright';
+  if (boostIntensity) out.emit({ type: 'CommandCardDiscardedForBonus', seat: a.seat, card: boost.card, roll: 'intensity' });
+  resolveHit(out, ctx, a, weapon, a.target, result, false, boostIntensity);
   return false;
 }
 

@@ -40,7 +40,10 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ClearOrder') }).strict(),
   /** Seal your order; with a declaration, optionally discard a command card for +1 Initiative. */
   z.object({ type: z.literal('SealOrder'), initiativeBoost: id.optional() }).strict(),
-  /** Combat: resolve one of your declared attacks, optionally discarding a command card for +1 to its first hit or intensity roll. */
+  /**
+   * Combat: resolve one of your declared attacks, optionally discarding a command card for +1 to its
+   * first shot's attack roll, or to that shot's Intensity roll (spent only if the shot hits the target).
+   */
   z.object({ type: z.literal('ResolveAttack'), attackId: id, boostWith: id.optional(), boostRoll: z.enum(['hit', 'intensity']).optional() }).strict(),
   /** Reaction: choose which of the attacker's own units a friendly-fire hit strikes. */
   z.object({ type: z.literal('ChooseFriendlyFireVictim'), unit: id }).strict(),

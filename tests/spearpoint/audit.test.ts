@@ -36,7 +36,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
     const three = () =>
       bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }), [], [declare('de-t1', 'us-t1', [0])], [1, 9]).s;
 
-    it.skip('a +1 for Intensity is for a hit on the declared target: on friendly fire the card is not spent, whoever picks the victim', () => {
+    it('a +1 for Intensity is for a hit on the declared target: on friendly fire the card is not spent, whoever picks the victim', () => {
       const s = three();
       const card = cardTitled(s, 'Dig In');
       const t = withHand(s, 'de', [], [card]);
@@ -54,7 +54,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
       expect(ofType(auto.events, 'CommandCardDiscardedForBonus')).toHaveLength(0);
     });
 
-    it.skip('an Intensity +1 on a miss leaves the card in hand; on a hit it is discarded face up just before the roll', () => {
+    it('an Intensity +1 on a miss leaves the card in hand; on a hit it is discarded face up just before the roll', () => {
       const s = three();
       const card = cardTitled(s, 'Dig In');
       const t = withHand(s, 'de', [], [card]);

@@ -221,9 +221,15 @@ export function effectiveDefense(s: State, unit: string): number {
   return Math.max(0, cardOf(s, unit).defense + bonus - (s.inPlay[unit]?.defenseLoss ?? 0));
 }
 
-/** Raw damage is intensity (doubled on an 18) plus damage index plus bonuses; net damage is what gets past Defense. */
+/**
+ * Raw damage is Intensity plus Damage Index; net damage is what gets past Defense. Intensity is the
+ * roll with its bonuses (a discarded card's +1 improves the roll itself, intensity cards add to it);
+ * an attack sum of 18 doubles that Intensity before the Damage Index is added. Only crew survival
+ * reads the base (unmodified) Intensity die.
+ */
 export function netDamage(intensity: number, damageIndex: number, defense: number, opts: { doubled?: boolean; bonus?: number } = {}): number {
-  const raw = (opts.doubled ? intensity * 2 : intensity) + damageIndex + (opts.bonus ?? 0);
+  const withBonus = intensity + (opts.bonus ?? 0);
+  const raw = (opts.doubled ? withBonus * 2 : withBonus) + damageIndex;
   return Math.max(0, raw - defense);
 }
 

@@ -23,7 +23,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
     expect(ofType(r.events, 'UnitDestroyed')[0]).toMatchObject({ unit: 'de-t1', by: 'us', points: 3 });
   });
 
-  it.skip('18 doubles Intensity, with the +1 of a discarded card in it, before the Damage Index is added', () => {
+  it('18 doubles Intensity, with the +1 of a discarded card in it, before the Damage Index is added', () => {
     const s = bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }), [], [declare('de-t1', 'us-t1', [0])], [1, 9]).s;
     const card = cardTitled(s, 'Dig In');
     const t = withHand(s, 'de', [], [card]);

@@ -469,7 +469,8 @@ function playCard(out: Out, ctx: Ctx, seat: Side, st: Extract<OrderStep, { kind:
           unit: u.id,
           crew: u.crew,
           kept: st.keep,
-          unitPoints: st.keep ? 0 : victoryPoints(costOf(s, u.id), true),
+          // Captured units score double whether the captor keeps them or not (001 Victory Points).
+          unitPoints: victoryPoints(costOf(s, u.id), true),
           crewPoints: u.crew ? victoryPoints(costOf(s, u.crew), true) : 0,
         });
       }

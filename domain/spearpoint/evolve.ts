@@ -167,7 +167,8 @@ export function evolve(s: State, e: Event): State {
       }
       next = countType(next, e.by, e.unit);
       if (!e.kept) return record(leavePlay(next, e.unit), e.unit, e.by, 'captured', e.unitPoints);
-      // Kept: it changes sides, idle until the captor commits a crew; cards played on it by its old side are discarded.
+      // Kept: scored as captured, it changes sides, idle until the captor commits a crew; cards played on it by its old side are discarded.
+      next = record(next, e.unit, e.by, 'kept', e.unitPoints);
       const onIt = next.effects.filter((x) => x.unit === e.unit);
       const card = cardOf(next, e.unit);
       next = { ...next, effects: next.effects.filter((x) => x.unit !== e.unit), commandDiscard: [...next.commandDiscard, ...onIt.map((x) => x.card)] };

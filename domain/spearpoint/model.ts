@@ -121,12 +121,15 @@ export interface FriendlyFire {
   readonly weapon: number;
 }
 
-/** A card that left the game (destroyed, captured, lost), with the points it gave. */
+/**
+ * A card that left the game (destroyed, captured, lost), with the points it gave; or ('kept') a
+ * captured unit its captor keeps in the battle area, which scores double like any capture.
+ */
 export interface Removed {
   readonly card: string;
   readonly owner: Side;
   readonly by: Side | null;
-  readonly kind: 'destroyed' | 'captured' | 'friendly-fire';
+  readonly kind: 'destroyed' | 'captured' | 'kept' | 'friendly-fire';
   readonly points: number;
 }
 

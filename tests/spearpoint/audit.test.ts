@@ -142,7 +142,7 @@ describe('damage resolution (001 Combat Phase: Damage Resolution)', () => {
 });
 
 describe('capture (001 Combat Phase: Damage Resolution; Victory Points)', () => {
-  it.skip('a captured unit the captor keeps still scores double its cost, with its crew', () => {
+  it('a captured unit the captor keeps still scores double its cost, with its crew', () => {
     const s = given(
       { us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-tiger-i', patch: { damageCard: 'dmg-13', endurance: 12 } }] },
       'commitment',

@@ -52,7 +52,8 @@ export function checkInvariants(s: State, lastType: string): void {
     if (u.crew) place(u.crew, `crew of ${u.id}`);
     if (u.damageCard) place(u.damageCard, `under ${u.id}`);
   }
-  s.removed.forEach((r) => place(r.card, 'removed'));
+  // A captured unit its captor keeps is scored but stays in the battle area.
+  s.removed.forEach((r) => r.kind !== 'kept' && place(r.card, 'removed'));
   s.commandDeck.forEach((c) => place(c, 'command deck'));
   s.commandDiscard.forEach((c) => place(c, 'command discard'));
   s.effects.forEach((e) => place(e.card, 'in effect'));
@@ -68,7 +69,7 @@ export function checkInvariants(s: State, lastType: string): void {
     if (sum !== s.seats[side].score) throw new Error(`${side} score ${s.seats[side].score} but removed cards give ${sum}`);
     for (const r of credited) {
       const cost = idx.unit(s.cards[r.card]!.card).cost;
-      if (r.points !== victoryPoints(cost, r.kind === 'captured')) throw new Error(`${r.card} scored ${r.points} as ${r.kind}`);
+      if (r.points !== victoryPoints(cost, r.kind === 'captured' || r.kind === 'kept')) throw new Error(`${r.card} scored ${r.points} as ${r.kind}`);
     }
   }
   for (const r of s.removed) if (r.by === null && r.points !== 0) throw new Error('friendly fire scored points');

@@ -210,7 +210,7 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     expect(r.s.seats.us.hand).toHaveLength(2);
     expect(r.s.seats.us.commands).toHaveLength(2);
   });
-  it('Capture That Unit! takes a damaged crewed enemy unit and its crew: double points, or keep the unit idle until you crew it', () => {
+  it('Capture That Unit! takes a damaged crewed enemy unit and its crew: double points, and the captor may keep the unit idle until it crews it', () => {
     const s = table();
     const cap = cardTitled(s, 'Capture That Unit!');
     const t = withHand(s, 'us', [], [cap]);
@@ -226,7 +226,7 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     expect(boosted.s.commandDiscard).toContain(spare);
     const kept = bothSeal(withHand(t, 'us', ['us-tank-crew']), [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', keep: true }], [], [10]);
     expect(kept.s.inPlay['de-t1']).toMatchObject({ controller: 'us', crew: null });
-    expect(kept.s.seats.us.score).toBe(4);
+    expect(kept.s.seats.us.score).toBe(46);
     expect(cannotAttack(kept.s, 'de-t1')?.code).toBe('combat/idle');
     const crewed = bothSeal({ ...kept.s, phase: 'commitment' }, [{ type: 'ReplaceCrew', crew: 'us-h1', unit: 'de-t1' }], []);
     expect(cannotAttack(crewed.s, 'de-t1')).toBeNull();

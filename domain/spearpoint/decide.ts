@@ -384,10 +384,16 @@ export function autoHand(s: State, seat: Side): string[] {
 
 // ------------------------------------------------------------ commitment reveal
 
+/**
+ * The public copy of a revealed order: a card named to boost a capture roll stays in the hand
+ * until that roll is made (it is shown as it is discarded), so the reveal does not name it.
+ */
+const publicOrder = (order: readonly OrderStep[]): OrderStep[] => order.map((st) => (st.kind === 'card' && st.boost !== null ? { ...st, boost: null } : st));
+
 function revealCommitment(out: Out, ctx: Ctx): void {
   const orders = { us: [...out.s.seats.us.order], de: [...out.s.seats.de.order] };
   const before = new Set(Object.keys(out.s.inPlay));
-  out.emit({ type: 'CommitmentRevealed', orders });
+  out.emit({ type: 'CommitmentRevealed', orders: { us: publicOrder(orders.us), de: publicOrder(orders.de) } });
   for (const seat of SEATS) {
     for (const st of orders[seat]) {
       const s = out.s;

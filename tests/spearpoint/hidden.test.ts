@@ -120,7 +120,7 @@ describe('hidden information: draws and cards going under a deck', () => {
 });
 
 describe('hidden information: the reveal of a sealed order', () => {
-  it.skip('a card named to boost a capture roll stays secret, and in hand, when the capture never rolls', () => {
+  it('a card named to boost a capture roll stays secret, and in hand, when the capture never rolls', () => {
     const s = given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-tiger-i', patch: { damageCard: 'dmg-13', endurance: 12 } }] }, 'commitment');
     const [cap, spare, withdraw] = [cardTitled(s, 'Capture That Unit!'), cardTitled(s, 'Dig In'), cardTitled(s, 'Withdraw')];
     const t = withHand(withHand(s, 'us', [], [cap, spare]), 'de', [], [withdraw]);

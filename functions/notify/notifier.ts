@@ -131,7 +131,7 @@ export class Notifier {
         await this.sleep(wait);
       }
     } catch (e) {
-      await ledger.release(notice.key, ch.id).catch(() => undefined);
+      await ledger.release(notice.key, ch.id, firstAttempt).catch(() => undefined);
       throw e;
     }
   }

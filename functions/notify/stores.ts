@@ -93,8 +93,12 @@ export interface NoticeLedger {
   claim(key: string, channel: string, nowIso: string): Promise<boolean>;
   claimRetry(key: string, channel: string, attempt: number, nowIso: string): Promise<boolean>;
   settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number }, nowIso: string): Promise<void>;
-  /** Gives a claim back after an infrastructure error, so the queue's retry can take it again. */
-  release(key: string, channel: string): Promise<void>;
+  /**
+   * Gives a claim back after an infrastructure error, as it was before this worker took it,
+   * so the redelivered message can take it again: a first attempt's claim is removed, a
+   * retry attempt's claim goes back to 'retrying' at that attempt.
+   */
+  release(key: string, channel: string, attempt?: number): Promise<void>;
 }
 
 export class DynamoNoticeLedger implements NoticeLedger {
@@ -166,16 +170,17 @@ export class DynamoNoticeLedger implements NoticeLedger {
     );
   }
 
-  async release(key: string, channel: string): Promise<void> {
+  async release(key: string, channel: string, attempt = 1): Promise<void> {
+    // The worker may already have moved the claim on to 'retrying' (the failure was sending the retry message).
+    const Key = { pk: this.pk(key), sk: `CHANNEL#${channel}` };
+    const ConditionExpression = '#s = :sending OR #s = :retrying';
+    const names = { '#s': 'state' };
+    const values = { ':sending': 'sending', ':retrying': 'retrying' };
     try {
       await this.doc.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
-          ConditionExpression: '#s = :sending',
-          ExpressionAttributeNames: { '#s': 'state' },
-          ExpressionAttributeValues: { ':sending': 'sending' },
-        }),
+        attempt <= 1
+          ? new DeleteCommand({ TableName: this.tableName, Key, ConditionExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: values })
+          : new UpdateCommand({ TableName: this.tableName, Key, UpdateExpression: 'SET #s = :retrying, attempt = :a', ConditionExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: { ...values, ':a': attempt } }),
       );
     } catch (e) {
       if (!isConditionFailure(e)) throw e;

@@ -514,23 +514,25 @@ function revealDeclaration(out: Out, ctx: Ctx): void {
     }
     for (const [target, attackers] of groups) attacks.push({ id: `t${s.turn}-${seat}-${++n}`, seat, attackers, target, weapons: [], closeAssault: true, status: 'pending', shotsDone: 0 });
   }
-  out.emit({ type: 'DeclarationRevealed', orders, attacks });
-  const boost = { us: 0, de: 0 };
-  for (const seat of SEATS) {
-    for (const st of orders[seat]) {
-      if (st.kind === 'card') playCard(out, ctx, seat, st);
-      if (st.kind === 'initiativeBoost') {
-        out.emit({ type: 'CommandCardDiscardedForBonus', seat, card: st.card, roll: 'initiative' });
-        boost[seat] = 1;
-      }
-    }
-  }
+  // A card set aside for +1 Initiative is not named by the reveal: it is discarded (face up) only
+  // if Initiative is rolled, and otherwise stays secret in the hand.
+  const hideBoost = (order: OrderStep[]) => order.filter((st) => st.kind !== 'initiativeBoost');
+  out.emit({ type: 'DeclarationRevealed', orders: { us: hideBoost(orders.us), de: hideBoost(orders.de) }, attacks });
+  for (const seat of SEATS) for (const st of orders[seat]) if (st.kind === 'card') playCard(out, ctx, seat, st);
   sweepVoid(out);
   const pending = out.s.attacks.filter((a) => a.status === 'pending');
   if (pending.length === 0) {
     out.emit({ type: 'CombatBegan', chooser: null });
     endCombat(out);
     return;
+  }
+  const boost = { us: 0, de: 0 };
+  for (const seat of SEATS) {
+    for (const st of orders[seat]) {
+      if (st.kind !== 'initiativeBoost' || !out.s.seats[seat].commands.includes(st.card)) continue;
+      out.emit({ type: 'CommandCardDiscardedForBonus', seat, card: st.card, roll: 'initiative' });
+      boost[seat] = 1;
+    }
   }
   const modifiers = { us: initiativeModifier(out.s, 'us') + boost.us, de: initiativeModifier(out.s, 'de') + boost.de };
   const rolls: { us: number; de: number }[] = [];

@@ -111,6 +111,26 @@ describe('close assault (001 Combat Phase: Target Declaration)', () => {
   });
 });
 
+describe('initiative (001 Combat Phase: Initiative; Gameplay: Command cards)', () => {
+  it('a card set aside for +1 Initiative is discarded only if Initiative is rolled; with no attack to resolve it stays in hand, unseen', () => {
+    const s = given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] });
+    const card = cardTitled(s, 'Dig In');
+    const t = withHand(s, 'us', [], [card]);
+    const sealed = when(t, 'us', { type: 'SealOrder', initiativeBoost: card });
+    const r = when(sealed.s, 'de', { type: 'SealOrder' });
+    expect(ofType(r.events, 'InitiativeRolled')).toHaveLength(0);
+    expect(ofType(r.events, 'CommandCardDiscardedForBonus')).toHaveLength(0);
+    expect(r.s.seats.us.commands).toContain(card);
+    expect(JSON.stringify(r.emitted.filter((e) => e.visibility.to === 'all'))).not.toContain(`"${card}"`);
+    // With an attack to resolve, it is discarded face up before the roll.
+    const attack = when(t, 'us', declare('us-t1', 'de-t1', [0])).s;
+    const rolled = when(when(attack, 'us', { type: 'SealOrder', initiativeBoost: card }).s, 'de', { type: 'SealOrder' }, [5, 5]);
+    const types = rolled.events.map((e) => e.type);
+    expect(types.indexOf('CommandCardDiscardedForBonus')).toBeLessThan(types.indexOf('InitiativeRolled'));
+    expect(ofType(rolled.events, 'InitiativeRolled')[0]).toMatchObject({ modifiers: { us: 1, de: 0 }, winner: 'us' });
+  });
+});
+
 describe('target declaration (001 Combat Phase: Target Declaration)', () => {
   it('bombs are spent by the attack that drops them, hit or miss, for the rest of the flight', () => {
     const s = bothSeal(given({ us: [{ card: 'us-p40-warhawk' }], de: [{ card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }] }), [declare('us-t1', 'de-t1', [1])], [], [9, 1]).s;

@@ -165,6 +165,10 @@ export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewE
   for (const id of Object.keys(input.reserve ?? {})) {
     if (!seats.some((s) => s.id === id)) return err(violation('seat/unknown', `${engine.title} has no seat "${id}"; seats are ${seats.map((s) => s.id).join(', ')}`, RULE_PLATFORM));
   }
+  // A player holds one seat, so a second reservation could never be taken and the game never start.
+  const invited = Object.values(input.reserve ?? {});
+  const twice = invited.find((p, i) => invited.indexOf(p) !== i);
+  if (twice !== undefined) return err(violation('seat/reserved-twice', `${twice} is invited to more than one seat; a player holds one seat`, RULE_PLATFORM));
   const data: GameCreated = {
     engine: engine.id,
     engineVersion: engine.version,
@@ -192,6 +196,9 @@ export function decideJoin<S>(engine: AnyEngine, state: GameState<S>, input: Joi
     seat = meta.seats.find((s) => s.id === input.seat);
     if (!seat) return err(violation('seat/unknown', `No seat "${input.seat}"; seats are ${meta.seats.map((s) => s.id).join(', ')}`, RULE_PLATFORM));
     if (!free(seat)) return err(violation('seat/taken', `Seat "${seat.id}" is ${seat.joined ? 'taken' : 'reserved for another player'}`, RULE_PLATFORM));
+    // Taking another seat would leave the one reserved for this player empty for good.
+    const mine = meta.seats.find((s) => !s.joined && s.player === input.player && s.id !== input.seat);
+    if (mine) return err(violation('seat/reserved-elsewhere', `Seat "${mine.id}" is reserved for you: take that one`, RULE_PLATFORM));
   } else {
     seat = meta.seats.find((s) => !s.joined && s.player === input.player) ?? meta.seats.find(free);
     if (!seat) return err(violation('seat/none-free', 'No free seat is open to you in this game', RULE_PLATFORM));

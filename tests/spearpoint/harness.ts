@@ -167,8 +167,31 @@ export function checkViewsHidden(s: State, stats: HiddenStats): void {
     if ((v.seats as Record<string, { order?: unknown; hand?: unknown }>)[opp]!.order !== undefined) throw new Error(`${viewer} sees ${opp}'s order`);
     stats.checkedViews++;
   }
-  const spectator = strings(spearpoint.view(s, { kind: 'spectator' }));
+  const sv = spearpointView(s, { kind: 'spectator' });
+  const spectator = strings(sv);
   for (const side of SIDES) for (const t of secretsOf(s, side)) if (spectator.has(t)) throw new Error(`a spectator sees ${side}'s secret ${t}`);
+  for (const t of deckCards(s)) if (spectator.has(t)) throw new Error(`a spectator sees deck card ${t}`);
+  for (const side of SIDES) {
+    const seatView = (sv.seats as Record<string, object>)[side]!;
+    if ('order' in seatView || 'reservesOrder' in seatView) throw new Error(`a spectator sees ${side}'s order or Reserves order`);
+  }
+}
+
+/**
+ * After a whole command: a card a reveal named must have left its owner's hand by then (played,
+ * committed, discarded), unless it came back publicly (a withdrawn unit). Catches a reveal naming
+ * a card that then stays secret in the hand.
+ */
+export function checkRevealsSpent(after: State, batch: EventEnvelope[], publicInHand: ReadonlySet<string>): void {
+  for (const e of batch) {
+    if (!REVEALS.has(e.type)) continue;
+    const tokens = strings(e.data);
+    for (const viewer of SIDES) {
+      if (!canSee(e.visibility, { kind: 'seat', seat: viewer }, false)) continue;
+      const opp: Side = viewer === 'us' ? 'de' : 'us';
+      for (const t of secretsOf(after, opp)) if (tokens.has(t) && !publicInHand.has(t)) throw new Error(`${e.type} shows ${viewer} ${opp}'s card ${t}, which stays in ${opp}'s hand`);
+    }
+  }
 }
 
 /** One game through the kernel's own decide/chain/fold, with every check after every event. */
@@ -177,6 +200,8 @@ export class CheckedGame {
   state: GameState<State> | undefined;
   private n = 0;
   readonly titlesPlayed = new Set<string>();
+  /** Cards back in a hand after being shown to everyone (withdrawn units and their crews). */
+  private readonly publicInHand = new Set<string>();
   constructor(
     readonly seed: string,
     readonly gameId: string,
@@ -189,6 +214,7 @@ export class CheckedGame {
     const head = this.state ? { version: this.state.meta.version, hash: this.state.meta.hash } : { version: 0, hash: '0'.repeat(64) };
     const env = chain(head, r.value, { gameId: this.gameId, commandId: `c${++this.n}`, at: '2026-01-01T00:00:00.000Z', player });
     for (const e of env) {
+      if (e.type === 'UnitWithdrawn') for (const c of [(e.data as { unit: string }).unit, (e.data as { crew: string | null }).crew]) if (c) this.publicInHand.add(c);
       const before = this.state;
       this.state = foldEvent(spearpoint, this.state, e) as GameState<State>;
       this.events.push(e);
@@ -200,7 +226,10 @@ export class CheckedGame {
       }
     }
     const now = this.state;
-    if (this.checks && now && now.meta.status === 'active') record(this.stats.hiddenProblems, () => checkViewsHidden(now.game, this.stats));
+    if (this.checks && now && now.meta.status === 'active') {
+      record(this.stats.hiddenProblems, () => checkViewsHidden(now.game, this.stats));
+      record(this.stats.hiddenProblems, () => checkRevealsSpent(now.game, env, this.publicInHand));
+    }
   }
   start(options: unknown): void {
     this.append(decideCreate(spearpoint, { gameId: this.gameId, options, createdBy: 'alice', commitment: seedCommitment(this.seed) }), 'alice');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canSee, type Emitted } from '../../domain/kernel/index.js';
 import { spearpoint, type Event, type State } from '../../domain/spearpoint/index.js';
 import { bothSeal, cardTitled, given, when, withHand } from './given.js';
-import { strings } from './harness.js';
+import { checkRevealsSpent, strings } from './harness.js';
 
 /**
  * Hidden information, checked directly on views and event visibilities (the fuzz checks the same
@@ -134,5 +134,15 @@ describe('hidden information: the reveal of a sealed order', () => {
     // When the capture does roll, the boosting card is discarded face up as it is used.
     const rolled = bothSeal(t, [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', boostWith: spare }], [], [5]);
     expect(rolled.emitted.find((e) => e.event.type === 'CommandCardDiscardedForBonus')).toMatchObject({ event: { card: spare, roll: 'capture' }, visibility: { to: 'all' } });
+  });
+});
+
+describe('the fuzz harness’s reveal check', () => {
+  it('flags a reveal that names a card which then stays in its owner’s hand, but not a withdrawn unit back in hand', () => {
+    const s = withHand(given({}, 'commitment'), 'us', ['us-rifle-squad'], ['cmd-07']);
+    const envelope = (type: string, data: object) => ({ type, data, visibility: { to: 'all' } }) as never;
+    expect(() => checkRevealsSpent(s, [envelope('CommitmentRevealed', { orders: { us: [{ kind: 'card', card: 'cmd-01', boost: 'cmd-07' }] } })], new Set())).toThrow(/cmd-07/);
+    expect(() => checkRevealsSpent(s, [envelope('UnitWithdrawn', { seat: 'us', unit: 'us-h1', crew: null })], new Set(['us-h1']))).not.toThrow();
+    expect(() => checkRevealsSpent(s, [envelope('CommitmentRevealed', { orders: { us: [{ kind: 'commit', unit: 'us-t9' }] } })], new Set())).not.toThrow();
   });
 });

@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { foldEvent, summarize, type AnyEngine, type EngineRegistry, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
 import { DynamoEventStore } from '../store/dynamo-event-store.js';
 import { gameSk, inboxPk, LOBBY_PK, projectSequence, summaryPk, SUMMARY_SK, type GameProjection } from './project.js';
@@ -65,8 +65,10 @@ export async function rebuildReadModels(opts: { client: DynamoDBClient; sourceTa
   let keptNewer = 0;
   const failed: { gameId: string; error: string }[] = [];
 
+  const scanned = new Set<string>();
   for await (const head of scanAll(doc, opts.sourceTable, 'sk = :head AND begins_with(pk, :game)', { ':head': 'HEAD', ':game': 'GAME#' })) {
     const gameId = String(head['gameId'] ?? String(head['pk']).slice('GAME#'.length));
+    scanned.add(gameId);
     games++;
     try {
       const engine = opts.engines.get(String(head['engine']));
@@ -88,11 +90,25 @@ export async function rebuildReadModels(opts: { client: DynamoDBClient; sourceTa
     }
   }
 
+  // A game created after the scan above (the live projector wrote its read models meanwhile) is new, not stray.
+  const createdSince = new Map<string, boolean>();
+  const isNewGame = async (gameId: string): Promise<boolean> => {
+    if (scanned.has(gameId)) return false;
+    let known = createdSince.get(gameId);
+    if (known === undefined) {
+      known = (await doc.send(new GetCommand({ TableName: opts.sourceTable, Key: { pk: `GAME#${gameId}`, sk: 'HEAD' }, ConsistentRead: true }))).Item !== undefined;
+      createdSince.set(gameId, known);
+    }
+    return known;
+  };
+
   let removed = 0;
   for await (const item of scanAll(doc, target, 'begins_with(pk, :inbox) OR begins_with(pk, :summary) OR pk = :lobby', { ':inbox': 'INBOX#', ':summary': 'SUMMARY#', ':lobby': LOBBY_PK })) {
     const pk = String(item['pk']);
     const sk = String(item['sk']);
     if (!isReadModelPk(pk) || keep.has(`${pk}|${sk}`) || keep.has(`*|${sk}`)) continue;
+    const gameId = pk.startsWith('SUMMARY#') ? pk.slice('SUMMARY#'.length) : sk.slice('GAME#'.length);
+    if (await isNewGame(gameId)) continue;
     await doc.send(new DeleteCommand({ TableName: target, Key: { pk, sk } }));
     removed++;
   }

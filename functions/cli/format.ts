@@ -143,7 +143,7 @@ export function formatGame(v: GameViewBody, me: string): string {
   }
   // The prompts were printed just above; a view that repeats them needs not say them twice.
   const view = isRecord(v.view) && Array.isArray(v.view['pending']) ? Object.fromEntries(Object.entries(v.view).filter(([k]) => k !== 'pending')) : v.view;
-  lines.push(`View${v.seat ? ` as ${v.seat}` : s.status === 'ended' ? ' (everything, the game is over)' : ' (spectator)'}:`);
+  lines.push(`View${s.status === 'ended' ? ' (the game is over: everything is open, deck orders included)' : v.seat ? ` as ${v.seat}` : ' (spectator)'}:`);
   lines.push(indent(readableJson(view, 108)));
   if (v.legalCommands.length) {
     lines.push('Your legal commands:');

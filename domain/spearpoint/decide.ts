@@ -313,10 +313,12 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
       if (!a || a.seat !== seat || a.status !== 'pending') return no('combat/no-such-attack', `${c.attackId} is not one of your unresolved attacks`, RULE.attack);
       if (c.boostWith !== undefined) {
         if (!me.commands.includes(c.boostWith)) return no('command/not-in-hand', `${c.boostWith} is not in your hand`, RULE.command);
-      } else if (c.boostRoll !== undefined) return no('command/boost-without-card', 'Name the command card you discard for +1', RULE.command);
-      // The card is discarded just before the roll it improves: the first shot's attack roll, or
+      } else if (c.boostRoll !== undefined || c.boostShot !== undefined) return no('command/boost-without-card', 'Name the command card you discard for +1', RULE.command);
+      const shots = shotsOf(s, a).length;
+      if (c.boostShot !== undefined && c.boostShot > shots) return no('command/no-such-shot', `That attack rolls ${shots} time(s); there is no roll number ${c.boostShot} to improve`, RULE.command);
+      // The card is discarded just before the roll it improves: the chosen shot's attack roll, or
       // the Intensity roll of that shot if it hits the declared target (else it stays in hand).
-      runAttack(out, ctx, a.id, c.boostWith ? { card: c.boostWith, roll: c.boostRoll ?? 'hit' } : null);
+      runAttack(out, ctx, a.id, c.boostWith ? { card: c.boostWith, roll: c.boostRoll ?? 'hit', shot: c.boostShot ?? 1 } : null);
       return done();
     }
 
@@ -563,19 +565,17 @@ function sweepVoid(out: Out, except?: string): void {
 // ------------------------------------------------------------ attack resolution
 
 /** Fires the attack's remaining shots; pauses for a friendly-fire choice; finishes the attack and maybe the phase. */
-/** A command card discarded for +1 on one roll of an attack's first shot (001 Gameplay: Command cards). */
-type Boost = { card: string; roll: 'hit' | 'intensity' } | null;
+/** A command card discarded for +1 on one roll of one shot (1-based) of an attack (001 Gameplay: Command cards). */
+type Boost = { card: string; roll: 'hit' | 'intensity'; shot: number } | null;
 
 function runAttack(out: Out, ctx: Ctx, attackId: string, boost: Boost): void {
-  let first = true;
   for (;;) {
     const a = out.s.attacks.find((x) => x.id === attackId)!;
     const shots = shotsOf(out.s, a);
     if (a.shotsDone >= shots.length || !out.s.inPlay[a.target] || out.s.result) break;
     if (attackVoid(out.s, a) && a.shotsDone === 0) break;
     const weapon = shots[a.shotsDone]!;
-    const paused = fireShot(out, ctx, a, weapon, first ? boost : null);
-    first = false;
+    const paused = fireShot(out, ctx, a, weapon, boost && boost.shot === a.shotsDone + 1 ? boost : null);
     if (paused || out.s.result) return;
   }
   if (out.s.result) return;

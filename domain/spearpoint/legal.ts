@@ -14,6 +14,7 @@ import {
   isMobileArtillery,
   legalWeapons,
   MIN_CLOSE_ASSAULT,
+  shotsOf,
 } from './rules.js';
 
 /**
@@ -117,9 +118,15 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
       for (const a of s.attacks) {
         if (a.seat !== seat || a.status !== 'pending') continue;
         out.push({ type: 'ResolveAttack', attackId: a.id });
+        const shots = shotsOf(s, a).length;
         for (const card of me.commands) {
           out.push({ type: 'ResolveAttack', attackId: a.id, boostWith: card, boostRoll: 'hit' });
           out.push({ type: 'ResolveAttack', attackId: a.id, boostWith: card, boostRoll: 'intensity' });
+          // Later rolls of a multi-shot attack (2X-4X, two weapons, Fire Mission!).
+          for (let shot = 2; shot <= shots; shot++) {
+            out.push({ type: 'ResolveAttack', attackId: a.id, boostWith: card, boostRoll: 'hit', boostShot: shot });
+            out.push({ type: 'ResolveAttack', attackId: a.id, boostWith: card, boostRoll: 'intensity', boostShot: shot });
+          }
         }
       }
       return out;

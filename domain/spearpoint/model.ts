@@ -41,10 +41,14 @@ export const commandSchema = z.discriminatedUnion('type', [
   /** Seal your order; with a declaration, optionally discard a command card for +1 Initiative. */
   z.object({ type: z.literal('SealOrder'), initiativeBoost: id.optional() }).strict(),
   /**
-   * Combat: resolve one of your declared attacks, optionally discarding a command card for +1 to its
-   * first shot's attack roll, or to that shot's Intensity roll (spent only if the shot hits the target).
+   * Combat: resolve one of your declared attacks, optionally discarding a command card for +1 to one
+   * shot's attack roll, or to that shot's Intensity roll (spent only if the shot hits the target).
+   * The shot is `boostShot` (1 = the first attack roll, the default). If friendly fire pauses the
+   * attack before that shot, the +1 lapses and the card stays in hand.
    */
-  z.object({ type: z.literal('ResolveAttack'), attackId: id, boostWith: id.optional(), boostRoll: z.enum(['hit', 'intensity']).optional() }).strict(),
+  z
+    .object({ type: z.literal('ResolveAttack'), attackId: id, boostWith: id.optional(), boostRoll: z.enum(['hit', 'intensity']).optional(), boostShot: z.number().int().min(1).max(16).optional() })
+    .strict(),
   /** Reaction: choose which of the attacker's own units a friendly-fire hit strikes. */
   z.object({ type: z.literal('ChooseFriendlyFireVictim'), unit: id }).strict(),
   /** Standing order for friendly fire you must choose: ask, or pick the attacker's most expensive unit automatically. */

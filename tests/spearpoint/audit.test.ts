@@ -32,6 +32,25 @@ describe('attack (001 Combat Phase: Attack)', () => {
     expect(ofType(r.events, 'HitResolved')[0]).toMatchObject({ doubled: true, intensity: [3], bonus: 1, net: 11 });
   });
 
+  it('a card may be discarded for +1 before a later roll of a multi-shot attack: the second shot of a 3X weapon', () => {
+    const s = bothSeal(given({ us: [{ card: 'us-30cal-lmg-team' }], de: [{ card: 'de-rifle-squad' }] }), [declare('us-t1', 'de-t1', [0])], [], [5, 1]).s;
+    const card = cardTitled(s, 'Dig In');
+    const t = withHand(s, 'us', [], [card]);
+    // Shot 1: 7 misses (needs 8). Shot 2: 7 + 1 hits. Shot 3: 7 misses.
+    const r = when(t, 'us', resolve('t1-us-1', { boostWith: card, boostShot: 2 }), [3, 4, 3, 4, 1, 3, 4]);
+    expect(ofType(r.events, 'AttackRolled').map((e) => [e.bonus, e.result])).toEqual([
+      [0, 'miss'],
+      [1, 'hit'],
+      [0, 'miss'],
+    ]);
+    const types = r.events.map((e) => e.type);
+    expect(types.indexOf('CommandCardDiscardedForBonus')).toBeGreaterThan(types.indexOf('AttackRolled'));
+    expect(r.s.commandDiscard).toContain(card);
+    expect(when(t, 'us', resolve('t1-us-1', { boostWith: card, boostShot: 4 })).error?.code).toBe('command/no-such-shot');
+    expect(when(t, 'us', resolve('t1-us-1', { boostShot: 2 })).error?.code).toBe('command/boost-without-card');
+    expect(spearpoint.legalCommands(t, 'us')).toContainEqual(resolve('t1-us-1', { boostWith: card, boostRoll: 'intensity', boostShot: 3 }));
+  });
+
   describe('friendly fire', () => {
     const three = () =>
       bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }), [], [declare('de-t1', 'us-t1', [0])], [1, 9]).s;

@@ -218,9 +218,15 @@ describe('dedupe ledger', () => {
     expect(await ledger.claimRetry(key, 'wh1', 2, at(40))).toBe(true);
     expect(await ledger.claimRetry(key, 'wh1', 2, at(50))).toBe(false);
     expect(await ledger.claimRetry(key, 'wh1', 2, at(200))).toBe(true);
-    // An infrastructure error gives the claim back so the queue's retry can take it.
-    await ledger.release(key, 'wh1');
-    expect(await ledger.claim(key, 'wh1', at(201))).toBe(true);
+    // An infrastructure error gives the claim back so the redelivered retry message (attempt 2) can take it.
+    await ledger.release(key, 'wh1', 2);
+    expect(await ledger.claim(key, 'wh1', at(201))).toBe(false);
+    expect(await ledger.claimRetry(key, 'wh1', 2, at(201))).toBe(true);
+    // A first attempt's claim given back is gone, so the redelivered notice can claim it afresh.
+    const first = `ledger-${++n}`;
+    expect(await ledger.claim(first, 'wh1', at(0))).toBe(true);
+    await ledger.release(first, 'wh1', 1);
+    expect(await ledger.claim(first, 'wh1', at(1))).toBe(true);
   });
 });
 

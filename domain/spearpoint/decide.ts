@@ -311,14 +311,24 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
       if (s.chooser !== seat) return no('combat/not-your-choice', 'The other side resolves the next attack', RULE.initiative);
       const a = s.attacks.find((x) => x.id === c.attackId);
       if (!a || a.seat !== seat || a.status !== 'pending') return no('combat/no-such-attack', `${c.attackId} is not one of your unresolved attacks`, RULE.attack);
-      if (c.boostWith !== undefined) {
-        if (!me.commands.includes(c.boostWith)) return no('command/not-in-hand', `${c.boostWith} is not in your hand`, RULE.command);
-      } else if (c.boostRoll !== undefined || c.boostShot !== undefined) return no('command/boost-without-card', 'Name the command card you discard for +1', RULE.command);
+      if (c.boostWith === undefined && (c.boostRoll !== undefined || c.boostShot !== undefined)) return no('command/boost-without-card', 'Name the command card you discard for +1', RULE.command);
+      if (c.boostWith !== undefined && c.boosts !== undefined) return no('command/boost-twice', 'Use either boostWith or boosts, not both', RULE.command);
+      const boosts: Boost[] = c.boosts
+        ? c.boosts.map((b) => ({ card: b.card, roll: b.roll, shot: b.shot ?? 1 }))
+        : c.boostWith !== undefined
+          ? [{ card: c.boostWith, roll: c.boostRoll ?? 'hit', shot: c.boostShot ?? 1 }]
+          : [];
       const shots = shotsOf(s, a).length;
-      if (c.boostShot !== undefined && c.boostShot > shots) return no('command/no-such-shot', `That attack rolls ${shots} time(s); there is no roll number ${c.boostShot} to improve`, RULE.command);
-      // The card is discarded just before the roll it improves: the chosen shot's attack roll, or
-      // the Intensity roll of that shot if it hits the declared target (else it stays in hand).
-      runAttack(out, ctx, a.id, c.boostWith ? { card: c.boostWith, roll: c.boostRoll ?? 'hit', shot: c.boostShot ?? 1 } : null);
+      for (const [i, b] of boosts.entries()) {
+        if (!me.commands.includes(b.card)) return no('command/not-in-hand', `${b.card} is not in your hand`, RULE.command);
+        if (b.shot > shots) return no('command/no-such-shot', `That attack rolls ${shots} time(s); there is no roll number ${b.shot} to improve`, RULE.command);
+        const earlier = boosts.slice(0, i);
+        if (earlier.some((x) => x.card === b.card)) return no('command/boost-twice', `${b.card} can be discarded only once`, RULE.command);
+        if (earlier.some((x) => x.roll === b.roll && x.shot === b.shot)) return no('command/boost-twice', 'One command card may be discarded for each roll', RULE.command);
+      }
+      // Each card is discarded just before the roll it improves: a shot's attack roll, or the
+      // Intensity roll of that shot if it hits the declared target (else it stays in hand).
+      runAttack(out, ctx, a.id, boosts);
       return done();
     }
 
@@ -329,7 +339,7 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
       out.emit({ type: 'FriendlyFireVictimChosen', attackId: ff.attackId, unit: c.unit, automatic: false });
       const a = out.s.attacks.find((x) => x.id === ff.attackId)!;
       resolveHit(out, ctx, a, ff.weapon, c.unit, null, true, false);
-      if (!out.s.result) runAttack(out, ctx, a.id, null);
+      if (!out.s.result) runAttack(out, ctx, a.id, []);
       return done();
     }
 
@@ -564,18 +574,22 @@ function sweepVoid(out: Out, except?: string): void {
 
 // ------------------------------------------------------------ attack resolution
 
-/** Fires the attack's remaining shots; pauses for a friendly-fire choice; finishes the attack and maybe the phase. */
 /** A command card discarded for +1 on one roll of one shot (1-based) of an attack (001 Gameplay: Command cards). */
-type Boost = { card: string; roll: 'hit' | 'intensity'; shot: number } | null;
+type Boost = { card: string; roll: 'hit' | 'intensity'; shot: number };
+/** The cards improving one shot's attack roll and its Intensity roll. */
+type ShotBoost = { hit?: string; intensity?: string };
 
-function runAttack(out: Out, ctx: Ctx, attackId: string, boost: Boost): void {
+/** Fires the attack's remaining shots; pauses for a friendly-fire choice; finishes the attack and maybe the phase. */
+function runAttack(out: Out, ctx: Ctx, attackId: string, boosts: readonly Boost[]): void {
   for (;;) {
     const a = out.s.attacks.find((x) => x.id === attackId)!;
     const shots = shotsOf(out.s, a);
     if (a.shotsDone >= shots.length || !out.s.inPlay[a.target] || out.s.result) break;
     if (attackVoid(out.s, a) && a.shotsDone === 0) break;
     const weapon = shots[a.shotsDone]!;
-    const paused = fireShot(out, ctx, a, weapon, boost && boost.shot === a.shotsDone + 1 ? boost : null);
+    const shot = a.shotsDone + 1;
+    const forShot = (roll: Boost['roll']) => boosts.find((b) => b.shot === shot && b.roll === roll)?.card;
+    const paused = fireShot(out, ctx, a, weapon, { hit: forShot('hit'), intensity: forShot('intensity') });
     if (paused || out.s.result) return;
   }
   if (out.s.result) return;
@@ -589,14 +603,14 @@ function runAttack(out: Out, ctx: Ctx, attackId: string, boost: Boost): void {
 }
 
 /** One attack roll of one weapon (or the close assault's single roll). Returns true when it waits for a friendly-fire choice. */
-function fireShot(out: Out, ctx: Ctx, a: Attack, weapon: number, boost: Boost): boolean {
+function fireShot(out: Out, ctx: Ctx, a: Attack, weapon: number, boost: ShotBoost): boolean {
   const s = out.s;
   const shooter = a.attackers[0]!;
   const needed = hitThreshold(s, shooter, weapon < 0 ? 'close-assault' : weapon, a.target, weapon < 0 ? assaultParticipants(s, a) : [shooter]);
-  if (boost?.roll === 'hit') out.emit({ type: 'CommandCardDiscardedForBonus', seat: a.seat, card: boost.card, roll: 'hit' });
+  if (boost.hit !== undefined) out.emit({ type: 'CommandCardDiscardedForBonus', seat: a.seat, card: boost.hit, roll: 'hit' });
   const dice: [number, number] = [ctx.rng.die(10), ctx.rng.die(10)];
   const natural = dice[0] + dice[1];
-  const bonus = boost?.roll === 'hit' ? 1 : 0;
+  const bonus = boost.hit !== undefined ? 1 : 0;
   // Special rolls read the dice as thrown; a discarded card's +1 only helps reach the attack value.
   const special = specialRoll(natural);
   const result = special ?? (natural + bonus >= needed ? 'hit' : 'miss');
@@ -619,8 +633,8 @@ function fireShot(out: Out, ctx: Ctx, a: Attack, weapon: number, boost: Boost): 
     return true;
   }
   // An Intensity +1 is spent only on a hit on the declared target that rolls Intensity (19-20 rolls none).
-  const boostIntensity = boost?.roll === 'intensity' && result !== 'destroyed-outright';
-  if (boostIntensity) out.emit({ type: 'CommandCardDiscardedForBonus', seat: a.seat, card: boost.card, roll: 'intensity' });
+  const boostIntensity = boost.intensity !== undefined && result !== 'destroyed-outright';
+  if (boostIntensity) out.emit({ type: 'CommandCardDiscardedForBonus', seat: a.seat, card: boost.intensity!, roll: 'intensity' });
   resolveHit(out, ctx, a, weapon, a.target, result, false, boostIntensity);
   return false;
 }

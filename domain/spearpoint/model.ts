@@ -43,11 +43,23 @@ export const commandSchema = z.discriminatedUnion('type', [
   /**
    * Combat: resolve one of your declared attacks, optionally discarding a command card for +1 to one
    * shot's attack roll, or to that shot's Intensity roll (spent only if the shot hits the target).
-   * The shot is `boostShot` (1 = the first attack roll, the default). If friendly fire pauses the
-   * attack before that shot, the +1 lapses and the card stays in hand.
+   * The shot is `boostShot` (1 = the first attack roll, the default). `boosts` lists several such
+   * discards instead, one card per roll. If friendly fire pauses the attack before a boosted shot,
+   * that +1 lapses and its card stays in hand.
    */
   z
-    .object({ type: z.literal('ResolveAttack'), attackId: id, boostWith: id.optional(), boostRoll: z.enum(['hit', 'intensity']).optional(), boostShot: z.number().int().min(1).max(16).optional() })
+    .object({
+      type: z.literal('ResolveAttack'),
+      attackId: id,
+      boostWith: id.optional(),
+      boostRoll: z.enum(['hit', 'intensity']).optional(),
+      boostShot: z.number().int().min(1).max(16).optional(),
+      boosts: z
+        .array(z.object({ card: id, roll: z.enum(['hit', 'intensity']), shot: z.number().int().min(1).max(16).optional() }).strict())
+        .min(1)
+        .max(16)
+        .optional(),
+    })
     .strict(),
   /** Reaction: choose which of the attacker's own units a friendly-fire hit strikes. */
   z.object({ type: z.literal('ChooseFriendlyFireVictim'), unit: id }).strict(),

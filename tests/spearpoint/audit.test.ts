@@ -51,6 +51,24 @@ describe('attack (001 Combat Phase: Attack)', () => {
     expect(spearpoint.legalCommands(t, 'us')).toContainEqual(resolve('t1-us-1', { boostWith: card, boostRoll: 'intensity', boostShot: 3 }));
   });
 
+  it('several cards may be discarded on one attack, one for each roll: the attack roll and the Intensity roll of one shot', () => {
+    const s = bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }), [], [declare('de-t1', 'us-t1', [0])], [1, 9]).s;
+    const [a, b] = [cardTitled(s, 'Dig In'), cardTitled(s, 'Hull Down')];
+    const t = withHand(s, 'de', [], [a, b]);
+    const boosts = [{ card: a, roll: 'hit' as const }, { card: b, roll: 'intensity' as const, shot: 1 }];
+    expect(spearpoint.commandSchema.safeParse(resolve('t1-de-1', { boosts })).success).toBe(true);
+    const r = when(t, 'de', resolve('t1-de-1', { boosts }), [4, 4, 3]); // 8 + 1 = 9 hits; (3 + 1) + 8 − 5 = 7
+    expect(ofType(r.events, 'AttackRolled')[0]).toMatchObject({ bonus: 1, result: 'hit' });
+    expect(ofType(r.events, 'HitResolved')[0]).toMatchObject({ bonus: 1, net: 7 });
+    expect(ofType(r.events, 'CommandCardDiscardedForBonus').map((e) => [e.card, e.roll])).toEqual([
+      [a, 'hit'],
+      [b, 'intensity'],
+    ]);
+    expect(when(t, 'de', resolve('t1-de-1', { boosts: [{ card: a, roll: 'hit' }, { card: a, roll: 'intensity' }] })).error?.code).toBe('command/boost-twice');
+    expect(when(t, 'de', resolve('t1-de-1', { boosts: [{ card: a, roll: 'hit' }, { card: b, roll: 'hit' }] })).error?.code).toBe('command/boost-twice');
+    expect(when(t, 'de', resolve('t1-de-1', { boostWith: a, boosts: [{ card: b, roll: 'hit' }] })).error?.code).toBe('command/boost-twice');
+  });
+
   describe('friendly fire', () => {
     const three = () =>
       bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }), [], [declare('de-t1', 'us-t1', [0])], [1, 9]).s;

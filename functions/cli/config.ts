@@ -71,3 +71,16 @@ export function loadListing(home = cliHome()): Listing | undefined {
     return undefined;
   }
 }
+
+/** The player a bearer token names (its payload is not verified here: the server does that). */
+export function playerFromToken(token: string): string | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const name = claims['cognito:username'] ?? claims['username'] ?? claims['sub'];
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}

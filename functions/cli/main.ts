@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, newCommandId } from './client.js';
-import { cliHome, loadConfig, loadListing, resolveUrl, saveConfig, saveListing, type CliConfig } from './config.js';
+import { cliHome, loadConfig, loadListing, playerFromToken, resolveUrl, saveConfig, saveListing, type CliConfig, type ServerLogin } from './config.js';
 import { auditFile } from './audit.js';
 import { explainCommand, staleChoice, formatEvent, formatGame, formatInbox, formatLegal, formatLobby, glossary, type CommandReply, type GameViewBody } from './format.js';
 
@@ -27,6 +27,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   verify <file> [--engines MODULE]    audit an exported log
 
 Server: --url, else $FIELDPOST_URL, else the last login (default http://127.0.0.1:3000).
+Token: $FIELDPOST_TOKEN (e.g. a Cognito ID token for a deployed server), else the saved login.
 Tokens live in $FIELDPOST_HOME or ~/.fieldpost. Commands are retried with the same commandId.`;
 
 class UsageError extends Error {}
@@ -60,9 +61,16 @@ function arg(ctx: Ctx, i: number, name: string): string {
 }
 
 function client(ctx: Ctx, signedIn = true): ApiClient {
-  const login = ctx.config.servers[ctx.url];
+  const login = loginFor(ctx);
   if (signedIn && !login) throw new UsageError(`not signed in at ${ctx.url}: run  npm run cli -- login <player> --url ${ctx.url}`);
   return new ApiClient({ url: ctx.url, ...(login ? { token: login.token } : {}) });
+}
+
+/** A token in $FIELDPOST_TOKEN (e.g. a Cognito ID token for a deployed server) wins over a saved login. */
+function loginFor(ctx: Ctx): ServerLogin | undefined {
+  const token = process.env['FIELDPOST_TOKEN'];
+  if (token) return { token, player: playerFromToken(token) ?? '(from FIELDPOST_TOKEN)' };
+  return ctx.config.servers[ctx.url];
 }
 
 function parseJson(text: string, what: string): unknown {
@@ -126,7 +134,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
   },
 
   async whoami(ctx) {
-    const login = ctx.config.servers[ctx.url];
+    const login = loginFor(ctx);
     if (!login) throw new UsageError(`not signed in at ${ctx.url}: run  npm run cli -- login <player>`);
     out(`${login.player} at ${ctx.url}${login.expiresAt ? ` (token valid until ${login.expiresAt})` : ''}`);
   },

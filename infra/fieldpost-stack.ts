@@ -1,4 +1,6 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
@@ -31,6 +33,17 @@ export const STREAM_FILTER = {
     },
   },
 } as const;
+
+/** Item actions on the table, only on partitions whose key matches one of the patterns (dynamodb:LeadingKeys). */
+export function grantPartitions(table: ITable, fn: lambda.IFunction, partitions: readonly string[], actions: readonly string[]): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: actions.map((a) => `dynamodb:${a}`),
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...partitions] } },
+    }),
+  );
+}
 
 export const PROJECTOR_STREAM = {
   batchSize: 100,
@@ -101,10 +114,15 @@ export class FieldpostStack extends Stack {
     // Least privilege: data-plane item access on the one table (no table management),
     // stream reading for the projector only, the queue for its producers (projector; notifier's
     // delayed retries) and its consumer only, and SES sending only as the configured identity.
+    // Only the API runs the game service, so only it may reach a game's partition (events,
+    // HEAD, the SECRET seed, snapshots). The projector and the notifier (which posts to URLs
+    // players choose) are held to the partitions they use (functions/ports.ts).
     table.grantReadWriteData(api.fn);
-    table.grantReadWriteData(projector.fn);
+    grantPartitions(table, projector.fn, ['SUMMARY#*', 'INBOX#*', 'LOBBY'], ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
     queue.grantSendMessages(projector.fn);
-    table.grantReadWriteData(notifier.fn);
+    grantPartitions(table, notifier.fn, ['PLAYER#*', 'NOTIFIED#*'], ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
+    // The stale-turn check reads the game's public summary.
+    grantPartitions(table, notifier.fn, ['SUMMARY#*'], ['GetItem']);
     // A webhook retry is a delayed copy of the job sent back to the queue (functions/notify).
     queue.grantSendMessages(notifier.fn);
     identity.grantSendEmail(notifier.fn);

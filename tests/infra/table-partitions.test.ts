@@ -1,0 +1,67 @@
+import { Stack, type CfnElement } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { resourcesOf, synth } from './support.js';
+
+/**
+ * The projector and the notifier never need a game's partition (events, HEAD, the SECRET
+ * seed, snapshots): they work on read models, settings and notification bookkeeping. The
+ * notifier posts to URLs players choose, so it is the most exposed function; neither may be
+ * able to read a running game's seed or hidden events. Their table statements are limited
+ * to partition key prefixes with dynamodb:LeadingKeys.
+ */
+const { stack, template } = synth();
+const tableId = stack.getLogicalId(stack.data.table.node.defaultChild as CfnElement);
+
+interface RawStatement {
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, string | string[]>>;
+}
+
+function tableStatements(name: 'api' | 'projector' | 'notifier'): RawStatement[] {
+  const role = stack.functions[name].role;
+  const roleId = Stack.of(role).getLogicalId(role.node.defaultChild as CfnElement);
+  return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties['Roles']).includes(JSON.stringify({ Ref: roleId })))
+    .flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: RawStatement[] }).Statement)
+    .filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] })));
+}
+
+const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+
+/** The partition keys a statement admits, tested against sample keys. */
+function admits(s: RawStatement, pk: string): boolean {
+  const keys = s.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+  if (keys === undefined) return true;
+  return (Array.isArray(keys) ? keys : [keys]).some((k) => glob(k).test(pk));
+}
+
+const actions = (s: RawStatement) => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const canDo = (ss: RawStatement[], action: string, pk: string) => ss.some((s) => actions(s).includes(`dynamodb:${action}`) && admits(s, pk));
+
+describe('table access by partition', () => {
+  it('the projector reaches read models only: not a game partition with its seed', () => {
+    const ss = tableStatements('projector');
+    expect(ss.length).toBeGreaterThan(0);
+    for (const [action, pk] of [['GetItem', 'SUMMARY#g1'], ['PutItem', 'SUMMARY#g1'], ['PutItem', 'INBOX#alice'], ['DeleteItem', 'INBOX#alice'], ['PutItem', 'LOBBY'], ['DeleteItem', 'LOBBY']] as const) {
+      expect(canDo(ss, action, pk), `${action} ${pk}`).toBe(true);
+    }
+    for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(false);
+    expect(canDo(ss, 'GetItem', 'PLAYER#alice')).toBe(false);
+  });
+
+  it('the notifier reaches settings, delivery logs, its ledger and summaries: not a game partition', () => {
+    const ss = tableStatements('notifier');
+    expect(ss.length).toBeGreaterThan(0);
+    for (const [action, pk] of [['GetItem', 'PLAYER#bob'], ['PutItem', 'PLAYER#bob'], ['PutItem', 'NOTIFIED#k'], ['GetItem', 'NOTIFIED#k'], ['UpdateItem', 'NOTIFIED#k'], ['DeleteItem', 'NOTIFIED#k'], ['GetItem', 'SUMMARY#g1']] as const) {
+      expect(canDo(ss, action, pk), `${action} ${pk}`).toBe(true);
+    }
+    for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(false);
+    // Summaries are the projector's to write.
+    expect(canDo(ss, 'PutItem', 'SUMMARY#g1')).toBe(false);
+  });
+
+  it('the API keeps the whole table (it runs the game service)', () => {
+    expect(canDo(tableStatements('api'), 'GetItem', 'GAME#g1')).toBe(true);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spearpoint, targetProblem, type State } from '../../domain/spearpoint/index.js';
+import { hitThreshold, spearpoint, targetProblem, type State } from '../../domain/spearpoint/index.js';
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
 /**
@@ -165,6 +165,30 @@ describe('initiative (001 Combat Phase: Initiative; Gameplay: Command cards)', (
     const types = rolled.events.map((e) => e.type);
     expect(types.indexOf('CommandCardDiscardedForBonus')).toBeLessThan(types.indexOf('InitiativeRolled'));
     expect(ofType(rolled.events, 'InitiativeRolled')[0]).toMatchObject({ modifiers: { us: 1, de: 0 }, winner: 'us' });
+  });
+});
+
+describe('command cards (001 Gameplay: Command cards)', () => {
+  it('identical side-wide cards do not stack either; cards of different titles do', () => {
+    const s = given({ us: [{ card: 'us-105mm-howitzer' }, { card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] });
+    const [smoke1, smoke2] = [cardTitled(s, 'Lay Smoke', 0), cardTitled(s, 'Lay Smoke', 1)];
+    const t = withHand(s, 'us', [], [smoke1, smoke2]);
+    const once = when(t, 'us', { type: 'PlayCommandCard', card: smoke1 });
+    expect(when(once.s, 'us', { type: 'PlayCommandCard', card: smoke2 }).error?.code).toBe('command/identical');
+    const inEffect = { ...t, effects: [{ card: smoke1, title: 'Lay Smoke', seat: 'us' as const, unit: null, effect: { kind: 'smoke' as const, amount: 3 }, duration: 'turn' as const }] };
+    expect(when(inEffect, 'us', { type: 'PlayCommandCard', card: smoke2 }).error?.code).toBe('command/identical');
+    // The other side's identical card is its own.
+    expect(when(withHand(inEffect, 'de', [], [cardTitled(s, 'Lay Smoke', 2)]), 'de', { type: 'PlayCommandCard', card: cardTitled(s, 'Lay Smoke', 2) }).error).toBeUndefined();
+    // Zero In Artillery (-2) and Veteran Crew (-1) are different cards: both apply.
+    const [zero, vet] = [cardTitled(s, 'Zero In Artillery'), cardTitled(s, 'Veteran Crew')];
+    const both = {
+      ...s,
+      effects: [
+        { card: zero, title: 'Zero In Artillery', seat: 'us' as const, unit: 'us-t1', effect: { kind: 'accuracy' as const, amount: 2 }, duration: 'turn' as const },
+        { card: vet, title: 'Veteran Crew', seat: 'us' as const, unit: 'us-t1', effect: { kind: 'accuracy' as const, amount: 1 }, duration: 'permanent' as const },
+      ],
+    };
+    expect(hitThreshold(both, 'us-t1', 0, 'de-t1')).toBe(10 - 3);
   });
 });
 

@@ -30,10 +30,15 @@ import { view } from './view.js';
  *
  * Readings of the rulebook where it is silent (each documented where it is implemented):
  * special attack rolls (2-3, 18, 19-20) read the natural 2d10, a +1 card only helps reach the
- * attack value; a friendly-fire victim's crew is never captured; with every Damage card in use
- * no card is drawn; the engine ends a game that could otherwise run forever at the turn limit
- * (`maxTurns`, default 40) or when neither side has anything left to commit, by the higher
- * score (level scores: a draw, no winners).
+ * attack value; an 18 doubles the Intensity with its bonuses, crew survival reads the base die
+ * (for a close assault, the highest of its dice); a friendly-fire victim is a legal target of
+ * the weapon that rolled, and its crew is never captured; a card discarded for +1 is discarded
+ * just before the roll it improves (an Intensity +1 only if that shot hits the target, an
+ * Initiative +1 only if Initiative is rolled); a close assault needs three able infantry when
+ * it is resolved; a captured unit scores double whether or not its captor keeps it; with every
+ * Damage card in use no card is drawn; the engine ends a game that could otherwise run forever
+ * at the turn limit (`maxTurns`, default 40) or when neither side has anything left to commit,
+ * by the higher score (level scores: a draw, no winners).
  */
 const deckChoiceSchema = z.union([z.object({ preset: z.string() }).strict(), z.object({ cards: z.array(z.string()).min(1).max(80) }).strict()]);
 

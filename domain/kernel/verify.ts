@@ -27,6 +27,8 @@ export function verifyLog(events: readonly EventEnvelope[], engines: (id: string
   const created = first.data as GameCreated;
   const engine = engines(created.engine);
   if (!engine) return fail(`unknown engine ${created.engine}`);
+  // Replaying under other rules would report a difference that is not a forgery: say so.
+  if (created.engineVersion !== engine.version) return fail(`the game was played under version ${created.engineVersion} of the ${engine.title} rules, and this verifier has version ${engine.version}: verify it with the Fieldpost release the game was played on`);
 
   let prev = GENESIS_HASH;
   for (const [i, e] of events.entries()) {

@@ -148,3 +148,13 @@ describe('verifier', () => {
 
 import { envelopeHash } from '../../domain/kernel/index.js';
 const envelopeHashOf = envelopeHash;
+
+describe('verifier and rule versions', () => {
+  it('names a rules-version mismatch instead of reporting a forgery', () => {
+    const g = playToEnd(new MemoryGame(diceRace, SEED));
+    const newer = { ...diceRace, version: diceRace.version + 1 };
+    const report = verifyLog(g.events, (id) => (id === diceRace.id ? newer : undefined));
+    expect(report.ok).toBe(false);
+    expect(report.problems.join()).toMatch(/played under version 1 .* this verifier has version 2/);
+  });
+});

@@ -290,13 +290,24 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
 
     case 'SealOrder': {
       if ((s.phase !== 'commitment' && s.phase !== 'declaration') || me.sealed) return no('order/not-open', 'You have no open order to seal', RULE.commitment);
+      // Build the final order on a scratch state: the given steps (replacing any added before), then the boost.
+      let draft = c.steps ? evolve(s, { type: 'OrderCleared', seat }) : s;
+      for (const [i, stepCommand] of (c.steps ?? []).entries()) {
+        const step = checkStep(draft, seat, stepCommand);
+        if (!step.ok) return err({ ...step.error, message: `Step ${i + 1} (${stepCommand.type}): ${step.error.message}` });
+        draft = evolve(draft, { type: 'OrderStepAdded', seat, step: step.value });
+      }
+      let order = draft.seats[seat].order;
       if (c.initiativeBoost !== undefined) {
         if (s.phase !== 'declaration') return no('command/boost-phase', 'The Initiative roll follows target declaration', RULE.initiative);
-        if (!me.commands.includes(c.initiativeBoost) || orderUses(s, me.order).has(c.initiativeBoost)) return no('command/not-in-hand', `${c.initiativeBoost} is not an unplayed command card in your hand`, RULE.command);
-        out.emit({ type: 'OrderStepAdded', seat, step: { kind: 'initiativeBoost', card: c.initiativeBoost } }, onlySeats(seat));
+        if (!me.commands.includes(c.initiativeBoost) || orderUses(draft, order).has(c.initiativeBoost)) return no('command/not-in-hand', `${c.initiativeBoost} is not an unplayed command card in your hand`, RULE.command);
+        order = [...order, { kind: 'initiativeBoost', card: c.initiativeBoost }];
       }
-      const small = smallAssaults(me.order);
+      const small = smallAssaults(order);
       if (small.length) return no('combat/close-assault-too-small', `A close assault needs ${MIN_CLOSE_ASSAULT} or more infantry; the one on ${small.join(', ')} has fewer`, RULE.target);
+      // Exactly one private event at every seal, whatever the order holds, so the other side
+      // cannot tell a boost or an order given at once from the number of events it did not see.
+      out.emit({ type: 'OrderFinalized', seat, steps: [...order] }, onlySeats(seat));
       out.emit({ type: 'OrderSealed', seat });
       if (SEATS.every((x) => out.s.seats[x].sealed)) {
         if (s.phase === 'commitment') revealCommitment(out, ctx);

@@ -100,6 +100,8 @@ export function evolve(s: State, e: Event): State {
       return seat(s, e.seat, (x) => ({ order: [...x.order, e.step] }));
     case 'OrderCleared':
       return seat(s, e.seat, () => ({ order: [] }));
+    case 'OrderFinalized':
+      return seat(s, e.seat, () => ({ order: e.steps }));
     case 'OrderSealed':
       return seat(s, e.seat, () => ({ sealed: true }));
     case 'CommitmentRevealed':

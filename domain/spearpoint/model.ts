@@ -14,11 +14,7 @@ export type Line = 'front' | 'rear' | 'air';
 
 const id = z.string().min(1).max(40);
 
-export const commandSchema = z.discriminatedUnion('type', [
-  /** Muster: put one unit of this catalog id from your deck into your starting hand. */
-  z.object({ type: z.literal('PickStartingUnit'), card: id }).strict(),
-  /** Muster: let the engine pick the rest of the starting hand (units needing no crew first, in deck order). */
-  z.object({ type: z.literal('AutoPickHand') }).strict(),
+const orderStepSchemas = [
   /** Commitment order step: a unit from hand (with a crew from hand if it needs one). */
   z.object({ type: z.literal('CommitUnit'), unit: id, crew: id.optional(), line: z.enum(['front', 'rear']).optional() }).strict(),
   /** Commitment order step: a crew from hand to a crewless unit already in play (the replacement-crew exception). */
@@ -36,10 +32,25 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('DeclareAttack'), attacker: id, target: id, weapons: z.array(z.number().int().min(0).max(3)).min(1).max(2) }).strict(),
   /** Declaration order step: an infantry unit joins a close assault on an armored target (three or more needed). */
   z.object({ type: z.literal('JoinCloseAssault'), attacker: id, target: id }).strict(),
+] as const;
+
+/** One step of a sealed order, as a command of its own or inside SealOrder's steps. */
+export const orderStepCommandSchema = z.discriminatedUnion('type', [...orderStepSchemas]);
+
+export const commandSchema = z.discriminatedUnion('type', [
+  /** Muster: put one unit of this catalog id from your deck into your starting hand. */
+  z.object({ type: z.literal('PickStartingUnit'), card: id }).strict(),
+  /** Muster: let the engine pick the rest of the starting hand (units needing no crew first, in deck order). */
+  z.object({ type: z.literal('AutoPickHand') }).strict(),
+  ...orderStepSchemas,
   /** Drop every step of your unsealed order. */
   z.object({ type: z.literal('ClearOrder') }).strict(),
-  /** Seal your order; with a declaration, optionally discard a command card for +1 Initiative. */
-  z.object({ type: z.literal('SealOrder'), initiativeBoost: id.optional() }).strict(),
+  /**
+   * Seal your order; with a declaration, optionally discard a command card for +1 Initiative.
+   * With `steps`, the whole order is given at once (replacing any steps added before): the
+   * other side then learns nothing about it until the reveal, not even how many steps it has.
+   */
+  z.object({ type: z.literal('SealOrder'), initiativeBoost: id.optional(), steps: z.array(orderStepCommandSchema).max(60).optional() }).strict(),
   /**
    * Combat: resolve one of your declared attacks, optionally discarding a command card for +1 to one
    * shot's attack roll, or to that shot's Intensity roll (spent only if the shot hits the target).
@@ -213,6 +224,7 @@ export type Event =
   | { type: 'TurnBegan'; turn: number }
   | { type: 'OrderStepAdded'; seat: Side; step: OrderStep }
   | { type: 'OrderCleared'; seat: Side }
+  | { type: 'OrderFinalized'; seat: Side; steps: OrderStep[] }
   | { type: 'OrderSealed'; seat: Side }
   | { type: 'CommitmentRevealed'; orders: Record<Side, OrderStep[]> }
   | { type: 'UnitCommitted'; seat: Side; unit: string; crew: string | null; line: Line }

@@ -154,6 +154,8 @@ describe('initiative (001 Combat Phase: Initiative; Gameplay: Command cards)', (
     const card = cardTitled(s, 'Dig In');
     const t = withHand(s, 'us', [], [card]);
     const sealed = when(t, 'us', { type: 'SealOrder', initiativeBoost: card });
+    // The boost is not betrayed by an extra private event: a plain seal emits as many.
+    expect(sealed.emitted.map((e) => e.visibility.to)).toEqual(when(t, 'us', { type: 'SealOrder' }).emitted.map((e) => e.visibility.to));
     const r = when(sealed.s, 'de', { type: 'SealOrder' });
     expect(ofType(r.events, 'InitiativeRolled')).toHaveLength(0);
     expect(ofType(r.events, 'CommandCardDiscardedForBonus')).toHaveLength(0);

@@ -99,12 +99,31 @@ describe('commitment (001 Commitment Phase)', () => {
     const step = when(s, 'us', { type: 'CommitUnit', unit: 'us-h4' });
     expect(step.emitted[0]!.visibility).toEqual({ to: 'seats', seats: ['us'] });
     const sealed = when(step.s, 'us', { type: 'SealOrder' });
-    expect(sealed.emitted[0]!.visibility).toEqual({ to: 'all' });
+    expect(sealed.emitted.map((e) => [e.event.type, e.visibility.to])).toEqual([['OrderFinalized', 'seats'], ['OrderSealed', 'all']]);
     expect(sealed.s.inPlay).toEqual({});
     expect(when(sealed.s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }).error?.code).toBe('order/sealed');
     const reveal = when(sealed.s, 'de', { type: 'SealOrder' });
     expect(ofType(reveal.events, 'CommitmentRevealed')[0]!.orders.us).toEqual([{ kind: 'commit', unit: 'us-h4', crew: null, line: 'front' }]);
     expect(Object.keys(reveal.s.inPlay)).toEqual(['us-h4']);
+  });
+  it('a whole order can be sealed in one command, so the other side cannot count its steps', () => {
+    const s = base();
+    const stepwise = bothSeal(s, [{ type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }, { type: 'CommitUnit', unit: 'us-h4' }], []);
+    const atOnce = when(s, 'us', { type: 'SealOrder', steps: [{ type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }, { type: 'CommitUnit', unit: 'us-h4' }] });
+    // One private event and one public seal, however many steps the order holds.
+    expect(atOnce.emitted.map((e) => [e.event.type, e.visibility.to])).toEqual([['OrderFinalized', 'seats'], ['OrderSealed', 'all']]);
+    const empty = when(s, 'us', { type: 'SealOrder' });
+    expect(empty.emitted.length).toBe(atOnce.emitted.length);
+    const reveal = when(atOnce.s, 'de', { type: 'SealOrder' });
+    expect(ofType(reveal.events, 'UnitCommitted')).toEqual(ofType(stepwise.events, 'UnitCommitted'));
+    // Steps given with the seal replace the ones added before it.
+    const replaced = when(when(s, 'us', { type: 'CommitUnit', unit: 'us-h4' }).s, 'us', { type: 'SealOrder', steps: [] });
+    expect(replaced.s.seats.us.order).toEqual([]);
+  });
+  it('a bad step inside a sealed order is refused with its position, and nothing is sealed', () => {
+    const r = when(base(), 'us', { type: 'SealOrder', steps: [{ type: 'CommitUnit', unit: 'us-h4' }, { type: 'CommitUnit', unit: 'us-h2' }] });
+    expect(r.error?.code).toBe('commitment/crew-alone');
+    expect(r.error?.message).toMatch(/^Step 2 \(CommitUnit\): /);
   });
   it('committing nothing is allowed', () => {
     const r = bothSeal(base(), [], []);

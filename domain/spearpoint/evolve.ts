@@ -27,17 +27,22 @@ export function newUnit(s: State, id: string, controller: Side, line: Line, crew
     line,
     crew,
     endurance: card.endurance.full,
-    damageCard: null,
     turnsLeft: card.turnsOfFlight ?? null,
     bombsUsed: false,
-    shakenUntil: 0,
-    immobilized: false,
-    accuracyLoss: 0,
-    defenseLoss: 0,
-    weaponsLost: [],
-    fuelLeak: false,
+    ...UNDAMAGED,
   };
 }
+
+/** A unit with no Damage card and none of its effects: as committed, or after a repair. */
+const UNDAMAGED = {
+  damageCard: null,
+  shakenUntil: 0,
+  immobilized: false,
+  accuracyLoss: 0,
+  defenseLoss: 0,
+  weaponsLost: [],
+  fuelLeak: false,
+} as const satisfies Partial<UnitInPlay>;
 
 /** Takes a unit out of the battle area: its Damage card and the command cards on it go to their discard piles. */
 function leavePlay(s: State, id: string): State {
@@ -145,16 +150,7 @@ export function evolve(s: State, e: Event): State {
     }
     case 'UnitRepaired': {
       const u = s.inPlay[e.unit]!;
-      const next = unit(s, e.unit, () => ({
-        damageCard: null,
-        endurance: cardOf(s, e.unit).endurance.full,
-        shakenUntil: 0,
-        immobilized: false,
-        accuracyLoss: 0,
-        defenseLoss: 0,
-        weaponsLost: [],
-        fuelLeak: false,
-      }));
+      const next = unit(s, e.unit, () => ({ ...UNDAMAGED, endurance: cardOf(s, e.unit).endurance.full }));
       return { ...next, damageDiscard: u.damageCard ? [...next.damageDiscard, u.damageCard] : next.damageDiscard };
     }
     case 'CardDrawn':

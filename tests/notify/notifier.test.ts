@@ -11,9 +11,9 @@ import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from '../.
 import type { WebhookTransport } from '../../functions/notify/webhook.js';
 import { turnIsStale } from '../../functions/notify/wiring.js';
 import { freshTable } from '../support/dynamo.js';
+import { NOW, turnNotice } from './fixtures.js';
 
 const SECRET = 'whsec_bob_0123456789abcdef';
-const NOW = '2026-11-21T10:00:00.000Z';
 let client: DynamoDBClient;
 let tableName: string;
 
@@ -22,21 +22,7 @@ beforeAll(async () => {
 });
 
 let n = 0;
-const notice = (over: Partial<Notice> = {}): Notice => ({
-  key: `g${++n}#turn#p2#5`,
-  kind: 'turn',
-  gameId: `g${n}`,
-  title: 'Dice Race (test fixture)',
-  engine: 'dice-race',
-  player: 'bob',
-  seats: ['p2'],
-  asked: [{ seat: 'p2', name: 'Player 2', kind: 'move', prompt: 'Roll a die or play your card' }],
-  opponents: [{ seat: 'p1', name: 'Player 1', player: 'alice' }],
-  version: 5,
-  hash: 'f0'.repeat(32),
-  at: NOW,
-  ...over,
-});
+const notice = (over: Partial<Notice> = {}): Notice => turnNotice('g', over);
 
 function harness(opts: { statuses?: number[]; retry?: Partial<RetryPolicy>; player?: string } = {}) {
   const mails: OutgoingMail[] = [];

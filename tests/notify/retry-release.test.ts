@@ -4,36 +4,22 @@ import type { Notice, NotifyJob } from '../../functions/notify/decide.js';
 import { Notifier, type ChannelResult } from '../../functions/notify/notifier.js';
 import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from '../../functions/notify/stores.js';
 import { freshTable } from '../support/dynamo.js';
+import { NOW, turnNotice } from './fixtures.js';
 
 /**
  * SQS delivers at least once: when a notifier invocation fails on infrastructure (the queue
  * refuses the delayed retry, the table throttles), the message comes back and must be able
  * to carry the delivery on. A claim given back must be one that message can take again.
  */
-const NOW = '2026-11-21T10:00:00.000Z';
 let client: DynamoDBClient;
 let tableName: string;
-let n = 0;
 
 beforeAll(async () => {
   ({ client, tableName } = await freshTable('notify-release'));
   await new DynamoSettingsStore(client, tableName).put('bob', { webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: 'whsec_bob_0123456789abcdef', format: 'json' }] });
 });
 
-const notice = (): Notice => ({
-  key: `rr${++n}#turn#p2#5`,
-  kind: 'turn',
-  gameId: `rr${n}`,
-  title: 'Dice Race (test fixture)',
-  engine: 'dice-race',
-  player: 'bob',
-  seats: ['p2'],
-  asked: [{ seat: 'p2', name: 'Player 2', kind: 'move', prompt: 'Roll a die or play your card' }],
-  opponents: [{ seat: 'p1', name: 'Player 1', player: 'alice' }],
-  version: 5,
-  hash: 'f0'.repeat(32),
-  at: NOW,
-});
+const notice = (): Notice => turnNotice('rr');
 
 /** Requeue mode (AWS); the webhook answers the statuses given, the queue refuses the sends marked false. */
 function harness(statuses: number[], queueWorks: boolean[]) {

@@ -168,7 +168,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
   async games(ctx) {
     try {
       const r = await client(ctx).request<unknown>('GET', '/v1/me/games');
-      out(ctx.flags.json ? JSON.stringify(r, null, 2) : formatInbox(r, ctx.config.servers[ctx.url]!.player));
+      out(ctx.flags.json ? JSON.stringify(r, null, 2) : formatInbox(r, loginFor(ctx)!.player));
     } catch (e) {
       if (e instanceof ApiError && e.status === 404 && e.code === 'http/not-found') {
         throw new UsageError(`this server does not list games yet (no GET /v1/me/games); use  npm run cli -- show <gameId>`);
@@ -191,7 +191,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const gameId = arg(ctx, 0, 'gameId');
     const v = await legalOf(ctx, gameId);
     remember(ctx, gameId, v);
-    out(ctx.flags.json ? JSON.stringify(v, null, 2) : formatGame(v, ctx.config.servers[ctx.url]!.player));
+    out(ctx.flags.json ? JSON.stringify(v, null, 2) : formatGame(v, loginFor(ctx)!.player));
   },
 
   async legal(ctx) {

@@ -135,6 +135,22 @@ describe('terminal client', () => {
     expect(r.out).toMatch(/Game\.Ended .*"winners":\["p2"\]/);
   });
 
+  it('works with a token from $FIELDPOST_TOKEN and no saved login (as against a deployed server)', async () => {
+    const empty = join(dir, 'token-only');
+    const post = async (path: string, player: string, body: unknown) =>
+      (await fetch(`${rt.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${rt.issueToken(player)}` }, body: JSON.stringify(body) })).json() as Promise<{ gameId: string }>;
+    const { gameId } = await post('/v1/games', 'erin', { engine: 'dice-race', seat: 'p1', commandId: 'erin-game' });
+    await post(`/v1/games/${gameId}/join`, 'frank', { commandId: 'frank-join' });
+    const env = { FIELDPOST_TOKEN: rt.issueToken('erin') };
+    const show = await run('functions/cli/main.ts', empty, ['show', gameId, '--url', rt.url], env);
+    expect(show.code, show.err).toBe(0);
+    expect(show.out).toMatch(/erin/);
+    await eventually(async () => ((await get('/v1/me/games', 'erin')) as { games: unknown[] }).games.length > 0);
+    const games = await run('functions/cli/main.ts', empty, ['games', '--url', rt.url], env);
+    expect(games.code, games.err).toBe(0);
+    expect(games.out).toContain(gameId);
+  });
+
   it('explains what to do when not signed in or the server is down', async () => {
     const nobody = join(dir, 'nobody');
     const r = await cli(nobody, 'show', 'abc', '--url', rt.url);

@@ -29,6 +29,8 @@ export interface RuntimeContext {
   readonly endpoint: string;
   readonly tableName: string;
   readonly dataDir: string | null;
+  /** The API's base URL: links in local mail point here. */
+  readonly url: string;
   readonly deps: ApiDeps;
   readonly log: (line: string) => void;
 }
@@ -185,6 +187,32 @@ function tokenEndpoint(body: Buffer, issue: (player: string) => { token: string;
   return json(200, { player, ...issue(player) });
 }
 
+const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * GET /games/{id}: where the links in local mail land. There is no web client yet, so it
+ * shows the game's public summary (what any spectator may see) and how to play it from a
+ * terminal.
+ */
+async function gamePageFor(deps: ApiDeps, gameId: string, base: string): Promise<APIGatewayProxyStructuredResultV2> {
+  const html = (status: number, title: string, body: string): APIGatewayProxyStructuredResultV2 => ({
+    statusCode: status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    body: `<!doctype html><meta charset="utf-8"><title>${escapeHtml(title)}</title><h1>${escapeHtml(title)}</h1>${body}`,
+  });
+  try {
+    const v = await deps.service.view(null, gameId);
+    const s = v.summary;
+    const seats = s.seats.map((x) => `<li>${escapeHtml(x.name)} (${escapeHtml(x.id)}): ${escapeHtml(x.player ?? 'open')}</li>`).join('');
+    const pending = s.pending.map((p) => `<li>${escapeHtml(p.player ?? p.seat)}: ${escapeHtml(p.prompt)}</li>`).join('') || '<li>nobody</li>';
+    const result = s.outcome ? `<p>Result: ${escapeHtml(s.outcome.reason)}; winners ${escapeHtml(s.outcome.winners.join(', ') || 'none')}</p>` : '';
+    return html(200, `${s.title}: ${s.status}`, `<ul>${seats}</ul><h2>Waiting for</h2><ul>${pending}</ul>${result}<p>Version ${s.version}, event hash <code>${escapeHtml(s.hash)}</code></p><p>Play it from a terminal:</p><pre>npm run cli -- show ${escapeHtml(gameId)} --url ${escapeHtml(base)}</pre>`);
+  } catch (e) {
+    const status = (e as { status?: number }).status === 404 ? 404 : 500;
+    return html(status, status === 404 ? 'No such game' : 'Something went wrong', `<p>${escapeHtml(gameId)}</p>`);
+  }
+}
+
 /**
  * Everything `npm start` runs: DynamoDB Local (files under dataDir/dynamodb, or in memory),
  * the table with its stream, the same router the Lambda uses served over node:http on
@@ -243,6 +271,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
             send(res, req.method === 'POST' ? tokenEndpoint(body, (p) => issue(p)) : json(405, { code: 'http/method-not-allowed', message: 'Use POST /local/token {"player":"name"}' }));
             return;
           }
+          const gamePage = /^\/games\/([A-Za-z0-9_-]{1,64})$/.exec(path);
+          if (gamePage && req.method === 'GET') return send(res, await gamePageFor(api.deps, gamePage[1]!, `http://${req.headers.host ?? '127.0.0.1'}`));
           for (const ext of started) {
             const local = ext.handle?.(req.method ?? 'GET', path);
             if (local) return send(res, local);
@@ -270,7 +300,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
 
-    const ctx: RuntimeContext = { client, endpoint, tableName, dataDir, deps: api.deps, log };
+    const ctx: RuntimeContext = { client, endpoint, tableName, dataDir, url, deps: api.deps, log };
     for (const ext of opts.extensions ?? defaultExtensions) started.push(await ext(ctx));
 
     return {

@@ -214,9 +214,11 @@ export interface LocalNotificationsOptions {
   readonly webhooks?: WebhookTransport;
 }
 
-export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log'>, opts: LocalNotificationsOptions = {}): Promise<LocalNotifications> {
+export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log'> & { url?: string }, opts: LocalNotificationsOptions = {}): Promise<LocalNotifications> {
   // Local: webhooks may be plain http (receivers on 127.0.0.1).
-  const env: Readonly<Record<string, string | undefined>> = { ...(opts.env ?? process.env), AUTH_MODE: 'local' };
+  const base = opts.env ?? process.env;
+  // Links in local mail open this runtime's own game page unless APP_URL says otherwise.
+  const env: Readonly<Record<string, string | undefined>> = { ...base, ...(base['APP_URL'] ?? ctx.url ? { APP_URL: base['APP_URL'] ?? ctx.url } : {}), AUTH_MODE: 'local' };
   const stops: (() => Promise<void>)[] = [];
   try {
     let mailSink: MailSink | undefined;

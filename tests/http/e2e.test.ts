@@ -64,6 +64,21 @@ describe('health and tokens', () => {
   });
 });
 
+describe('the local game page (where links in local mail land)', () => {
+  it('shows a game\'s public summary and how to play it, and nothing hidden', async () => {
+    const gameId = await startedRace();
+    const page = await fetch(`${rt.url}/games/${gameId}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await page.text();
+    expect(html).toContain('Dice Race (test fixture): active');
+    expect(html).toContain('alice: Roll a die or play your card');
+    expect(html).toContain(`npm run cli -- show ${gameId}`);
+    expect(html).not.toMatch(/"hands"|DeckShuffled|seed/);
+    expect((await fetch(`${rt.url}/games/no-such-game`)).status).toBe(404);
+  });
+});
+
 describe('a full dice race over HTTP', () => {
   it('two players play to the end, export the log, and it verifies', async () => {
     const gameId = await startedRace();

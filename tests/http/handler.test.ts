@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshTable } from '../support/dynamo.js';
+import { apiEvent } from './support.js';
 
 /**
  * The Lambda entry itself (functions/handlers/api.ts) in cognito mode against DynamoDB Local:
@@ -18,30 +19,8 @@ afterAll(() => {
   process.env = saved;
 });
 
-function ev(method: string, path: string, body?: unknown, claims?: Record<string, string>): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: path,
-    rawQueryString: '',
-    headers: {},
-    isBase64Encoded: false,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    requestContext: {
-      accountId: '1',
-      apiId: 'a',
-      domainName: 'd',
-      domainPrefix: 'd',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '1.2.3.4', userAgent: 't' },
-      requestId: 'r',
-      routeKey: '$default',
-      stage: '$default',
-      time: '',
-      timeEpoch: 0,
-      ...(claims ? { authorizer: { jwt: { claims, scopes: [] } } } : {}),
-    },
-  } as APIGatewayProxyEventV2;
-}
+const ev = (method: string, path: string, body?: unknown, claims?: Record<string, string>): APIGatewayProxyEventV2 =>
+  apiEvent(method, path, { ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(claims ? { claims } : {}) });
 
 describe('Lambda api handler (AUTH_MODE=cognito)', () => {
   const claims = { 'cognito:username': 'alice', sub: '0000-1111' };

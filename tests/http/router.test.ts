@@ -1,5 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { cognitoAuthenticator, localAuthenticator } from '../../functions/http/auth.js';
@@ -8,6 +8,7 @@ import { createRouter } from '../../functions/http/router.js';
 import { routeModules } from '../../functions/http/routes/index.js';
 import { defineRoute, type ApiDeps, type RouteModule } from '../../functions/http/types.js';
 import { AppError, ConcurrencyError } from '../../functions/ports.js';
+import { apiEvent } from './support.js';
 
 /** Router unit tests: no database, a dummy service that must never be reached. */
 const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('service must not be called')) });
@@ -15,30 +16,7 @@ const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('s
 const nowhere = new DynamoDBClient({ region: 'local', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
 const deps = { service: unreachable, engines: { get: () => undefined, ids: () => ['x'] }, clock: { now: () => '2026-01-01T00:00:00.000Z' }, dynamo: { client: nowhere, tableName: 'none' } } as unknown as ApiDeps;
 
-function event(method: string, path: string, opts: { body?: string; headers?: Record<string, string>; query?: Record<string, string>; claims?: Record<string, string>; stage?: string; base64?: boolean } = {}): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: path,
-    rawQueryString: '',
-    headers: opts.headers ?? {},
-    ...(opts.query ? { queryStringParameters: opts.query } : {}),
-    requestContext: {
-      accountId: '1',
-      apiId: 'a',
-      domainName: 'd',
-      domainPrefix: 'd',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '1.2.3.4', userAgent: 't' },
-      requestId: 'req-1',
-      routeKey: '$default',
-      stage: opts.stage ?? '$default',
-      time: '',
-      timeEpoch: 0,
-      ...(opts.claims ? { authorizer: { jwt: { claims: opts.claims, scopes: [] } } } : {}),
-    },
-    ...(opts.body !== undefined ? { body: opts.base64 ? Buffer.from(opts.body).toString('base64') : opts.body, isBase64Encoded: !!opts.base64 } : { isBase64Encoded: false }),
-  } as APIGatewayProxyEventV2;
-}
+const event = apiEvent;
 
 const json = (r: { body?: string }) => JSON.parse(r.body ?? 'null');
 

@@ -1,3 +1,4 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /** A minimal JSON client for the end-to-end tests: status and parsed body, nothing hidden. */
@@ -41,3 +42,29 @@ export async function itemCount(client: DynamoDBClient, tableName: string): Prom
 
 let counter = 0;
 export const cid = (label = 'c'): string => `${label}-${Date.now().toString(36)}-${++counter}`;
+
+/** An API Gateway HTTP API (payload v2) event as the Lambda receives it, for handler and router tests. */
+export function apiEvent(method: string, path: string, opts: { body?: string; headers?: Record<string, string>; query?: Record<string, string>; claims?: Record<string, string>; stage?: string; base64?: boolean } = {}): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: path,
+    rawQueryString: '',
+    headers: opts.headers ?? {},
+    ...(opts.query ? { queryStringParameters: opts.query } : {}),
+    requestContext: {
+      accountId: '1',
+      apiId: 'a',
+      domainName: 'd',
+      domainPrefix: 'd',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '1.2.3.4', userAgent: 't' },
+      requestId: 'req-1',
+      routeKey: '$default',
+      stage: opts.stage ?? '$default',
+      time: '',
+      timeEpoch: 0,
+      ...(opts.claims ? { authorizer: { jwt: { claims: opts.claims, scopes: [] } } } : {}),
+    },
+    ...(opts.body !== undefined ? { body: opts.base64 ? Buffer.from(opts.body).toString('base64') : opts.body, isBase64Encoded: !!opts.base64 } : { isBase64Encoded: false }),
+  } as APIGatewayProxyEventV2;
+}

@@ -45,13 +45,25 @@ async function main(): Promise<void> {
     log: (line) => console.log(line),
   });
 
-  let stopping = false;
+  // One Ctrl-C reaches this process more than once: the terminal signals the whole job and npm
+  // forwards the signal it got as well. Repeats within a moment are that same keypress; a later
+  // one means the user is impatient, so exit at once (and take the JVM down with us).
+  const DUPLICATE_WINDOW_MS = 3000;
+  let stoppingSince: number | undefined;
   const stop = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      if (Date.now() - stoppingSince < DUPLICATE_WINDOW_MS) return;
       console.log('Forced exit.');
+      if (rt.dynamoPid) {
+        try {
+          process.kill(rt.dynamoPid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     console.log(`\n${signal}: stopping the API and DynamoDB Local...`);
     rt.stop().then(
       () => {

@@ -1,9 +1,53 @@
 import { TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
 import { gameSk, inboxPk, LOBBY_PK, projectGame, summaryPk, SUMMARY_SK, type GameProjection, type InboxModel, type LobbyModel, type SummaryModel } from './project.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * PAGE ITEMS. The inbox and lobby are listed in an order no GAME#<gameId> key has ("your
+ * move" first, longest waiting first, then most recently changed; the lobby newest first), so
+ * each GAME# item has a twin in the same partition whose sort key is that order:
+ *   INBOX#<player>  PAGE#0#<since>#<gameId>             your move, oldest first
+ *                   PAGE#1#<updatedAt, digits 9-d>#<gameId>  the rest, newest change first
+ *   LOBBY           PAGE#<createdAt, digits 9-d>#<gameId>    newest game first
+ * A page is then one Query with Limit and ExclusiveStartKey. The twin is a full copy (type
+ * 'inbox-page' / 'lobby-page'), written and replaced in the same transaction as its GAME#
+ * item, so the two never disagree. Ties fall to the gameId, as they did when the whole list
+ * was sorted in memory after a Query in GAME#<gameId> order.
+ */
+export const PAGE_PREFIX = 'PAGE#';
+/** Complementing every digit reverses the order of timestamps written in one format (ISO-8601). */
+const descending = (t: string) => t.replace(/[0-9]/g, (d) => String(9 - Number(d)));
+export const inboxPageSk = (i: Pick<InboxModel, 'yourMove' | 'since' | 'updatedAt' | 'gameId'>): string =>
+  i.yourMove ? `${PAGE_PREFIX}0#${i.since}#${i.gameId}` : `${PAGE_PREFIX}1#${descending(i.updatedAt)}#${i.gameId}`;
+export const lobbyPageSk = (l: Pick<LobbyModel, 'createdAt' | 'gameId'>): string => `${PAGE_PREFIX}${descending(l.createdAt)}#${l.gameId}`;
+/** The key range of each inbox listing: everything, your move only, or the others only. */
+export const inboxPagePrefix = (yourMove?: boolean): string => (yourMove === undefined ? PAGE_PREFIX : `${PAGE_PREFIX}${yourMove ? 0 : 1}#`);
+
+/** Every `pk|sk` a projection puts in the table (the rebuild keeps these and sweeps the rest). */
+export function projectionKeys(p: GameProjection): string[] {
+  const keys = [`${p.summary.pk}|${p.summary.sk}`];
+  for (const i of p.inbox) keys.push(`${i.pk}|${i.sk}`, `${i.pk}|${inboxPageSk(i)}`);
+  if (p.lobby) keys.push(`${p.lobby.pk}|${p.lobby.sk}`, `${p.lobby.pk}|${lobbyPageSk(p.lobby)}`);
+  return keys;
+}
+
+/** One page of a listing, in list order; `next` is the sort key to start after, if more may follow. */
+export interface Page<T> {
+  readonly items: T[];
+  readonly next?: string;
+}
+
+/** Where the current page items of a game are, read just before replacing them. */
+interface CurrentPages {
+  readonly inbox: ReadonlyMap<string, string>;
+  readonly lobby?: string;
+}
+
+/** A filtered listing may read past many non-matching items; a request stops after this many Queries. */
+const MAX_QUERIES_PER_PAGE = 8;
 
 export const documentClient = (client: DynamoDBClient) => DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
@@ -34,11 +78,8 @@ export class ReadModelStore {
       const prev = await this.getSummary(next.gameId);
       if (prev && prev.version >= next.version) return 'stale';
       const projection = projectGame(prev, next);
-      const gate = prev
-        ? { ConditionExpression: 'version = :prev', ExpressionAttributeValues: { ':prev': prev.version } }
-        : { ConditionExpression: 'attribute_not_exists(pk)' };
       try {
-        await this.write(projection, gate);
+        await this.write(projection, prev, await this.currentPages(projection));
         return 'applied';
       } catch (e) {
         // Someone else moved the summary between our read and write: read again and decide.
@@ -53,39 +94,167 @@ export class ReadModelStore {
    * may have moved on while the rebuild ran). Returns 'stale' when it kept the newer one.
    */
   async put(projection: GameProjection): Promise<ApplyResult> {
-    try {
-      await this.write(projection, { ConditionExpression: 'attribute_not_exists(pk) OR version <= :v', ExpressionAttributeValues: { ':v': projection.summary.version } });
-      return 'applied';
-    } catch (e) {
-      if (isConditionFailure(e)) return 'stale';
-      throw e;
+    // Gated on the exact summary read (not just "not newer"), so the page items read with it
+    // are still the ones in the table when the transaction replaces them.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const prev = await this.getSummary(projection.summary.gameId);
+      if (prev && prev.version > projection.summary.version) return 'stale';
+      try {
+        await this.write(projection, prev, await this.currentPages(projection));
+        return 'applied';
+      } catch (e) {
+        if (!isConditionFailure(e)) throw e;
+      }
     }
+    return 'stale';
   }
 
-  private async write(p: GameProjection, gate: { ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> }): Promise<void> {
+  /**
+   * The page items the table holds now for the players and lobby entry a projection touches,
+   * read from their GAME# items (ConsistentRead). Reading, rather than recomputing from the
+   * previous summary, keeps a twin written by older code from being left behind. Any change
+   * after this read also changes the SUMMARY version, which the write is gated on.
+   */
+  private async currentPages(p: GameProjection): Promise<CurrentPages> {
+    const gameId = p.summary.gameId;
+    const players = [...p.inbox.map((i) => i.player), ...p.dropInbox];
+    const get = async (pk: string) =>
+      (
+        await this.doc.send(
+          new GetCommand({
+            TableName: this.tableName,
+            Key: { pk, sk: gameSk(gameId) },
+            ConsistentRead: true,
+            ProjectionExpression: 'gameId, yourMove, #since, updatedAt, createdAt',
+            ExpressionAttributeNames: { '#since': 'since' },
+          }),
+        )
+      ).Item;
+    const [lobby, ...inbox] = await Promise.all([get(LOBBY_PK), ...players.map((player) => get(inboxPk(player)))]);
+    const pages = new Map<string, string>();
+    players.forEach((player, n) => {
+      const item = inbox[n];
+      if (item) pages.set(player, inboxPageSk(item as unknown as InboxModel));
+    });
+    return { inbox: pages, ...(lobby ? { lobby: lobbyPageSk(lobby as unknown as LobbyModel) } : {}) };
+  }
+
+  private async write(p: GameProjection, prev: SummaryModel | undefined, current: CurrentPages): Promise<void> {
     const T = this.tableName;
+    const gate = prev ? { ConditionExpression: 'version = :prev', ExpressionAttributeValues: { ':prev': prev.version } } : { ConditionExpression: 'attribute_not_exists(pk)' };
     const items: TransactItem[] = [{ Put: { TableName: T, Item: p.summary, ...gate } }];
-    for (const i of p.inbox) items.push({ Put: { TableName: T, Item: i } });
-    for (const player of p.dropInbox) items.push({ Delete: { TableName: T, Key: { pk: inboxPk(player), sk: gameSk(p.summary.gameId) } } });
-    if (p.lobby) items.push({ Put: { TableName: T, Item: p.lobby } });
-    else items.push({ Delete: { TableName: T, Key: { pk: LOBBY_PK, sk: gameSk(p.summary.gameId) } } });
+    const dropPage = (pk: string, old: string | undefined, kept?: string) => {
+      if (old !== undefined && old !== kept) items.push({ Delete: { TableName: T, Key: { pk, sk: old } } });
+    };
+    for (const i of p.inbox) {
+      const page = inboxPageSk(i);
+      items.push({ Put: { TableName: T, Item: i } }, { Put: { TableName: T, Item: { ...i, sk: page, type: 'inbox-page' } } });
+      dropPage(i.pk, current.inbox.get(i.player), page);
+    }
+    for (const player of p.dropInbox) {
+      items.push({ Delete: { TableName: T, Key: { pk: inboxPk(player), sk: gameSk(p.summary.gameId) } } });
+      dropPage(inboxPk(player), current.inbox.get(player));
+    }
+    if (p.lobby) {
+      const page = lobbyPageSk(p.lobby);
+      items.push({ Put: { TableName: T, Item: p.lobby } }, { Put: { TableName: T, Item: { ...p.lobby, sk: page, type: 'lobby-page' } } });
+      dropPage(LOBBY_PK, current.lobby, page);
+    } else {
+      items.push({ Delete: { TableName: T, Key: { pk: LOBBY_PK, sk: gameSk(p.summary.gameId) } } });
+      dropPage(LOBBY_PK, current.lobby);
+    }
     await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
   }
 
-  /** A player's games, newest change first. */
+  /** Whether a PAGE# item is the twin its partition's GAME# item has now (the rebuild's sweep asks). */
+  async pageIsCurrent(pk: string, sk: string, gameId: string): Promise<boolean> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: gameSk(gameId) }, ConsistentRead: true }));
+    if (!r.Item) return false;
+    return (pk === LOBBY_PK ? lobbyPageSk(r.Item as LobbyModel) : inboxPageSk(r.Item as InboxModel)) === sk;
+  }
+
+  /** A player's games, all of them, in GAME#<gameId> order (the HTTP listing pages instead: inboxPage). */
   async inbox(player: string): Promise<InboxModel[]> {
-    return (await this.queryAll(inboxPk(player))) as unknown as InboxModel[];
+    return (await this.queryAll(inboxPk(player), 'GAME#')) as unknown as InboxModel[];
   }
 
   async lobby(): Promise<LobbyModel[]> {
-    return (await this.queryAll(LOBBY_PK)) as unknown as LobbyModel[];
+    return (await this.queryAll(LOBBY_PK, 'GAME#')) as unknown as LobbyModel[];
   }
 
-  private async queryAll(pk: string): Promise<Record<string, unknown>[]> {
+  /**
+   * One page of a player's games in list order: "your move" first (longest waiting first),
+   * then the rest, most recently changed first. `after` is the `next` of the page before.
+   */
+  async inboxPage(player: string, opts: { limit: number; after?: string | undefined; yourMove?: boolean | undefined; status?: string | undefined }): Promise<Page<InboxModel>> {
+    const filter = opts.status === undefined ? undefined : { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': opts.status } };
+    return (await this.page(inboxPk(player), inboxPagePrefix(opts.yourMove), opts.limit, opts.after, filter)) as unknown as Page<InboxModel>;
+  }
+
+  /** How many of a player's games wait for their move (one COUNT Query over the PAGE#0# range). */
+  async yourMoveCount(player: string, status?: string): Promise<number> {
+    let n = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          Select: 'COUNT',
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ...(status === undefined
+            ? { ExpressionAttributeValues: { ':pk': inboxPk(player), ':prefix': inboxPagePrefix(true) } }
+            : { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pk': inboxPk(player), ':prefix': inboxPagePrefix(true), ':status': status } }),
+          ExclusiveStartKey: start,
+        }),
+      );
+      n += r.Count ?? 0;
+      start = r.LastEvaluatedKey;
+    } while (start);
+    return n;
+  }
+
+  /** One page of the open games, newest first. */
+  async lobbyPage(opts: { limit: number; after?: string | undefined; engine?: string | undefined }): Promise<Page<LobbyModel>> {
+    const filter = opts.engine === undefined ? undefined : { expression: '#engine = :engine', names: { '#engine': 'engine' }, values: { ':engine': opts.engine } };
+    return (await this.page(LOBBY_PK, PAGE_PREFIX, opts.limit, opts.after, filter)) as unknown as Page<LobbyModel>;
+  }
+
+  /**
+   * Up to `limit` items of one partition's key range, after `after`. It asks for one item
+   * more than the page holds, so an unfiltered page is one Query that also knows whether
+   * another page follows (no empty last page). A filter is applied after DynamoDB's Limit, so
+   * a filtered page may take more Queries; it stops after MAX_QUERIES_PER_PAGE and hands back
+   * a shorter page with a cursor where it stopped.
+   */
+  private async page(pk: string, prefix: string, limit: number, after: string | undefined, filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> }): Promise<Page<Record<string, unknown>>> {
+    if (after !== undefined && !after.startsWith(prefix)) throw new Error(`page cursor ${after} is outside ${prefix}`);
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined = after === undefined ? undefined : { pk, sk: after };
+    for (let queries = 1; ; queries++) {
+      const want = limit + 1 - items.length;
+      const input: QueryCommandInput = {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ...filter?.values },
+        ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names } : {}),
+        // Filtered: read a few pages' worth per Query, since many items may not match.
+        Limit: filter ? Math.max(want, 4 * (limit + 1)) : want,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      };
+      const r = await this.doc.send(new QueryCommand(input));
+      items.push(...((r.Items ?? []) as Record<string, unknown>[]));
+      start = r.LastEvaluatedKey;
+      if (items.length > limit) return { items: items.slice(0, limit), next: String(items[limit - 1]!['sk']) };
+      if (!start) return { items };
+      if (queries >= MAX_QUERIES_PER_PAGE) return { items, next: String(start['sk']) };
+    }
+  }
+
+  private async queryAll(pk: string, prefix: string): Promise<Record<string, unknown>[]> {
     const out: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const r = await this.doc.send(new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ExclusiveStartKey: start }));
+      const r = await this.doc.send(new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix }, ExclusiveStartKey: start }));
       out.push(...((r.Items ?? []) as Record<string, unknown>[]));
       start = r.LastEvaluatedKey;
     } while (start);

@@ -2,8 +2,8 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { foldEvent, summarize, type AnyEngine, type EngineRegistry, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
 import { DynamoEventStore } from '../store/dynamo-event-store.js';
-import { gameSk, inboxPk, LOBBY_PK, projectSequence, summaryPk, SUMMARY_SK, type GameProjection } from './project.js';
-import { documentClient, ReadModelStore } from './read-model-store.js';
+import { gameSk, LOBBY_PK, projectSequence, summaryPk, SUMMARY_SK, type GameProjection } from './project.js';
+import { documentClient, PAGE_PREFIX, projectionKeys, ReadModelStore } from './read-model-store.js';
 
 /**
  * Rebuilding the read models from the truth: every game's events, folded with its engine.
@@ -76,9 +76,7 @@ export async function rebuildReadModels(opts: { client: DynamoDBClient; sourceTa
       const events = await store.readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
       const projection = rebuildGame(engine, events);
       if (!projection) continue;
-      keep.add(`${summaryPk(gameId)}|${SUMMARY_SK}`);
-      for (const i of projection.inbox) keep.add(`${inboxPk(i.player)}|${gameSk(gameId)}`);
-      if (projection.lobby) keep.add(`${LOBBY_PK}|${gameSk(gameId)}`);
+      for (const key of projectionKeys(projection)) keep.add(key);
       if ((await models.put(projection)) === 'applied') written++;
       else keptNewer++;
     } catch (e) {
@@ -107,8 +105,16 @@ export async function rebuildReadModels(opts: { client: DynamoDBClient; sourceTa
     const pk = String(item['pk']);
     const sk = String(item['sk']);
     if (!isReadModelPk(pk) || keep.has(`${pk}|${sk}`) || keep.has(`*|${sk}`)) continue;
-    const gameId = pk.startsWith('SUMMARY#') ? pk.slice('SUMMARY#'.length) : sk.slice('GAME#'.length);
-    if (await isNewGame(gameId)) continue;
+    if (sk.startsWith(PAGE_PREFIX)) {
+      // A page twin stays while its GAME# item stays and still points at it (the live
+      // projector may have moved the game, and so its twin, since the rebuild wrote it).
+      const gameId = String(item['gameId'] ?? '');
+      const gameKept = keep.has(`${pk}|${gameSk(gameId)}`) || keep.has(`*|${gameSk(gameId)}`) || (await isNewGame(gameId));
+      if (gameKept && (await models.pageIsCurrent(pk, sk, gameId))) continue;
+    } else {
+      const gameId = pk.startsWith('SUMMARY#') ? pk.slice('SUMMARY#'.length) : sk.slice('GAME#'.length);
+      if (await isNewGame(gameId)) continue;
+    }
     await doc.send(new DeleteCommand({ TableName: target, Key: { pk, sk } }));
     removed++;
   }

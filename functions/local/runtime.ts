@@ -11,6 +11,8 @@ import { createApi } from '../http/api.js';
 import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
 import { signLocalJwt } from '../http/jwt.js';
 import { DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
+import { routeModules } from '../http/routes/index.js';
+import { createSettingsRoutes, settingsRoutes } from '../http/routes/settings.js';
 import type { ApiDeps, RouteModule } from '../http/types.js';
 import { localClient, startDynamoLocal, type RunningDynamo } from '../store/dynamodb-local.js';
 import { ensureTable } from '../store/table.js';
@@ -58,7 +60,13 @@ export interface LocalRuntimeOptions {
   readonly dynamoEndpoint?: string;
   readonly jwtSecret?: string;
   readonly tokenTtlSeconds?: number;
+  /** Default: the API's routes, with webhook settings that accept local receivers (see allowPrivateWebhooks). */
   readonly modules?: readonly RouteModule[];
+  /**
+   * Whether players may save webhooks to plain http and private addresses, such as a receiver
+   * on 127.0.0.1 (default true: this is a machine-local server). The deployed API never does.
+   */
+  readonly allowPrivateWebhooks?: boolean;
   readonly extensions?: readonly RuntimeExtension[];
   readonly log?: (line: string) => void;
 }
@@ -258,7 +266,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       tableName,
       engines: opts.engines ?? defaultRegistry,
       authenticate: localAuthenticator(secret),
-      ...(opts.modules ? { modules: opts.modules } : {}),
+      modules: opts.modules ?? routeModules.map((m) => (m === settingsRoutes ? createSettingsRoutes({ allowPrivateWebhooks: opts.allowPrivateWebhooks ?? true }) : m)),
     });
     const handler: ApiHandler = api.handler;
 

@@ -212,10 +212,12 @@ export interface LocalNotificationsOptions {
   readonly clock?: Clock;
   readonly mailer?: Mailer;
   readonly webhooks?: WebhookTransport;
+  /** Webhooks to plain http and private addresses (receivers on 127.0.0.1); default true here, never in AWS. */
+  readonly allowPrivateWebhooks?: boolean;
 }
 
 export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log'> & { url?: string }, opts: LocalNotificationsOptions = {}): Promise<LocalNotifications> {
-  // Local: webhooks may be plain http (receivers on 127.0.0.1).
+  // Local: webhooks may be plain http to 127.0.0.1 receivers (allowPrivateWebhooks below).
   const base = opts.env ?? process.env;
   // Links in local mail open this runtime's own game page unless APP_URL says otherwise.
   const env: Readonly<Record<string, string | undefined>> = { ...base, ...(base['APP_URL'] ?? ctx.url ? { APP_URL: base['APP_URL'] ?? ctx.url } : {}), AUTH_MODE: 'local' };
@@ -251,6 +253,7 @@ export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client'
       retry,
       queue,
       mailer: mailer!,
+      allowPrivateWebhooks: opts.allowPrivateWebhooks ?? true,
       ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
       ...(opts.clock ? { clock: opts.clock } : {}),
     });

@@ -7,7 +7,8 @@ import type { NotifyQueue } from './queue.js';
 import { SQS_MAX_DELAY_SECONDS } from './queue.js';
 import { renderNotice, type Rendered } from './render.js';
 import type { DeliveryLog, DeliveryRecord, NoticeLedger } from './stores.js';
-import { maskUrl, signedRequest, webhookUrlProblem, type WebhookTransport } from './webhook.js';
+import { checkWebhookUrl } from './address-policy.js';
+import { maskUrl, signedRequest, WebhookRefused, type WebhookTransport } from './webhook.js';
 
 /**
  * Retries per channel with exponential backoff: attempt n failing waits base·2^(n-1)
@@ -36,8 +37,12 @@ export interface NotifierDeps {
   /** Needed for 'requeue' retries. */
   readonly queue?: NotifyQueue;
   readonly sleep?: (ms: number) => Promise<void>;
-  /** Local runs post to http://127.0.0.1 receivers; in AWS webhooks must be https. */
-  readonly allowInsecureWebhooks: boolean;
+  /**
+   * Local runs only (set by functions/local): plain http and private addresses, for
+   * receivers on 127.0.0.1. Absent or false (AWS): public https URLs only (address-policy.ts);
+   * the transport also checks what a name resolves to.
+   */
+  readonly allowPrivateWebhooks?: boolean;
   /**
    * True when a "your turn" is old news: the game has moved on and the seat is no longer
    * pending since the notice's version (a replay, or a queue that was down for hours).
@@ -101,8 +106,9 @@ export class Notifier {
       for (let attempt = firstAttempt; ; attempt++) {
         const r = await this.attempt(notice, rendered, ch, deliveryId);
         const last = attempt >= retry.attempts;
-        const requeue = !r.ok && !last && retry.mode === 'requeue' && this.deps.queue !== undefined;
-        const outcome: DeliveryRecord['outcome'] = r.ok ? 'sent' : last || (retry.mode === 'requeue' && !requeue) ? 'failed' : 'retrying';
+        // A refused target is final: retrying an address the policy forbids changes nothing.
+        const requeue = !r.ok && !r.final && !last && retry.mode === 'requeue' && this.deps.queue !== undefined;
+        const outcome: DeliveryRecord['outcome'] = r.ok ? 'sent' : r.final || last || (retry.mode === 'requeue' && !requeue) ? 'failed' : 'retrying';
         await this.deps.deliveries.record(notice.player, {
           deliveryId,
           noticeKey: notice.key,
@@ -136,7 +142,8 @@ export class Notifier {
     }
   }
 
-  private async attempt(notice: Notice, rendered: Rendered, ch: Channel, deliveryId: string): Promise<{ ok: boolean; status?: number; error?: string }> {
+  /** One try. `final`: the target is refused by the address policy, so no retry. */
+  private async attempt(notice: Notice, rendered: Rendered, ch: Channel, deliveryId: string): Promise<{ ok: boolean; status?: number; error?: string; final?: boolean }> {
     if (ch.kind === 'email') {
       try {
         await this.deps.mailer.send({ to: ch.to, subject: rendered.subject, text: rendered.text, html: rendered.html, deliveryId });
@@ -145,14 +152,16 @@ export class Notifier {
         return { ok: false, error: `mail not accepted: ${(e as Error).message}`.slice(0, 300) };
       }
     }
-    const problem = webhookUrlProblem(ch.url, this.deps.allowInsecureWebhooks);
-    if (problem) return { ok: false, error: `webhook URL ${problem}` };
+    // Checked again at delivery: settings saved before this policy, or under a local one.
+    const verdict = checkWebhookUrl(ch.url, { allowPrivate: this.deps.allowPrivateWebhooks === true });
+    if (!verdict.ok) return { ok: false, error: `webhook URL ${verdict.reason}`.slice(0, 300), final: true };
     const nowSeconds = Math.floor(Date.parse(this.deps.clock.now()) / 1000);
     const req = signedRequest(webhookPayload(ch.format, notice, rendered, deliveryId), { secret: ch.secret, deliveryId, kind: notice.kind, nowSeconds });
     try {
       const r = await this.deps.webhooks.post(ch.url, req.headers, req.body);
       return r.status >= 200 && r.status < 300 ? { ok: true, status: r.status } : { ok: false, status: r.status, error: `receiver answered HTTP ${r.status}` };
     } catch (e) {
+      if (e instanceof WebhookRefused) return { ok: false, error: e.message.slice(0, 300), final: true };
       const err = e as Error;
       return { ok: false, error: `could not reach the receiver: ${err.name === 'TimeoutError' ? 'timed out' : (err.cause as Error | undefined)?.message ?? err.message}`.slice(0, 300) };
     }

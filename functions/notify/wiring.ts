@@ -6,7 +6,7 @@ import { mailerFromEnv, type Mailer } from './mailer.js';
 import { Notifier, type RetryPolicy } from './notifier.js';
 import type { NotifyQueue } from './queue.js';
 import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from './stores.js';
-import { fetchTransport, type WebhookTransport } from './webhook.js';
+import { webhookTransport, type WebhookTransport } from './webhook.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -43,6 +43,12 @@ export function createNotifier(opts: {
   webhooks?: WebhookTransport;
   clock?: Clock;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Local runtime only: webhooks may be plain http to private addresses (receivers on
+   * 127.0.0.1). Default false, so the Lambda handler, which never sets it, is strict: public
+   * https URLs whose names resolve only to public addresses.
+   */
+  allowPrivateWebhooks?: boolean;
 }): Notifier {
   const { client, tableName, env } = opts;
   return new Notifier({
@@ -50,11 +56,11 @@ export function createNotifier(opts: {
     ledger: new DynamoNoticeLedger(client, tableName),
     deliveries: new DynamoDeliveryLog(client, tableName),
     mailer: opts.mailer ?? mailerFromEnv(env),
-    webhooks: opts.webhooks ?? fetchTransport(num(env['WEBHOOK_TIMEOUT_MS'], 5000)),
+    webhooks: opts.webhooks ?? webhookTransport({ timeoutMs: num(env['WEBHOOK_TIMEOUT_MS'], 5000), policy: { allowPrivate: opts.allowPrivateWebhooks === true } }),
     clock: opts.clock ?? systemClock,
     appUrl: env['APP_URL'] ?? 'http://localhost:3000',
     retry: opts.retry,
-    allowInsecureWebhooks: env['AUTH_MODE'] === 'local',
+    allowPrivateWebhooks: opts.allowPrivateWebhooks === true,
     isStale: turnIsStale(new ReadModelStore(client, tableName)),
     ...(opts.queue ? { queue: opts.queue } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),

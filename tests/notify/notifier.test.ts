@@ -51,7 +51,7 @@ function harness(opts: { statuses?: number[]; retry?: Partial<RetryPolicy>; play
     retry,
     queue,
     sleep: async (ms) => void waits.push(ms),
-    allowInsecureWebhooks: true,
+    allowPrivateWebhooks: true,
   });
   return { notifier, mails, posts, waits, queued, deliveries };
 }
@@ -145,7 +145,7 @@ describe('Notifier on DynamoDB Local', () => {
   it('refuses plain-http webhooks when not local', async () => {
     await settingsFor('dora');
     const h = harness();
-    const strict = new Notifier({ ...(h.notifier as any).deps, allowInsecureWebhooks: false });
+    const strict = new Notifier({ ...(h.notifier as any).deps, allowPrivateWebhooks: false });
     expect(await strict.handle({ notice: notice({ player: 'dora' }) })).toContainEqual({ channel: 'wh1', outcome: 'failed' });
     expect(h.posts).toHaveLength(0);
   });

@@ -46,7 +46,7 @@ function harness(statuses: number[], queueWorks: boolean[]) {
         queued.push(...jobs);
       },
     },
-    allowInsecureWebhooks: true,
+    allowPrivateWebhooks: true,
   });
   return { notifier, posts, queued };
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DynamoDeliveryLog, DynamoSettingsStore } from '../../notify/stores.js';
-import { maskUrl, webhookUrlProblem } from '../../notify/webhook.js';
+import { checkResolved, checkWebhookUrl } from '../../notify/address-policy.js';
+import { maskUrl, systemResolver, type Resolver } from '../../notify/webhook.js';
 import { AppError, type NotificationSettings } from '../../ports.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
@@ -30,7 +31,13 @@ type Webhook = NotificationSettings['webhooks'][number];
 export const publicWebhook = (w: Webhook) => ({ id: w.id, url: maskUrl(w.url), format: w.format, secretHint: `…${w.secret.slice(-4)}` });
 export const publicSettings = (s: NotificationSettings | undefined) => ({ email: s?.email ?? null, webhooks: (s?.webhooks ?? []).map(publicWebhook) });
 
-export function mergeSettings(current: NotificationSettings | undefined, body: z.infer<typeof settingsBody>, allowInsecure: boolean, newId: () => string = () => `wh_${randomBytes(8).toString('hex')}`): NotificationSettings {
+/**
+ * The settings after a PUT. Every webhook URL is checked against the address policy
+ * (address-policy.ts): strict unless `allowPrivate` (the local runtime), so a deployed API
+ * refuses http, credentials, localhost and private or reserved IP literals with a 400 that
+ * names the reason, and nothing is written.
+ */
+export function mergeSettings(current: NotificationSettings | undefined, body: z.infer<typeof settingsBody>, allowPrivate: boolean, newId: () => string = () => `wh_${randomBytes(8).toString('hex')}`): NotificationSettings {
   const email = body.email === undefined ? current?.email : (body.email ?? undefined);
   let webhooks = current?.webhooks ?? [];
   if (body.webhooks) {
@@ -39,8 +46,8 @@ export function mergeSettings(current: NotificationSettings | undefined, body: z
       if (w.id !== undefined && !existing) throw new AppError(400, 'settings/unknown-webhook', `webhooks.${i}: there is no webhook ${w.id}; leave id out to add a new one`, RULE);
       const url = w.url ?? existing?.url;
       if (!url) throw new AppError(400, 'settings/webhook-url-required', `webhooks.${i}: a new webhook needs a url`, RULE);
-      const problem = webhookUrlProblem(url, allowInsecure);
-      if (problem) throw new AppError(400, 'settings/bad-webhook-url', `webhooks.${i}: the url ${problem}`, RULE);
+      const verdict = checkWebhookUrl(url, { allowPrivate });
+      if (!verdict.ok) throw new AppError(400, 'settings/bad-webhook-url', `webhooks.${i}: the url ${verdict.reason}`, RULE);
       const format = w.format ?? existing?.format ?? 'json';
       // Chat services do not check signatures; a JSON receiver must, so it must know the secret.
       const secret = w.secret ?? existing?.secret ?? (format === 'json' ? undefined : randomBytes(24).toString('hex'));
@@ -51,12 +58,43 @@ export function mergeSettings(current: NotificationSettings | undefined, body: z
   return { ...(email ? { email } : {}), webhooks };
 }
 
+/**
+ * Save-time courtesy check of what the webhook host names resolve to, so a name pointing at
+ * a private address is refused now rather than failing at its first delivery. It is not the
+ * guard (DNS can change after saving; the notifier checks every delivery's addresses as it
+ * connects): a name that does not resolve yet, or a slow resolver, is let through.
+ */
+export async function checkWebhookHosts(settings: NotificationSettings, resolve: Resolver, timeoutMs = 2000): Promise<void> {
+  await Promise.all(
+    settings.webhooks.map(async (w, i) => {
+      const verdict = checkWebhookUrl(w.url);
+      if (!verdict.ok || verdict.ip) return;
+      const host = verdict.url.hostname;
+      let timer: NodeJS.Timeout | undefined;
+      const addresses = await Promise.race([resolve(host).catch(() => undefined), new Promise<undefined>((ok) => (timer = setTimeout(() => ok(undefined), timeoutMs)))]).finally(() => clearTimeout(timer));
+      if (!addresses) return;
+      const refusal = checkResolved(host, addresses.map((a) => a.address));
+      if (refusal) throw new AppError(400, 'settings/bad-webhook-url', `webhooks.${i}: the url ${refusal.reason}`, RULE);
+    }),
+  );
+}
+
+export interface SettingsRouteOptions {
+  /**
+   * Local runtime only: webhooks may use plain http and point at private addresses (receivers
+   * on 127.0.0.1). Default false: the deployed API accepts public https URLs only.
+   */
+  readonly allowPrivateWebhooks?: boolean;
+  /** How host names are resolved for the save-time check (tests swap it). */
+  readonly resolve?: Resolver;
+}
+
 /** GET/PUT /v1/me/settings (notification channels) and GET /v1/me/deliveries (what was sent, what failed). */
-export const settingsRoutes: RouteModule = ({ dynamo }) => {
+export const createSettingsRoutes = (opts: SettingsRouteOptions = {}): RouteModule => ({ dynamo }) => {
   const store = new DynamoSettingsStore(dynamo.client, dynamo.tableName);
   const deliveries = new DynamoDeliveryLog(dynamo.client, dynamo.tableName);
-  // Plain-http receivers only off Lambda (the local runtime); a Lambda never posts to http.
-  const allowInsecure = !process.env['AWS_LAMBDA_FUNCTION_NAME'] && process.env['AUTH_MODE'] !== 'cognito';
+  const allowPrivate = opts.allowPrivateWebhooks === true;
+  const resolve = opts.resolve ?? systemResolver;
   return [
     defineRoute({
       method: 'GET',
@@ -72,7 +110,8 @@ export const settingsRoutes: RouteModule = ({ dynamo }) => {
       auth: 'required',
       body: settingsBody,
       async handle({ player, body }) {
-        const next = mergeSettings(await store.get(player), body, allowInsecure);
+        const next = mergeSettings(await store.get(player), body, allowPrivate);
+        if (!allowPrivate && body.webhooks) await checkWebhookHosts(next, resolve);
         await store.put(player, next);
         return { status: 200, body: publicSettings(next) };
       },
@@ -88,3 +127,6 @@ export const settingsRoutes: RouteModule = ({ dynamo }) => {
     }),
   ];
 };
+
+/** The routes as deployed (strict webhook policy); the local runtime builds its own with createSettingsRoutes. */
+export const settingsRoutes: RouteModule = createSettingsRoutes();

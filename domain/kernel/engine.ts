@@ -64,6 +64,20 @@ export interface GameEngine<S = unknown, C extends TypedMessage = TypedMessage, 
   pending(state: S): readonly Pending[];
   outcome(state: S): Outcome | undefined;
   legalCommands(state: S, seat: Seat): readonly C[];
+  /**
+   * Sealed orders that may be drafted in private (see kernel/draft.ts): which commands are
+   * steps of an order, and how the command that seals an order carries a finished draft.
+   */
+  readonly drafts?: DraftRules<S, C>;
+}
+
+export interface DraftRules<S, C extends TypedMessage> {
+  /** A step of a sealed order. It must draw no dice and emit events for its own seat only. */
+  isStep(command: C): boolean;
+  /** `finish` (a sealing command from legalCommands) carrying the draft's steps; undefined when `finish` seals nothing. */
+  seal(finish: C, steps: readonly C[]): C | undefined;
+  /** The state a draft is tried on, when it differs from the game's (e.g. earlier steps the seal will replace dropped). */
+  start?(state: S, seat: Seat): S;
 }
 
 /** Erased engine type used by registries and the platform. */

@@ -1,5 +1,6 @@
 import { canonicalJson } from './canonical.js';
-import type { AnyEngine, Ctx, Emitted, Outcome, Pending } from './engine.js';
+import type { AnyEngine, Ctx, Emitted, Outcome, Pending, TypedMessage } from './engine.js';
+import { sealDraft } from './draft.js';
 import type { NewEvent, EventEnvelope } from './envelope.js';
 import { GENESIS_HASH } from './envelope.js';
 import { violation, type RuleViolation } from './errors.js';
@@ -234,6 +235,8 @@ export interface PlayInput {
   readonly seat?: Seat;
   readonly command: unknown;
   readonly now: string;
+  /** Steps drafted in private (kernel/draft.ts), sealed by `command`. */
+  readonly draft?: readonly unknown[];
 }
 
 export function decidePlay<S>(engine: AnyEngine, state: GameState<S>, input: PlayInput, seed: string): Result<NewEvent[], RuleViolation> {
@@ -244,11 +247,18 @@ export function decidePlay<S>(engine: AnyEngine, state: GameState<S>, input: Pla
   if (!seat.ok) return seat;
   const parsed = engine.commandSchema.safeParse(input.command);
   if (!parsed.success) return err(violation('command/malformed', `Not a ${engine.title} command: ${zodSummary(parsed.error)}`, RULE_PLATFORM));
+  // A sealed draft is recorded as the one command it became, so the verifier re-decides that.
+  let command = parsed.data as TypedMessage;
+  if (input.draft !== undefined) {
+    const sealed = sealDraft(engine, command, input.draft);
+    if (!sealed.ok) return sealed;
+    command = sealed.value;
+  }
   const rng = rngFor(meta, seed);
   const ctx: Ctx = { rng, now: input.now };
-  const decided = engine.decide(state.game, parsed.data, seat.value, ctx);
+  const decided = engine.decide(state.game, command, seat.value, ctx);
   if (!decided.ok) return decided;
-  const accepted: NewEvent = { type: 'Game.CommandAccepted', data: { command: parsed.data, rngFrom: meta.rngCounter, rngTo: rng.counter }, visibility: onlySeats(seat.value), actor: seat.value };
+  const accepted: NewEvent = { type: 'Game.CommandAccepted', data: { command, rngFrom: meta.rngCounter, rngTo: rng.counter }, visibility: onlySeats(seat.value), actor: seat.value };
   return ok(withEnd(engine, state, [accepted, ...decided.value.map((em) => splitEngineEvent(em, seat.value))], seed));
 }
 

@@ -1,4 +1,5 @@
 export * from './canonical.js';
+export * from './draft.js';
 export * from './engine.js';
 export * from './envelope.js';
 export * from './errors.js';

@@ -5,7 +5,7 @@ import { HIDDEN, PUBLIC, onlySeats, type Seat, type Visibility } from '../kernel
 import { indexCatalog } from './data/catalog.js';
 import type { Side } from './data/schema.js';
 import { evolve } from './evolve.js';
-import { other, SEATS, type Attack, type Command, type Event, type OrderStep, type State } from './model.js';
+import { isOpenOrder, other, SEATS, type Attack, type Command, type Event, type OrderStep, type State } from './model.js';
 import {
   assaultParticipants,
   attackVoid,
@@ -45,6 +45,7 @@ import {
   victoryPoints,
   weaponCanAffect,
 } from './rules.js';
+import { autoHand, pickCopy } from './muster.js';
 
 /** Collects events and folds each at once, so later rules see the consequences of earlier ones. */
 export class Out {
@@ -255,11 +256,11 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
       if (s.phase !== 'muster') return no('phase/not-muster', 'Starting hands are picked before the first turn', RULE.setup);
       if (me.handReady) return no('muster/hand-ready', 'Your starting hand is complete', RULE.setup);
       if (c.type === 'PickStartingUnit') {
-        const unit = pickable(s, seat).find((u) => s.cards[u]!.card === c.card);
+        const unit = pickCopy(s, seat, c.card, ctx.rng);
         if (!unit) return no('muster/not-in-deck', `No ${c.card} is left in your Reserves deck`, RULE.setup);
         out.emit({ type: 'StartingUnitPicked', seat, unit }, onlySeats(seat));
       } else {
-        for (const unit of autoHand(s, seat)) out.emit({ type: 'StartingUnitPicked', seat, unit }, onlySeats(seat));
+        for (const unit of autoHand(s, seat, ctx.rng)) out.emit({ type: 'StartingUnitPicked', seat, unit }, onlySeats(seat));
       }
       if (out.s.seats[seat].hand.length >= STARTING_HAND || out.s.seats[seat].reserves.length === 0) {
         out.emit({ type: 'StartingHandReady', seat });
@@ -284,12 +285,12 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
     }
 
     case 'ClearOrder':
-      if ((s.phase !== 'commitment' && s.phase !== 'declaration') || me.sealed) return no('order/not-open', 'You have no open order to clear', RULE.commitment);
+      if (!isOpenOrder(s, seat)) return no('order/not-open', 'You have no open order to clear', RULE.commitment);
       out.emit({ type: 'OrderCleared', seat }, onlySeats(seat));
       return done();
 
     case 'SealOrder': {
-      if ((s.phase !== 'commitment' && s.phase !== 'declaration') || me.sealed) return no('order/not-open', 'You have no open order to seal', RULE.commitment);
+      if (!isOpenOrder(s, seat)) return no('order/not-open', 'You have no open order to seal', RULE.commitment);
       // Build the final order on a scratch state: the given steps (replacing any added before), then the boost.
       let draft = c.steps ? evolve(s, { type: 'OrderCleared', seat }) : s;
       for (const [i, stepCommand] of (c.steps ?? []).entries()) {
@@ -391,19 +392,9 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
   }
 }
 
-// ------------------------------------------------------------ muster
+// ------------------------------------------------------------ muster (muster.ts: picks are secret, not read off the public deck list)
 
-/** Units of the seat's deck still available for the starting hand, lowest instance first (never the shuffled order). */
-export const pickable = (s: State, seat: Side): string[] => [...s.seats[seat].reserves].sort();
-
-/** The automatic starting hand: units that need no crew first, then the rest, in deck-list order. */
-export function autoHand(s: State, seat: Side): string[] {
-  const need = STARTING_HAND - s.seats[seat].hand.length;
-  const pool = pickable(s, seat);
-  const free = pool.filter((u) => cardOf(s, u).crew === 'none' && cardOf(s, u).type !== 'crew');
-  const rest = pool.filter((u) => !free.includes(u));
-  return [...free, ...rest].slice(0, Math.max(0, need));
-}
+export { autoHand, pickable, pickCopy } from './muster.js';
 
 // ------------------------------------------------------------ commitment reveal
 

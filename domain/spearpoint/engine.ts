@@ -10,7 +10,7 @@ import { SITUATIONS, type Situation } from './data/situations.js';
 import { decide, Out } from './decide.js';
 import { evolve } from './evolve.js';
 import { legalCommands, pending } from './legal.js';
-import { commandSchema, SEATS, type Command, type DeckChoice, type Event, type Options, type PlacedUnit, type SeatState, type State } from './model.js';
+import { commandSchema, isOpenOrder, ORDER_STEP_TYPES, SEATS, type Command, type OrderStepCommand, type DeckChoice, type Event, type Options, type PlacedUnit, type SeatState, type State } from './model.js';
 import { COMMANDS_DEALT, commitLine, deckProblems, RULE } from './rules.js';
 import { view } from './view.js';
 
@@ -224,4 +224,19 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     return { winners: s.result.winners, reason: s.result.reason, score: { us: s.seats.us.score, de: s.seats.de.score } };
   },
   legalCommands,
+  drafts: {
+    // The steps of a commitment or declaration order, and ClearOrder to start the draft over.
+    isStep: (c) => ORDER_STEP_TYPES.has(c.type) || c.type === 'ClearOrder',
+    // SealOrder carries the steps after the last ClearOrder; an order given with steps of its own seals no draft.
+    seal(finish, steps) {
+      if (finish.type !== 'SealOrder' || finish.steps !== undefined) return undefined;
+      const from = steps.map((c) => c.type).lastIndexOf('ClearOrder') + 1;
+      return { ...finish, steps: steps.slice(from).filter((c): c is OrderStepCommand => ORDER_STEP_TYPES.has(c.type)) };
+    },
+    // SealOrder {steps} replaces steps sent one by one before, so a draft is tried on an order without them.
+    start(s, seat) {
+      const side = SEATS.find((x) => x === seat);
+      return side && isOpenOrder(s, side) ? evolve(s, { type: 'OrderCleared', seat: side }) : s;
+    },
+  },
 };

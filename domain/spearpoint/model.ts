@@ -36,6 +36,8 @@ const orderStepSchemas = [
 
 /** One step of a sealed order, as a command of its own or inside SealOrder's steps. */
 export const orderStepCommandSchema = z.discriminatedUnion('type', [...orderStepSchemas]);
+export type OrderStepCommand = z.infer<typeof orderStepCommandSchema>;
+export const ORDER_STEP_TYPES: ReadonlySet<string> = new Set(orderStepSchemas.map((s) => s.shape.type.value));
 
 export const commandSchema = z.discriminatedUnion('type', [
   /** Muster: put one unit of this catalog id from your deck into your starting hand. */
@@ -269,3 +271,6 @@ export type Event =
   | { type: 'DrawFinished'; seat: Side }
   | { type: 'StandingOrdersSet'; seat: Side; friendlyFire: 'ask' | 'highest-cost' }
   | { type: 'GameDecided'; winners: Side[]; reason: string };
+
+/** A seat can still add to, clear or seal its order (001 Commitment Phase; Target Declaration). */
+export const isOpenOrder = (s: State, seat: Side): boolean => (s.phase === 'commitment' || s.phase === 'declaration') && !s.seats[seat].sealed;

@@ -3,7 +3,9 @@ import {
   canSee,
   chain,
   decideCreate,
+  decideDraft,
   decideJoin,
+  draftRoles,
   decidePlay,
   decideResign,
   foldAll,
@@ -43,15 +45,26 @@ export interface GameView {
   view: unknown;
   legalCommands: unknown[];
   pending: GameSummary['pending'];
+  /**
+   * For a seat of a game with sealed orders (kernel/draft.ts): the draft this view includes
+   * (empty unless previewed), and which legal commands add a step to it or seal it.
+   */
+  drafting?: { steps: unknown[]; stepChoices: number[]; sealChoices: number[] };
 }
 
 export interface GameService {
   /** Creates a game; the creator also takes `seat` when given, in the same command. */
   create(player: string, input: { engine: string; options?: unknown; reserve?: Record<string, string>; seat?: string; entropy?: string; commandId: string }): Promise<CommandResult>;
   join(player: string, gameId: string, input: { seat?: string; entropy?: string; commandId: string }): Promise<CommandResult>;
-  submit(player: string, gameId: string, input: { command: unknown; commandId: string; seat?: string; expectedVersion?: number }): Promise<CommandResult>;
+  /** `draft`: steps drafted in private, sealed by `command` (see preview). */
+  submit(player: string, gameId: string, input: { command: unknown; commandId: string; seat?: string; expectedVersion?: number; draft?: unknown[] }): Promise<CommandResult>;
   resign(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
   view(player: string | null, gameId: string, opts?: { seat?: string }): Promise<GameView>;
+  /**
+   * The caller's view as it would be with these draft steps taken: nothing is stored, and no
+   * other seat can tell a preview happened. Send the draft with the sealing command to submit.
+   */
+  preview(player: string, gameId: string, input: { steps: unknown[]; seat?: string }): Promise<GameView>;
   events(player: string | null, gameId: string, opts?: { after?: number; limit?: number; seat?: string }): Promise<{ events: EventEnvelope[]; version: number; next?: number }>;
   /** The full log, for audit; only once the game has ended (409 'game/not-ended' before). */
   exportLog(player: string | null, gameId: string): Promise<EventEnvelope[]>;
@@ -77,7 +90,7 @@ const MAX_EVENTS_LIMIT = 1000;
 const RULE_PLATFORM = 'Fieldpost platform';
 
 /** Violations that are the request's shape, not the rules: 400. Seat problems: 403. Everything else: 422. */
-const BAD_REQUEST = new Set(['game/bad-options', 'command/malformed', 'action/seat-required', 'seat/entropy-too-long', 'seat/reserved-twice']);
+const BAD_REQUEST = new Set(['game/bad-options', 'command/malformed', 'draft/unsupported', 'action/seat-required', 'seat/entropy-too-long', 'seat/reserved-twice']);
 const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat']);
 
 export function violationError(v: RuleViolation): AppError {
@@ -247,6 +260,17 @@ export function createGameService(deps: GameServiceDeps): GameService {
     return held[0] ?? null;
   }
 
+  /** A viewer's view of `game` (the game's state, or a draft's scratch copy of it). */
+  function viewOf(engine: AnyEngine, state: GameState, game: unknown, viewer: Viewer, seat: Seat | null, steps: readonly unknown[]): GameView {
+    const summary = summarize(engine, state);
+    const acting = viewer.kind === 'seat' && state.meta.status === 'active';
+    const legalCommands = acting ? [...engine.legalCommands(game, viewer.seat)] : [];
+    const base: GameView = { summary, seat, view: engine.view(game, viewer), legalCommands, pending: summary.pending };
+    if (!acting || !engine.drafts) return base;
+    const roles = draftRoles(engine, legalCommands);
+    return { ...base, drafting: { steps: [...steps], stepChoices: roles.steps, sealChoices: roles.seals } };
+  }
+
   function checkViewSeat(state: GameState, player: string | null, seat?: Seat): void {
     if (seat === undefined || heldSeat(state, player, seat) !== null) return;
     throw new AppError(403, player === null ? 'action/not-seated' : 'action/not-your-seat', `You do not hold seat "${seat}" in this game`, RULE_PLATFORM);
@@ -302,7 +326,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
     submit(player, gameId, input) {
       return run(gameId, player, input.commandId, input.seat, input.expectedVersion, (l, at) =>
-        decidePlay(l.engine, l.state, { player, command: input.command, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+        decidePlay(l.engine, l.state, { player, command: input.command, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}), ...(input.draft !== undefined ? { draft: input.draft } : {}) }, l.stream.seed),
       );
     },
 
@@ -315,13 +339,16 @@ export function createGameService(deps: GameServiceDeps): GameService {
     async view(player, gameId, opts = {}) {
       const l = await loadGame(gameId);
       const { state, engine } = l;
-      const ended = state.meta.status === 'ended';
-      if (!ended) checkViewSeat(state, player, opts.seat);
-      const viewer: Viewer = viewerFor(state.meta, player, opts.seat);
-      const seat = heldSeat(state, player, opts.seat);
-      const summary = summarize(engine, state);
-      const legalCommands = viewer.kind === 'seat' && state.meta.status === 'active' ? [...engine.legalCommands(state.game, viewer.seat)] : [];
-      return { summary, seat, view: engine.view(state.game, viewer), legalCommands, pending: summary.pending };
+      if (state.meta.status !== 'ended') checkViewSeat(state, player, opts.seat);
+      return viewOf(engine, state, state.game, viewerFor(state.meta, player, opts.seat), heldSeat(state, player, opts.seat), []);
+    },
+
+    async preview(player, gameId, input) {
+      const l = await loadGame(gameId);
+      const drafted = decideDraft(l.engine, l.state, { player, steps: input.steps, now: clock.now(), ...(input.seat !== undefined ? { seat: input.seat } : {}) });
+      if (!drafted.ok) throw violationError(drafted.error);
+      const { seat } = drafted.value;
+      return viewOf(l.engine, l.state, drafted.value.game, { kind: 'seat', seat }, seat, drafted.value.steps);
     },
 
     async events(player, gameId, opts = {}) {

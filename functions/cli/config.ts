@@ -57,6 +57,8 @@ export interface Listing {
   readonly seat: string | null;
   readonly version: number;
   readonly commands: readonly unknown[];
+  /** Steps in the private draft the list was computed with (a new step changes the list, not the version). */
+  readonly draft?: number;
 }
 
 export function saveListing(listing: Listing, home = cliHome()): void {
@@ -83,4 +85,36 @@ export function playerFromToken(token: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Orders drafted in private (the server's /preview): kept on this computer until sealed, so
+ * the other side learns nothing of them, not even how many steps they have, until the reveal.
+ */
+export interface Draft {
+  readonly steps: readonly unknown[];
+}
+
+const draftKey = (url: string, gameId: string, seat: string | undefined) => `${url} ${gameId} ${seat ?? ''}`;
+
+function loadDrafts(home: string): Record<string, Draft> {
+  try {
+    return JSON.parse(readFileSync(join(home, 'drafts.json'), 'utf8')) as Record<string, Draft>;
+  } catch {
+    return {};
+  }
+}
+
+export function loadDraft(url: string, gameId: string, seat: string | undefined, home = cliHome()): Draft | undefined {
+  return loadDrafts(home)[draftKey(url, gameId, seat)];
+}
+
+/** Saves a draft; undefined or no steps removes it. */
+export function saveDraft(url: string, gameId: string, seat: string | undefined, draft: Draft | undefined, home = cliHome()): void {
+  const all = loadDrafts(home);
+  const key = draftKey(url, gameId, seat);
+  if (draft && draft.steps.length) all[key] = draft;
+  else delete all[key];
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, 'drafts.json'), JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
 }

@@ -14,6 +14,8 @@ export interface GameViewBody {
   readonly view: unknown;
   readonly legalCommands: readonly unknown[];
   readonly pending: GameSummary['pending'];
+  /** Sealed orders: the draft this view includes, and which legal commands add a step to it or seal it. */
+  readonly drafting?: { readonly steps: readonly unknown[]; readonly stepChoices: readonly number[]; readonly sealChoices: readonly number[] };
 }
 
 const compact = (x: unknown, max = 160): string => {
@@ -191,12 +193,15 @@ export function formatLobby(body: unknown): string {
  * and a number typed from an old listing would otherwise send something else.
  */
 export function staleChoice(seen: Listing | undefined, now: Listing, n: number): string | undefined {
-  if (!seen || seen.url !== now.url || seen.gameId !== now.gameId || seen.seat !== now.seat || seen.version === now.version) return undefined;
+  if (!seen || seen.url !== now.url || seen.gameId !== now.gameId || seen.seat !== now.seat) return undefined;
+  if (seen.version === now.version && (seen.draft ?? 0) === (now.draft ?? 0)) return undefined;
   const before = seen.commands[n - 1];
   const after = now.commands[n - 1];
   if (JSON.stringify(before) === JSON.stringify(after)) return undefined;
   return (
-    `the game has moved on since you listed its commands (version ${seen.version} → ${now.version}): ` +
+    (seen.version !== now.version
+      ? `the game has moved on since you listed its commands (version ${seen.version} → ${now.version}): `
+      : `your draft has changed since you listed the commands (${seen.draft ?? 0} → ${now.draft ?? 0} steps): `) +
     `${n} was ${JSON.stringify(before) ?? 'not listed'} and is now ${JSON.stringify(after) ?? 'not listed'}.\n` +
     `List them again with  npm run cli -- legal ${now.gameId}  (or send a command itself with  npm run cli -- do ${now.gameId} '<JSON>')`
   );

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, ApiError, newCommandId } from './client.js';
-import { cliHome, loadConfig, loadListing, playerFromToken, resolveUrl, saveConfig, saveListing, type CliConfig, type ServerLogin } from './config.js';
+import { cliHome, loadConfig, loadDraft, loadListing, playerFromToken, resolveUrl, saveConfig, saveDraft, saveListing, type CliConfig, type ServerLogin } from './config.js';
 import { auditFile } from './audit.js';
 import { explainCommand, staleChoice, formatEvent, formatGame, formatInbox, formatLegal, formatLobby, glossary, type CommandReply, type GameViewBody } from './format.js';
 
@@ -19,7 +19,10 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   show <gameId> [--seat S] [--json]   your view, who must act, your legal commands
   legal <gameId> [--seat S]           your legal commands, numbered
   play <gameId> <n> [--seat S]        send the n-th command of the list you last saw (refused if
-                                      the game has moved on and the n-th command changed)
+                                      the game has moved on and the n-th command changed); a step
+                                      of a sealed order goes into your private draft instead
+  draft <gameId> [--clear] [--seat S] the order you are drafting: kept on this computer, sent
+                                      whole when you seal it, so the other side learns nothing
   do <gameId> '<command JSON>' [--seat S] [--expect VERSION]   (alias: send)
   events <gameId> [--after N] [--limit N] [--seat S]
   resign <gameId> [--seat S]
@@ -50,6 +53,7 @@ interface Flags {
   expect?: string | undefined;
   engines?: string[] | undefined;
   json?: boolean | undefined;
+  clear?: boolean | undefined;
 }
 
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
@@ -101,23 +105,54 @@ function printResult(r: CommandReply, what: string): void {
   for (const e of r.events) out(`  ${formatEvent(e)}`);
 }
 
-async function send(ctx: Ctx, gameId: string, command: unknown, expectedVersion?: number): Promise<void> {
-  const body = { commandId: newCommandId(), command, ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}), ...(expectedVersion !== undefined ? { expectedVersion } : {}) };
+async function send(ctx: Ctx, gameId: string, command: unknown, expectedVersion?: number, draft?: readonly unknown[]): Promise<void> {
+  const body = {
+    commandId: newCommandId(),
+    command,
+    ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}),
+    ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+    ...(draft?.length ? { draft } : {}),
+  };
   printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/commands'), body), 'Sent');
 }
 
+const preview = (ctx: Ctx, gameId: string, steps: readonly unknown[]) =>
+  client(ctx).request<GameViewBody>('POST', gamePath(gameId, '/preview'), { steps, ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}) });
+
+/** The caller's view and legal commands, with their private draft (if any) tried on it by the server. */
 async function legalOf(ctx: Ctx, gameId: string): Promise<GameViewBody> {
+  const draft = loadDraft(ctx.url, gameId, ctx.flags.seat);
+  if (draft) {
+    try {
+      return await preview(ctx, gameId, draft.steps);
+    } catch (e) {
+      // The game moved on (the order was sealed elsewhere, the phase ended): the draft is void.
+      if (!(e instanceof ApiError) || (e.status !== 400 && e.status !== 422)) throw e;
+      saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
+      out(`Your draft no longer fits this game, so it was dropped (${e.message}). Its steps were:\n  ${JSON.stringify(draft.steps)}`);
+    }
+  }
   return client(ctx).request<GameViewBody>('GET', gamePath(gameId, seatQuery(ctx.flags.seat)));
 }
 
+const listingOf = (ctx: Ctx, gameId: string, v: GameViewBody) => ({ url: ctx.url, gameId, seat: v.seat, version: v.summary.version, commands: v.legalCommands, draft: v.drafting?.steps.length ?? 0 });
+
 /** Remembers the numbered list a player has just been shown, so `play <n>` can tell when it went stale. */
 function remember(ctx: Ctx, gameId: string, v: GameViewBody): void {
-  if (v.legalCommands.length) saveListing({ url: ctx.url, gameId, seat: v.seat, version: v.summary.version, commands: v.legalCommands });
+  if (v.legalCommands.length) saveListing(listingOf(ctx, gameId, v));
 }
 
 /** `play <n>` numbers refer to the list the player last saw; see staleChoice. */
 function staleListing(ctx: Ctx, gameId: string, v: GameViewBody, n: number): string | undefined {
-  return staleChoice(loadListing(), { url: ctx.url, gameId, seat: v.seat, version: v.summary.version, commands: v.legalCommands }, n);
+  return staleChoice(loadListing(), listingOf(ctx, gameId, v), n);
+}
+
+function describeDraft(steps: readonly unknown[], view: unknown): string[] {
+  const names = glossary(view);
+  return steps.map((c, i) => {
+    const why = explainCommand(c, names);
+    return `  ${i + 1}. ${JSON.stringify(c)}${why ? `\n     (${why})` : ''}`;
+  });
 }
 
 const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
@@ -204,6 +239,10 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     remember(ctx, gameId, v);
     for (const line of formatLegal(v.legalCommands, v.view)) out(line);
     out(`Send one with:  npm run cli -- play ${gameId} <n>`);
+    const d = v.drafting;
+    if (d && d.stepChoices.length) {
+      out(`Order steps go into your private draft${d.steps.length ? ` (now ${d.steps.length} step${d.steps.length === 1 ? '' : 's'}: npm run cli -- draft ${gameId})` : ''}; sealing sends it whole.`);
+    }
   },
 
   async play(ctx) {
@@ -215,9 +254,41 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     if (stale) throw new UsageError(stale);
     if (chosen === undefined) throw new UsageError(v.legalCommands.length ? `choose 1 to ${v.legalCommands.length}; see  npm run cli -- legal ${gameId}` : 'you have no legal command now');
     const why = explainCommand(chosen, glossary(v.view));
-    out(`Playing ${JSON.stringify(chosen)}${why ? `\n  (${why})` : ''}`);
+    const drafting = v.drafting;
+    if (drafting?.stepChoices.includes(n - 1)) {
+      // A step of a sealed order: tried by the server, kept here, sent only with the seal.
+      const steps = [...drafting.steps, chosen];
+      const after = await preview(ctx, gameId, steps);
+      saveDraft(ctx.url, gameId, ctx.flags.seat, { steps: after.drafting?.steps ?? steps });
+      remember(ctx, gameId, after);
+      out(`Drafted ${JSON.stringify(chosen)}${why ? `\n  (${why})` : ''}`);
+      out(`Your draft has ${steps.length} step${steps.length === 1 ? '' : 's'}, kept on this computer: the other side learns nothing of it until you seal it.`);
+      out(`See it with  npm run cli -- draft ${gameId};  next steps and the seal with  npm run cli -- legal ${gameId}`);
+      return;
+    }
+    const draft = drafting?.sealChoices.includes(n - 1) ? drafting.steps : [];
+    out(`Playing ${JSON.stringify(chosen)}${draft.length ? ` with your draft of ${draft.length} step${draft.length === 1 ? '' : 's'}` : ''}${why ? `\n  (${why})` : ''}`);
     // The choice was made on this version: if the game moved on meanwhile, refuse (409) rather than guess.
-    await send(ctx, gameId, chosen, v.summary.version);
+    await send(ctx, gameId, chosen, v.summary.version, draft);
+    if (draft.length) saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
+  },
+
+  async draft(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    if (ctx.flags.clear) {
+      saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
+      out('Draft dropped; nothing was ever sent.');
+      return;
+    }
+    const v = await legalOf(ctx, gameId);
+    const steps = v.drafting?.steps ?? [];
+    if (!steps.length) {
+      out(`No draft. Steps you choose with  npm run cli -- play ${gameId} <n>  collect here until you seal them.`);
+      return;
+    }
+    out(`Your draft (on this computer only; sent whole when you seal it):`);
+    for (const line of describeDraft(steps, v.view)) out(line);
+    out(`Seal it with the SealOrder line of  npm run cli -- legal ${gameId};  start over with  npm run cli -- draft ${gameId} --clear`);
   },
 
   async do(ctx) {
@@ -284,6 +355,7 @@ async function main(argv: string[]): Promise<number> {
         expect: { type: 'string' },
         engines: { type: 'string', multiple: true },
         json: { type: 'boolean' },
+        clear: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -1,3 +1,4 @@
+import { MAX_DRAFT_STEPS } from '../../domain/kernel/index.js';
 import { z } from 'zod';
 import { PLAYER_ID } from './auth.js';
 
@@ -33,12 +34,19 @@ export const joinBody = z.strictObject({ seat: seat.optional(), entropy: entropy
 /** Any object with a string `type`: the engine's command schema judges the rest (422 if wrong). */
 export const command = z.looseObject({ type: z.string().min(1).max(64) });
 
+/** The steps of an order drafted in private; the engine judges each one. */
+export const draftSteps = z.array(command).max(MAX_DRAFT_STEPS);
+
 export const commandBody = z.strictObject({
   commandId,
   command,
   seat: seat.optional(),
   expectedVersion: z.number().int().min(0).optional(),
+  /** Steps drafted with /preview, sealed by `command`. */
+  draft: draftSteps.optional(),
 });
+
+export const previewBody = z.strictObject({ steps: draftSteps, seat: seat.optional() });
 
 export const resignBody = z.strictObject({ commandId, seat: seat.optional() });
 

@@ -1,5 +1,5 @@
 import type { CommandResult } from '../../app/game-service.js';
-import { commandBody, createBody, eventsQuery, gameParams, joinBody, resignBody, viewQuery } from '../schemas.js';
+import { commandBody, createBody, eventsQuery, gameParams, joinBody, previewBody, resignBody, viewQuery } from '../schemas.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 /** The service returns only the events the caller may see. A repeated command answers 200. */
@@ -75,8 +75,19 @@ export const gameRoutes: RouteModule = ({ service }) => [
         commandId: body.commandId,
         ...(body.seat !== undefined ? { seat: body.seat } : {}),
         ...(body.expectedVersion !== undefined ? { expectedVersion: body.expectedVersion } : {}),
+        ...(body.draft !== undefined ? { draft: body.draft } : {}),
       });
       return result(r);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/games/{id}/preview',
+    auth: 'required',
+    params: gameParams,
+    body: previewBody,
+    async handle({ params, body, player }) {
+      return { status: 200, body: await service.preview(player, params.id, { steps: body.steps, ...(body.seat !== undefined ? { seat: body.seat } : {}) }) };
     },
   }),
   defineRoute({

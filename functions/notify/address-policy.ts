@@ -45,15 +45,15 @@ export type AddressKind = 'unspecified' | 'loopback' | 'private' | 'link-local' 
 /** What a non-public address is, and the block it falls in. */
 export interface AddressClass {
   readonly kind: AddressKind;
-  /** The block, with what it is for: '169.254.0.0/16 (link-local; cloud instance metadata)'. */
+  /** The block, with what it is for: '169.254.0.0/16: link-local; cloud instance metadata'. */
   readonly range: string;
   /** For IPv6 forms that carry an IPv4 address (mapped, NAT64, 6to4): that address. */
   readonly embedded?: string;
 }
 
 const KIND_WORDS: Record<AddressKind, string> = {
-  unspecified: 'an unspecified ("this host") address',
-  loopback: 'a loopback address (this machine)',
+  unspecified: 'an unspecified address',
+  loopback: 'a loopback address',
   private: 'a private network address',
   'link-local': 'a link-local address',
   shared: 'a carrier-grade NAT (shared) address',
@@ -177,8 +177,8 @@ const V6_BLOCKS: readonly V6Block[] = [
 const inV4 = (v: number, base: number, prefix: number) => prefix === 0 || v >>> (32 - prefix) === base >>> (32 - prefix);
 const inV6 = (v: bigint, base: bigint, prefix: number) => v >> BigInt(128 - prefix) === base >> BigInt(128 - prefix);
 
-const V4_COMPILED = V4_BLOCKS.map(([base, prefix, kind, what]) => ({ base: parseIpv4(base)!, prefix, kind, range: `${base}/${prefix} (${what})` }));
-const V6_COMPILED = V6_BLOCKS.map(([base, prefix, kind, what, shift]) => ({ base: parseIpv6(base)!, prefix, kind, range: `${base}/${prefix} (${what})`, shift: BigInt(shift ?? 0) }));
+const V4_COMPILED = V4_BLOCKS.map(([base, prefix, kind, what]) => ({ base: parseIpv4(base)!, prefix, kind, range: `${base}/${prefix}: ${what}` }));
+const V6_COMPILED = V6_BLOCKS.map(([base, prefix, kind, what, shift]) => ({ base: parseIpv6(base)!, prefix, kind, range: `${base}/${prefix}: ${what}`, shift: BigInt(shift ?? 0) }));
 const GLOBAL_UNICAST = parseIpv6('2000::')!;
 
 function classifyV4(v: number): AddressClass | undefined {
@@ -192,12 +192,12 @@ function classifyV6(v: bigint): AddressClass | undefined {
     // Mapped and NAT64 carry the IPv4 address in the low 32 bits, 6to4 right after 2002:.
     const v4 = Number((v >> b.shift) & 0xffffffffn);
     const inner = classifyV4(v4);
-    return inner ? { ...inner, range: `${inner.range}, carried in ${b.range}`, embedded: formatIpv4(v4) } : undefined;
+    return inner ? { ...inner, range: `${inner.range}; carried in ${b.range}`, embedded: formatIpv4(v4) } : undefined;
   }
   if (b) return { kind: b.kind as AddressKind, range: b.range };
   // Only 2000::/3 is global unicast; the rest is reserved (including the deprecated
   // IPv4-compatible ::a.b.c.d form).
-  if (!inV6(v, GLOBAL_UNICAST, 3)) return { kind: 'reserved', range: 'outside 2000::/3 (not global unicast)' };
+  if (!inV6(v, GLOBAL_UNICAST, 3)) return { kind: 'reserved', range: 'outside 2000::/3, the global unicast space' };
   return undefined;
 }
 
@@ -211,10 +211,10 @@ export function classifyAddress(ip: string | ParsedIp): AddressClass | undefined
   return p.version === 4 ? classifyV4(p.value) : classifyV6(p.value);
 }
 
-/** "127.0.0.1, a loopback address (this machine) (127.0.0.0/8 (loopback))" */
+/** "127.0.0.1, a loopback address (127.0.0.0/8: loopback)" */
 export function describeAddress(ip: string, c: AddressClass): string {
   const shown = c.embedded ? `${ip} (which carries the IPv4 address ${c.embedded})` : ip;
-  return `${shown}, ${KIND_WORDS[c.kind]} in ${c.range}`;
+  return `${shown}, ${KIND_WORDS[c.kind]} (${c.range})`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ function hostNameProblem(host: string): string | undefined {
   if (suffix === 'localhost') return `names ${host}, which means this machine`;
   if (suffix) return `names ${host}, a .${suffix} name that is not on the public internet`;
   // A single label ("metadata", "intranet") is completed by local search domains.
-  if (labels.length < 2) return `names ${host}, a single-label host name that only local networks resolve; use a fully qualified public name`;
+  if (labels.length < 2) return `names ${host}, a single-label host name that only local networks resolve`;
   // The URL parser turns every numeric spelling it recognises into a dotted quad; a name
   // whose last label is still a number (or 0x…) is one it did not, so nobody may guess
   // what another resolver makes of it.

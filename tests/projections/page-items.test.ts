@@ -1,0 +1,141 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { GameSummary } from '../../domain/kernel/index.js';
+import { projectGame } from '../../functions/projections/project.js';
+import { rebuildReadModels } from '../../functions/projections/rebuild.js';
+import { documentClient, inboxPageSk, lobbyPageSk, ReadModelStore } from '../../functions/projections/read-model-store.js';
+import { freshTable } from '../support/dynamo.js';
+import { cid, engines, playTurns, service } from './support.js';
+
+/**
+ * The PAGE# twins that let the inbox and lobby be listed a page at a time in list order:
+ * every GAME# read-model item has exactly one, keyed by its place in the list, and moving a
+ * game moves its twin instead of leaving a copy behind.
+ */
+let client: DynamoDBClient;
+let tableName: string;
+let endpoint: string;
+let models: ReadModelStore;
+
+beforeAll(async () => {
+  ({ client, tableName, endpoint } = await freshTable('pages'));
+  models = new ReadModelStore(client, tableName);
+});
+
+async function partition(pk: string): Promise<Record<string, any>[]> {
+  const r = await documentClient(client).send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
+  return r.Items ?? [];
+}
+
+/** Every GAME# item of the partition has one twin, with the same content, and there is no other PAGE# item. */
+async function expectTwinned(pk: string, gameIds: readonly string[]): Promise<void> {
+  const items = await partition(pk);
+  const games = items.filter((i) => String(i['sk']).startsWith('GAME#'));
+  const pages = items.filter((i) => String(i['sk']).startsWith('PAGE#'));
+  expect(games.map((g) => g['gameId']).sort()).toEqual([...gameIds].sort());
+  const twinOf = (g: Record<string, any>) => (pk === 'LOBBY' ? lobbyPageSk(g as never) : inboxPageSk(g as never));
+  expect(pages.map((p) => p['sk']).sort()).toEqual(games.map(twinOf).sort());
+  for (const p of pages) {
+    const g = games.find((x) => x['gameId'] === p['gameId'])!;
+    expect({ ...p, sk: g['sk'], type: g['type'] }).toEqual(g);
+    expect(p['type']).toBe(pk === 'LOBBY' ? 'lobby-page' : 'inbox-page');
+  }
+}
+
+const T = (minute: number) => new Date(Date.UTC(2026, 2, 1, 0, minute)).toISOString();
+
+function summary(version: number, o: { p2: string | null; joined2?: boolean; turn?: 'p1' | 'p2'; status?: GameSummary['status']; updated: number; outcome?: GameSummary['outcome'] }): GameSummary {
+  const seats = [
+    { id: 'p1', name: 'North', player: 'ann', joined: true },
+    { id: 'p2', name: 'South', player: o.p2, joined: o.joined2 ?? o.p2 !== null },
+  ];
+  const pending = o.turn ? [{ seat: o.turn, kind: 'move' as const, prompt: 'Roll', player: o.turn === 'p1' ? 'ann' : o.p2 }] : [];
+  return { gameId: 'g1', engine: 'dice-race', title: 'Dice race', status: o.status ?? 'active', version, hash: `h${version}`, createdBy: 'ann', createdAt: T(0), updatedAt: T(o.updated), seats, pending, ...(o.outcome ? { outcome: o.outcome } : {}) };
+}
+
+describe('page items', () => {
+  it('follow a game through the lobby, a reserved seat given away, turns and the end', async () => {
+    await models.apply(summary(1, { p2: null, status: 'open', updated: 1 }));
+    await expectTwinned('LOBBY', ['g1']);
+    await expectTwinned('INBOX#ann', ['g1']);
+
+    // Reserved for dee (out of the lobby), then given to nobody (back in), then ben joins.
+    await models.apply(summary(2, { p2: 'dee', joined2: false, status: 'open', updated: 2 }));
+    await expectTwinned('LOBBY', []);
+    await expectTwinned('INBOX#dee', ['g1']);
+    await models.apply(summary(3, { p2: null, status: 'open', updated: 3 }));
+    await expectTwinned('INBOX#dee', []);
+    await expectTwinned('LOBBY', ['g1']);
+    await models.apply(summary(4, { p2: 'ben', turn: 'p1', updated: 4 }));
+    await expectTwinned('LOBBY', []);
+
+    for (let v = 5; v < 9; v++) {
+      await models.apply(summary(v, { p2: 'ben', turn: v % 2 ? 'p2' : 'p1', updated: v * 10 }));
+      await expectTwinned('INBOX#ann', ['g1']);
+      await expectTwinned('INBOX#ben', ['g1']);
+      const ann = (await partition('INBOX#ann')).find((i) => String(i['sk']).startsWith('PAGE#'))!;
+      expect(String(ann['sk']).startsWith(v % 2 ? 'PAGE#1#' : 'PAGE#0#')).toBe(true);
+    }
+    await models.apply(summary(9, { p2: 'ben', status: 'ended', updated: 99, outcome: { winners: ['p2'], reason: 'target' } }));
+    await expectTwinned('INBOX#ann', ['g1']);
+    await expectTwinned('INBOX#ben', ['g1']);
+    // A stale or repeated summary changes nothing.
+    expect(await models.apply(summary(8, { p2: 'ben', turn: 'p1', updated: 80 }))).toBe('stale');
+    await expectTwinned('INBOX#ann', ['g1']);
+  });
+
+  it('a rebuild-style put over older read models moves the twins too', async () => {
+    const s = { ...summary(20, { p2: 'ben', turn: 'p2', updated: 200 }), gameId: 'g2' };
+    await models.apply({ ...s, version: 19, pending: [{ seat: 'p1', kind: 'move', prompt: 'Roll', player: 'ann' }], updatedAt: T(150) });
+    expect(await models.put(projectGame(undefined, s))).toBe('applied');
+    await expectTwinned('INBOX#ann', ['g1', 'g2']);
+    await expectTwinned('INBOX#ben', ['g1', 'g2']);
+    expect(await models.put(projectGame(undefined, { ...s, version: 18 }))).toBe('stale');
+  });
+});
+
+describe('rebuild and page items', () => {
+  it('keeps the live twins, also of a game that moved during the rebuild, and sweeps stray ones', async () => {
+    const { client: base, tableName: table } = await freshTable('pages-rebuild');
+    const svc = service(base, table);
+    const store = new ReadModelStore(base, table);
+    const doc = documentClient(base);
+    const moving = (await svc.create('amy', { engine: 'dice-race', options: { target: 500 }, seat: 'p1', commandId: cid() })).gameId;
+    await svc.join('bo', moving, { commandId: cid() });
+    const quiet = (await svc.create('amy', { engine: 'dice-race', options: {}, seat: 'p1', commandId: cid() })).gameId;
+    for (const id of [moving, quiet]) await store.apply((await svc.view(null, id)).summary);
+    // A twin no GAME# item points at (say, left by a crash of older code): stray.
+    await doc.send(new PutCommand({ TableName: table, Item: { pk: 'INBOX#amy', sk: 'PAGE#1#stale#' + moving, type: 'inbox-page', gameId: moving } }));
+
+    // When the sweep starts, the moving game takes a turn and the live projector applies it.
+    const sweepClient = new Client({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    let moved = false;
+    sweepClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { FilterExpression?: string };
+        if (!moved && context.commandName === 'ScanCommand' && input.FilterExpression?.includes(':inbox')) {
+          moved = true;
+          await playTurns(svc, moving, 1);
+          await store.apply((await svc.view(null, moving)).summary);
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'moveDuringSweep' },
+    );
+    const report = await rebuildReadModels({ client: sweepClient, sourceTable: table, engines });
+    expect(moved).toBe(true);
+    expect(report.removed).toBe(1);
+    const live = (await store.getSummary(moving))!;
+    expect(live.version).toBe((await svc.view(null, moving)).summary.version);
+
+    const pagesOf = async (pk: string) => {
+      const r = await doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': 'PAGE#' }, ConsistentRead: true }));
+      return (r.Items ?? []).map((i) => `${String(i['gameId'])}@v${String(i['version'])}`).sort();
+    };
+    expect(await pagesOf('INBOX#amy')).toEqual([`${moving}@v${live.version}`, `${quiet}@v${(await store.getSummary(quiet))!.version}`].sort());
+    expect(await pagesOf('INBOX#bo')).toEqual([`${moving}@v${live.version}`]);
+    expect(await pagesOf('LOBBY')).toEqual([`${quiet}@v${(await store.getSummary(quiet))!.version}`]);
+  });
+});

@@ -70,6 +70,27 @@ function client(ctx: Ctx, signedIn = true): ApiClient {
   return new ApiClient({ url: ctx.url, ...(login ? { token: login.token } : {}) });
 }
 
+/**
+ * Every page of a paged listing (GET /v1/me/games, /v1/lobby): the server sends a bounded
+ * page and a nextCursor, and `games` and `lobby` follow it to show everything. A server
+ * without paging sends no nextCursor: its one page is the whole list.
+ */
+async function allPages(ctx: Ctx, path: string): Promise<unknown> {
+  const api = client(ctx);
+  const paged = (v: unknown): v is { games: unknown[]; nextCursor?: unknown } => typeof v === 'object' && v !== null && Array.isArray((v as { games?: unknown }).games);
+  const first = await api.request<unknown>('GET', path);
+  if (!paged(first)) return first;
+  const games = [...first.games];
+  let next = first.nextCursor;
+  for (let pages = 1; typeof next === 'string' && next !== '' && pages < 10_000; pages++) {
+    const page = await api.request<unknown>('GET', `${path}?limit=100&cursor=${encodeURIComponent(next)}`);
+    if (!paged(page)) break;
+    games.push(...page.games);
+    next = page.nextCursor;
+  }
+  return { ...first, games, nextCursor: null };
+}
+
 /** A token in $FIELDPOST_TOKEN (e.g. a Cognito ID token for a deployed server) wins over a saved login. */
 function loginFor(ctx: Ctx): ServerLogin | undefined {
   const token = process.env['FIELDPOST_TOKEN'];
@@ -202,7 +223,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
 
   async games(ctx) {
     try {
-      const r = await client(ctx).request<unknown>('GET', '/v1/me/games');
+      const r = await allPages(ctx, '/v1/me/games');
       out(ctx.flags.json ? JSON.stringify(r, null, 2) : formatInbox(r, loginFor(ctx)!.player));
     } catch (e) {
       if (e instanceof ApiError && e.status === 404 && e.code === 'http/not-found') {
@@ -214,7 +235,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
 
   async lobby(ctx) {
     try {
-      const r = await client(ctx).request<unknown>('GET', '/v1/lobby');
+      const r = await allPages(ctx, '/v1/lobby');
       out(ctx.flags.json ? JSON.stringify(r, null, 2) : formatLobby(r));
     } catch (e) {
       if (e instanceof ApiError && e.status === 404 && e.code === 'http/not-found') throw new UsageError('this server has no lobby (GET /v1/lobby)');

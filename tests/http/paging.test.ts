@@ -1,4 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
 import { createRouter } from '../../functions/http/router.js';
@@ -258,4 +263,58 @@ describe('GET /v1/lobby, paged', () => {
     expect(listed.length).toBe(LOBBY_GAMES - 1);
     expect(listed).not.toContain('open00');
   });
+});
+
+describe('terminal client', () => {
+  // The routes above behind a loopback HTTP server; the bearer token is the player's name.
+  let server: Server;
+  let url: string;
+  let home: string;
+  beforeAll(async () => {
+    const cliRouter = createRouter([inboxRoutes], { dynamo: { client, tableName } } as unknown as ApiDeps, { authenticate: (e) => (e.headers['authorization'] ?? '').replace(/^Bearer /, ''), logError: () => {} });
+    server = createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+      void cliRouter(apiEvent(req.method ?? 'GET', u.pathname, { headers, query: Object.fromEntries(u.searchParams) })).then((r) => {
+        res.writeHead(r.statusCode ?? 500, r.headers as Record<string, string>);
+        res.end(r.body ?? '');
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const addr = server.address();
+    url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    home = mkdtempSync(join(tmpdir(), 'fieldpost-paging-'));
+  });
+  afterAll(async () => {
+    await new Promise((ok) => server?.close(ok));
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  const ROOT = resolve(import.meta.dirname, '../..');
+  const cli = (player: string, ...args: string[]) =>
+    new Promise<{ code: number; out: string }>((done, fail) => {
+      const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['functions/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, FIELDPOST_HOME: home, FIELDPOST_URL: url, FIELDPOST_TOKEN: player }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('error', fail);
+      child.on('exit', (code) => done({ code: code ?? -1, out }));
+    });
+
+  it('`games` follows the cursors and prints every game once, in list order, with the "your move" count', async () => {
+    const unpaged = (await models.inbox('alice')).sort(inboxOrder);
+    const r = await cli('alice', 'games');
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect(lines.length).toBe(ALICE_GAMES + 1);
+    expect(lines.slice(0, ALICE_GAMES).map((l) => l.slice(2).split(/\s+/)[0])).toEqual(unpaged.map((g) => g.gameId));
+    expect(lines.slice(0, ALICE_GAMES).filter((l) => l.startsWith('*')).length).toBe(30);
+    expect(lines.at(-1)).toBe('30 games waiting for your move.');
+  }, 30_000);
+
+  it('`lobby` follows the cursors too', async () => {
+    const unpaged = (await models.lobby()).sort((a, b) => (a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : 0)).map((g) => g.gameId);
+    const r = await cli('bob', 'lobby');
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(unpaged);
+  }, 30_000);
 });

@@ -16,6 +16,10 @@
  *   Read models (built by the projector from HEAD's stream records):
  *     pk = INBOX#<player>  sk = GAME#<gameId>    that player's games, whose move, since when
  *     pk = LOBBY           sk = GAME#<gameId>    open games with free seats
+ *     Each inbox and lobby item has a PAGE# twin in its partition, keyed by list order, so
+ *     the listings page with one Query (Limit + ExclusiveStartKey): see read-model-store.ts.
+ *       INBOX#<player> sk = PAGE#0#<since>#<gameId> (your move) | PAGE#1#<updatedAt desc>#<gameId>
+ *       LOBBY          sk = PAGE#<createdAt desc>#<gameId>
  *     pk = SUMMARY#<gameId> sk = SUMMARY         the public GameSummary
  *     pk = PLAYER#<player> sk = SETTINGS         notification channels
  *     pk = PLAYER#<player> sk = DELIVERY#<time>#<id>#<attempt>  webhook/email delivery attempts

@@ -35,6 +35,7 @@ let fromEnv: ((event: SQSEvent) => Promise<SQSBatchResponse>) | undefined;
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
+    // No allowPrivateWebhooks here: deployed webhooks are public https only (address-policy.ts).
     fromEnv = createNotifierHandler(createNotifier({ client, tableName, env: process.env, retry: retryPolicyFromEnv(process.env, 'requeue'), queue: SqsNotifyQueue.fromEnv(process.env) }));
   }
   return fromEnv(event);

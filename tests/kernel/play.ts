@@ -21,7 +21,7 @@ export class MemoryGame {
   join(player: string, seat?: string, entropy?: string) {
     return this.append(decideJoin(this.engine, this.state!, { player, ...(seat ? { seat } : {}), ...(entropy ? { entropy } : {}) }, this.seed), player);
   }
-  play(player: string, command: unknown) {
-    return this.append(decidePlay(this.engine, this.state!, { player, command, now: '2026-01-01T00:00:00.000Z' }, this.seed), player);
+  play(player: string, command: unknown, draft?: unknown[]) {
+    return this.append(decidePlay(this.engine, this.state!, { player, command, now: '2026-01-01T00:00:00.000Z', ...(draft ? { draft } : {}) }, this.seed), player);
   }
 }

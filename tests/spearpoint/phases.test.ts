@@ -53,7 +53,8 @@ describe('setup (001 Two-Player Standard Game Setup)', () => {
     let cur = s;
     const picks = [...new Set(cur.seats.us.reserves.map((u) => cur.cards[u]!.card))].slice(0, 4);
     for (const card of picks) {
-      const r = when(cur, 'us', { type: 'PickStartingUnit', card });
+      // One draw per pick chooses among identical copies (muster.ts); 0 takes the first.
+      const r = when(cur, 'us', { type: 'PickStartingUnit', card }, [0]);
       expect(r.emitted[0]!.visibility).toEqual({ to: 'seats', seats: ['us'] });
       cur = r.s;
     }

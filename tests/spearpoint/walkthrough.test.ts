@@ -5,7 +5,9 @@ import { CheckedGame } from './harness.js';
 /**
  * The opening of a game as a player would type it (the commands quoted in the docs), through
  * the kernel: instance ids follow the deck list (us-combined-arms: us-001..003 Rifle Squads,
- * us-014 a Sherman, us-015 its Tank Crew; de-combined-arms: de-001..003 Rifle Squads).
+ * us-014 and us-016 Shermans, us-015 and us-017 Tank Crews). Which copy of identical cards a
+ * pick takes, and the hand AutoPickHand picks, come from the secret dice (muster.ts), so the
+ * ids are read from the hand.
  */
 describe('a walkthrough of one turn', () => {
   it('starting hands, a sealed commitment, a sealed declaration, combat and the draw', () => {
@@ -14,22 +16,28 @@ describe('a walkthrough of one turn', () => {
     const s = (): State => g.state!.game;
     for (const card of ['us-m4a1-sherman', 'us-tank-crew', 'us-rifle-squad', 'us-rifle-squad']) g.play('us', { type: 'PickStartingUnit', card });
     g.play('de', { type: 'AutoPickHand' });
-    expect(s().seats.us.hand).toEqual(['us-014', 'us-015', 'us-001', 'us-002']);
-    expect(s().seats.de.hand).toEqual(['de-001', 'de-002', 'de-003', 'de-004']);
+    const cardsOf = (ids: readonly string[]) => ids.map((id) => s().cards[id]!.card);
+    expect(cardsOf(s().seats.us.hand)).toEqual(['us-m4a1-sherman', 'us-tank-crew', 'us-rifle-squad', 'us-rifle-squad']);
+    const [sherman, crew, rifle] = s().seats.us.hand as [string, string, string, string];
+    expect(['us-014', 'us-016']).toContain(sherman);
+    expect(['us-001', 'us-002', 'us-003']).toContain(rifle);
+    // The server's pick: four units that need no crew (all German infantry in this deck); one for the front line.
+    expect(s().seats.de.hand).toHaveLength(4);
+    const de = s().seats.de.hand.find((id) => s().catalog.units.find((u) => u.id === s().cards[id]!.card)!.line === 'front')!;
     expect(s().phase).toBe('commitment');
 
-    g.play('us', { type: 'CommitUnit', unit: 'us-014', crew: 'us-015' });
-    g.play('us', { type: 'CommitUnit', unit: 'us-001' });
+    g.play('us', { type: 'CommitUnit', unit: sherman, crew });
+    g.play('us', { type: 'CommitUnit', unit: rifle });
     g.play('us', { type: 'SealOrder' });
-    g.play('de', { type: 'CommitUnit', unit: 'de-001' });
+    g.play('de', { type: 'CommitUnit', unit: de });
     g.play('de', { type: 'SetStandingOrders', friendlyFire: 'highest-cost' });
     g.play('de', { type: 'SealOrder' });
     expect(s().phase).toBe('declaration');
-    expect(Object.keys(s().inPlay).sort()).toEqual(['de-001', 'us-001', 'us-014']);
+    expect(Object.keys(s().inPlay).sort()).toEqual([de, rifle, sherman].sort());
 
-    g.play('us', { type: 'DeclareAttack', attacker: 'us-014', target: 'de-001', weapons: [0, 1] });
+    g.play('us', { type: 'DeclareAttack', attacker: sherman, target: de, weapons: [0, 1] });
     g.play('us', { type: 'SealOrder', initiativeBoost: s().seats.us.commands[0]! });
-    g.play('de', { type: 'DeclareAttack', attacker: 'de-001', target: 'us-001', weapons: [0] });
+    g.play('de', { type: 'DeclareAttack', attacker: de, target: rifle, weapons: [0] });
     g.play('de', { type: 'SealOrder' });
     expect(s().phase).toBe('combat');
     expect(s().attacks.map((a) => a.id)).toEqual(['t1-us-1', 't1-de-1']);

@@ -118,7 +118,11 @@ export function sealDraft(engine: AnyEngine, finish: TypedMessage, steps: readon
   if (!parsed.ok) return parsed;
   const sealed = engine.drafts!.seal(finish, parsed.value);
   if (!sealed) return err(violation('draft/not-a-seal', `${finish.type} does not seal an order: send the draft with the command that seals it`, RULE_DRAFT));
-  return ok(sealed);
+  // The log records this command and the verifier parses it back: one the schema refuses (an
+  // order longer than the sealing command takes) would be stored and then fail its audit.
+  const valid = engine.commandSchema.safeParse(sealed);
+  if (!valid.success) return err(violation('command/malformed', `${finish.type} cannot carry this draft of ${parsed.value.length} steps: ${zodSummary(valid.error)}`, RULE_DRAFT));
+  return ok(valid.data as TypedMessage);
 }
 
 /** Which of a seat's legal commands are draft steps and which seal a draft (indexes into the list). */

@@ -178,7 +178,7 @@ function probes(s: State): Command[] {
 /** States of real games (random legal play through the kernel) at each phase, with the prober able to act. */
 function checkpoints(): State[] {
   const out: State[] = [];
-  const options = [{}, { us: { preset: 'us-armor' }, de: { preset: 'de-armor' } }];
+  const options = [{}, { us: { preset: 'us-armor' }, de: { preset: 'de-armor' } }, { situation: 'tiger-hunt' }];
   for (let g = 0; g < 3; g++) {
     const game = new CheckedGame('b7'.repeat(32), `probe-game-${g}`, { checkedEvents: 0, checkedViews: 0 }, false);
     game.start({ ...options[g % options.length], maxTurns: 12 });

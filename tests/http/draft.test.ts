@@ -279,6 +279,10 @@ describe('sealed order drafts over HTTP', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.duplicate).toBe(false);
     expect(ok.body.version).toBe(before.version + 3);
+    // Positive control: the footprint that stayed the same through every refusal does see a write.
+    const written = await footprint(gameId);
+    expect(written.items).toBeGreaterThan(before.items);
+    expect(written.deFeed).not.toBe(before.deFeed);
     // Sealed: a step no longer drafts (the message still names it), an empty draft previews an order with nothing left to do.
     const late = await preview(gameId, tokens.us, { steps: [s1] });
     expect(late.status).toBe(422);
@@ -288,6 +292,29 @@ describe('sealed order drafts over HTTP', () => {
     expect(empty.status).toBe(200);
     expect(empty.body.legalCommands).toEqual([]);
     expect(empty.body.view.seats.us.order).toHaveLength(2);
+  });
+
+  it('a draft replaces steps sent one by one before: the preview shows the order without them, and the seal drops them', async () => {
+    const gameId = await commitmentGame();
+    const { steps } = await draftOf(gameId, 'us', 2);
+    const [s1, s2] = steps as [Command, Command];
+    const sent = await command(gameId, 'us', { command: s1 });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect((sent.body.events as EventEnvelope[]).map((e) => e.type)).toEqual(['Game.CommandAccepted', 'OrderStepAdded']);
+    const plain = (await view(gameId, 'us')).body;
+    expect(plain.view.seats.us.order.map((x: { unit: string }) => x.unit)).toEqual([s1.unit]);
+    expect(plain.drafting.steps).toEqual([]);
+    const empty = await preview(gameId, tokens.us, { steps: [] });
+    expect(empty.status).toBe(200);
+    expect(empty.body.view.seats.us.order).toEqual([]);
+    const other = await preview(gameId, tokens.us, { steps: [s2] });
+    expect(other.status).toBe(200);
+    expect(other.body.view.seats.us.order.map((x: { unit: string }) => x.unit)).toEqual([s2.unit]);
+    const before = plain.summary.version as number;
+    const sealed = await command(gameId, 'us', { command: { type: 'SealOrder' }, draft: [s2], expectedVersion: before });
+    expect(sealed.status, JSON.stringify(sealed.body)).toBe(200);
+    const finalized = (sealed.body.events as EventEnvelope[]).find((e) => e.type === 'OrderFinalized')!;
+    expect((finalized.data as { steps: { unit: string }[] }).steps.map((x) => x.unit)).toEqual([s2.unit]);
   });
 
   it('refuses drafts where there is nothing to draft: a game not yet started, an engine without sealed orders', async () => {

@@ -33,7 +33,7 @@ export interface DraftInput {
 
 export interface Drafted<S = unknown> {
   readonly seat: Seat;
-  /** The steps, parsed. */
+  /** The steps, parsed and tidied by the engine: what the seat's draft now is. */
   readonly steps: readonly TypedMessage[];
   /** The engine state as the drafting seat would have it with these steps taken (never stored). */
   readonly game: S;
@@ -106,7 +106,7 @@ export function decideDraft<S>(engine: AnyEngine, state: GameState<S>, input: Dr
       game = engine.evolve(game, em.event);
     }
   }
-  return ok({ seat: seat.value, steps: steps.value, game });
+  return ok({ seat: seat.value, steps: drafts.tidy ? drafts.tidy(steps.value) : steps.value, game });
 }
 
 /**

@@ -78,6 +78,8 @@ export interface DraftRules<S, C extends TypedMessage> {
   seal(finish: C, steps: readonly C[]): C | undefined;
   /** The state a draft is tried on, when it differs from the game's (e.g. earlier steps the seal will replace dropped). */
   start?(state: S, seat: Seat): S;
+  /** The same draft without steps that no longer count (e.g. those before a step that starts the order over). */
+  tidy?(steps: readonly C[]): C[];
 }
 
 /** Erased engine type used by registries and the platform. */

@@ -181,6 +181,9 @@ function initialState(o: Options): State {
   };
 }
 
+/** A ClearOrder in a draft starts it over: only the steps after the last one count. */
+const tidyDraft = (steps: readonly Command[]): Command[] => steps.slice(steps.map((c) => c.type).lastIndexOf('ClearOrder') + 1);
+
 export const spearpoint: GameEngine<State, Command, Event, Options> = {
   id: 'spearpoint-1943',
   title: 'Frontline General: Spearpoint 1943',
@@ -227,11 +230,11 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
   drafts: {
     // The steps of a commitment or declaration order, and ClearOrder to start the draft over.
     isStep: (c) => ORDER_STEP_TYPES.has(c.type) || c.type === 'ClearOrder',
-    // SealOrder carries the steps after the last ClearOrder; an order given with steps of its own seals no draft.
+    tidy: tidyDraft,
+    // SealOrder carries the draft; an order given with steps of its own seals no draft.
     seal(finish, steps) {
       if (finish.type !== 'SealOrder' || finish.steps !== undefined) return undefined;
-      const from = steps.map((c) => c.type).lastIndexOf('ClearOrder') + 1;
-      return { ...finish, steps: steps.slice(from).filter((c): c is OrderStepCommand => ORDER_STEP_TYPES.has(c.type)) };
+      return { ...finish, steps: tidyDraft(steps).filter((c): c is OrderStepCommand => ORDER_STEP_TYPES.has(c.type)) };
     },
     // SealOrder {steps} replaces steps sent one by one before, so a draft is tried on an order without them.
     start(s, seat) {

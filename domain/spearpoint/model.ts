@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_DRAFT_STEPS } from '../kernel/draft.js';
 import type { Seat } from '../kernel/visibility.js';
 import type { Catalog, CommandEffect, Side } from './data/schema.js';
 import type { Situation } from './data/situations.js';
@@ -52,7 +53,7 @@ export const commandSchema = z.discriminatedUnion('type', [
    * With `steps`, the whole order is given at once (replacing any steps added before): the
    * other side then learns nothing about it until the reveal, not even how many steps it has.
    */
-  z.object({ type: z.literal('SealOrder'), initiativeBoost: id.optional(), steps: z.array(orderStepCommandSchema).max(60).optional() }).strict(),
+  z.object({ type: z.literal('SealOrder'), initiativeBoost: id.optional(), steps: z.array(orderStepCommandSchema).max(MAX_DRAFT_STEPS).optional() }).strict(),
   /**
    * Combat: resolve one of your declared attacks, optionally discarding a command card for +1 to one
    * shot's attack roll, or to that shot's Intensity roll (spent only if the shot hits the target).

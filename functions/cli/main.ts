@@ -278,12 +278,17 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const drafting = v.drafting;
     if (drafting?.stepChoices.includes(n - 1)) {
       // A step of a sealed order: tried by the server, kept here, sent only with the seal.
-      const steps = [...drafting.steps, chosen];
-      const after = await preview(ctx, gameId, steps);
-      saveDraft(ctx.url, gameId, ctx.flags.seat, { steps: after.drafting?.steps ?? steps });
+      const after = await preview(ctx, gameId, [...drafting.steps, chosen]);
+      // The server tidies the draft (a step that starts the order over drops the ones before it).
+      const steps = after.drafting?.steps ?? [...drafting.steps, chosen];
+      saveDraft(ctx.url, gameId, ctx.flags.seat, { steps });
       remember(ctx, gameId, after);
       out(`Drafted ${JSON.stringify(chosen)}${why ? `\n  (${why})` : ''}`);
-      out(`Your draft has ${steps.length} step${steps.length === 1 ? '' : 's'}, kept on this computer: the other side learns nothing of it until you seal it.`);
+      out(
+        steps.length
+          ? `Your draft has ${steps.length} step${steps.length === 1 ? '' : 's'}, kept on this computer: the other side learns nothing of it until you seal it.`
+          : 'Your draft is empty again.',
+      );
       out(`See it with  npm run cli -- draft ${gameId};  next steps and the seal with  npm run cli -- legal ${gameId}`);
       return;
     }

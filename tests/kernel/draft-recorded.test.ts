@@ -8,9 +8,9 @@ import { MemoryGame } from './play.js';
 /**
  * A sealed draft is recorded as the one command it became, and the verifier reads that command
  * back with the engine's command schema. So the kernel must never record a sealed command the
- * schema refuses: the log would be written, and then fail its audit. Spearpoint's SealOrder takes
- * at most 60 steps while a draft may hold up to MAX_DRAFT_STEPS; this fixture variant makes the
- * same mismatch small (a seal of at most one bid, drafts of up to three).
+ * schema refuses: the log would be written, and then fail its audit. An engine whose sealing
+ * command takes fewer steps than a draft may hold has that mismatch; this fixture variant makes
+ * it small (a seal of at most one bid, drafts of up to three).
  */
 const bid = z.object({ type: z.literal('Bid'), amount: z.number().int().min(1).max(9) }).strict();
 const tight = {
@@ -59,10 +59,9 @@ describe('a sealed draft is recorded only as a command the engine reads back', (
     expect(report.ok).toBe(true);
   });
 
-  it('Spearpoint: a SealOrder carrying a full-size draft does not parse, which is what the guard is for', () => {
-    const steps = Array.from({ length: MAX_DRAFT_STEPS }, () => ({ type: 'MoveLine', unit: 'u', line: 'front' }));
-    const sealed = spearpoint.drafts!.seal({ type: 'SealOrder' }, steps as never);
-    expect(sealed).toBeDefined();
-    expect(spearpoint.commandSchema.safeParse(sealed).success).toBe(false);
+  it('Spearpoint: SealOrder takes as many steps as a draft may hold, and no more', () => {
+    const steps = (n: number) => Array.from({ length: n }, () => ({ type: 'MoveLine', unit: 'u', line: 'front' }));
+    expect(spearpoint.commandSchema.safeParse(spearpoint.drafts!.seal({ type: 'SealOrder' }, steps(MAX_DRAFT_STEPS) as never)).success).toBe(true);
+    expect(spearpoint.commandSchema.safeParse({ type: 'SealOrder', steps: steps(MAX_DRAFT_STEPS + 1) }).success).toBe(false);
   });
 });

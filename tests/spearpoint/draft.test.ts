@@ -141,3 +141,12 @@ describe('Spearpoint: drafting a sealed order', () => {
     expect(!r.ok && r.error.code).toBe('order/sealed');
   });
 });
+
+describe('Spearpoint: a draft is tidied as it grows', () => {
+  it('steps before the last ClearOrder are dropped from the draft the seat keeps', () => {
+    const r = draftOf(table(), 'us', [commitSherman, commitLmg, { type: 'ClearOrder' }, commitRifles]);
+    expect(r.ok && r.value.steps).toEqual([commitRifles]);
+    const cleared = draftOf(table(), 'us', [commitSherman, { type: 'ClearOrder' }]);
+    expect(cleared.ok && cleared.value.steps).toEqual([]);
+  });
+});

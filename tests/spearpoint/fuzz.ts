@@ -11,10 +11,11 @@ const OPTIONS = [{}, { situation: 'tiger-hunt' }, { situation: 'hold-the-line' }
 /**
  * Plays games [from, to) with random legal commands through the kernel (decideCreate/Join/Play,
  * chain, fold), checking invariants and hidden information after every event; every
- * `verifyEvery`-th log goes through the verifier.
+ * `verifyEvery`-th log goes through the verifier. With `drafts`, sealed orders are drafted in
+ * private and sent whole with the seal.
  */
-export function fuzzSuite(name: string, from: number, to: number, verifyEvery = 25) {
-  describe(`spearpoint fuzz ${name}: ${to - from} random legal games`, () => {
+export function fuzzSuite(name: string, from: number, to: number, verifyEvery = 25, opts: { drafts?: boolean } = {}) {
+  describe(`spearpoint fuzz ${name}: ${to - from} random legal games${opts.drafts ? ', orders drafted in private' : ''}`, () => {
     const stats: HiddenStats = { checkedEvents: 0, checkedViews: 0, invariantProblems: [], hiddenProblems: [] };
     const reasons = new Map<string, number>();
     const titles = new Set<string>();
@@ -26,7 +27,7 @@ export function fuzzSuite(name: string, from: number, to: number, verifyEvery = 
         const game = new CheckedGame(SEED, `fuzz-${g}`, stats);
         try {
           game.start({ ...OPTIONS[g % OPTIONS.length], maxTurns: 25 });
-          playRandom(game, `${g}`.padStart(64, '0'));
+          playRandom(game, `${g}`.padStart(64, '0'), undefined, opts);
         } catch (e) {
           failures.push(`game ${g}: ${(e as Error).message}`);
           continue;

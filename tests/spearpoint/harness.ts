@@ -3,6 +3,7 @@ import {
   canSee,
   chain,
   decideCreate,
+  decideDraft,
   decideJoin,
   decidePlay,
   foldEvent,
@@ -14,7 +15,7 @@ import {
   type Result,
   type RuleViolation,
 } from '../../domain/kernel/index.js';
-import { spearpoint, indexCatalog, type State } from '../../domain/spearpoint/index.js';
+import { spearpoint, indexCatalog, type Command, type State } from '../../domain/spearpoint/index.js';
 import { view as spearpointView } from '../../domain/spearpoint/view.js';
 import { HAND_LIMIT_COMMANDS, HAND_LIMIT_UNITS, victoryPoints } from '../../domain/spearpoint/rules.js';
 
@@ -236,20 +237,30 @@ export class CheckedGame {
     this.append(decideJoin(spearpoint, this.state!, { player: 'alice', seat: 'us', entropy: 'a' }, this.seed), 'alice');
     this.append(decideJoin(spearpoint, this.state!, { player: 'bob', seat: 'de', entropy: 'b' }, this.seed), 'bob');
   }
-  play(seat: Side, command: unknown): void {
-    this.append(decidePlay(spearpoint, this.state!, { player: PLAYERS[seat], command, now: '2026-01-01T00:00:00.000Z' }, this.seed), PLAYERS[seat]);
+  play(seat: Side, command: unknown, draft?: unknown[]): void {
+    this.append(decidePlay(spearpoint, this.state!, { player: PLAYERS[seat], command, now: '2026-01-01T00:00:00.000Z', ...(draft ? { draft } : {}) }, this.seed), PLAYERS[seat]);
   }
 }
 
-/** Plays random legal commands for the pending seats until the game ends; throws on a stall. */
-export function playRandom(game: CheckedGame, chooserSeed: string, maxCommands = 5000): number {
+/**
+ * Plays random legal commands for the pending seats until the game ends; throws on a stall.
+ * With `drafts`, order steps are drafted in private (kernel/draft.ts) and sent whole with the
+ * seal, as the terminal client does; legal commands then come from the draft's scratch state.
+ */
+export function playRandom(game: CheckedGame, chooserSeed: string, maxCommands = 5000, opts: { drafts?: boolean } = {}): number {
   const pick = seededRng({ seed: chooserSeed, gameId: game.gameId, entropy: [], counter: 0 });
+  const drafts: Record<Side, Command[]> = { us: [], de: [] };
   let commands = 0;
   while (game.state!.meta.status === 'active') {
-    const s = game.state!.game;
-    const pending = spearpoint.pending(s);
-    if (pending.length === 0) throw new Error(`stalled: nobody to act in ${s.phase} with no outcome (game ${game.gameId})`);
+    const pending = spearpoint.pending(game.state!.game);
+    if (pending.length === 0) throw new Error(`stalled: nobody to act in ${game.state!.game.phase} with no outcome (game ${game.gameId})`);
     const seat = pending[pick.int(pending.length)]!.seat as Side;
+    let s = game.state!.game;
+    if (drafts[seat].length) {
+      const d = decideDraft(spearpoint, game.state!, { player: PLAYERS[seat], steps: drafts[seat], now: '' });
+      if (!d.ok) throw new Error(`draft ${JSON.stringify(drafts[seat])} refused: ${d.error.message} (game ${game.gameId})`);
+      s = d.value.game as State;
+    }
     const legal = spearpoint.legalCommands(s, seat);
     if (legal.length === 0) throw new Error(`stalled: ${seat} is pending in ${s.phase} but has no legal command (game ${game.gameId})`);
     if (commands % 25 === 0) {
@@ -260,7 +271,12 @@ export function playRandom(game: CheckedGame, chooserSeed: string, maxCommands =
         if (!r.ok) throw new Error(`legal command ${JSON.stringify(c)} refused: ${r.error.message} (game ${game.gameId})`);
       }
     }
-    game.play(seat, legal[pick.int(legal.length)]);
+    const chosen = legal[pick.int(legal.length)]!;
+    if (opts.drafts && spearpoint.drafts!.isStep(chosen)) drafts[seat].push(chosen);
+    else if (opts.drafts && drafts[seat].length && spearpoint.drafts!.seal(chosen, []) !== undefined) {
+      game.play(seat, chosen, drafts[seat]);
+      drafts[seat] = [];
+    } else game.play(seat, chosen);
     if (++commands > maxCommands) throw new Error(`game ${game.gameId} did not end in ${maxCommands} commands`);
   }
   return commands;

@@ -5,7 +5,7 @@ import { HIDDEN, PUBLIC, onlySeats, type Seat, type Visibility } from '../kernel
 import { indexCatalog } from './data/catalog.js';
 import type { Side } from './data/schema.js';
 import { evolve } from './evolve.js';
-import { isOpenOrder, other, SEATS, type Attack, type Command, type Event, type OrderStep, type State } from './model.js';
+import { isOpenOrder, other, SEATS, type Attack, type Boost, type Command, type Event, type OrderStep, type State } from './model.js';
 import {
   assaultParticipants,
   attackVoid,
@@ -349,9 +349,10 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
       if (!ff || ff.chooser !== seat) return no('combat/no-friendly-fire', 'No friendly-fire victim is yours to choose', RULE.attack);
       if (!ff.candidates.includes(c.unit)) return no('combat/not-a-candidate', `${c.unit} is not a legal friendly-fire target; choose one of ${ff.candidates.join(', ')}`, RULE.attack);
       out.emit({ type: 'FriendlyFireVictimChosen', attackId: ff.attackId, unit: c.unit, automatic: false });
+      const held = s.seats[other(seat)].heldBoosts;
       const a = out.s.attacks.find((x) => x.id === ff.attackId)!;
       resolveHit(out, ctx, a, ff.weapon, c.unit, null, true, false);
-      if (!out.s.result) runAttack(out, ctx, a.id, []);
+      if (!out.s.result) runAttack(out, ctx, a.id, held);
       return done();
     }
 
@@ -576,8 +577,6 @@ function sweepVoid(out: Out, except?: string): void {
 
 // ------------------------------------------------------------ attack resolution
 
-/** A command card discarded for +1 on one roll of one shot (1-based) of an attack (001 Gameplay: Command cards). */
-type Boost = { card: string; roll: 'hit' | 'intensity'; shot: number };
 /** The cards improving one shot's attack roll and its Intensity roll. */
 type ShotBoost = { hit?: string; intensity?: string };
 
@@ -592,7 +591,13 @@ function runAttack(out: Out, ctx: Ctx, attackId: string, boosts: readonly Boost[
     const shot = a.shotsDone + 1;
     const forShot = (roll: Boost['roll']) => boosts.find((b) => b.shot === shot && b.roll === roll)?.card;
     const paused = fireShot(out, ctx, a, weapon, { hit: forShot('hit'), intensity: forShot('intensity') });
-    if (paused || out.s.result) return;
+    if (paused) {
+      // The +1 cards for later shots wait, unseen, for the other side's choice. Emitted at every
+      // pause, held or not, so the other side cannot tell from a gap in the events.
+      out.emit({ type: 'BoostsHeld', seat: a.seat, boosts: boosts.filter((b) => b.shot > shot) }, onlySeats(a.seat));
+      return;
+    }
+    if (out.s.result) return;
   }
   if (out.s.result) return;
   const a = out.s.attacks.find((x) => x.id === attackId)!;

@@ -137,6 +137,7 @@ const emptySeat: SeatState = {
   overrun: 0,
   score: 0,
   destroyedTypes: {},
+  heldBoosts: [],
 };
 
 function initialState(o: Options): State {

@@ -191,8 +191,13 @@ export function evolve(s: State, e: Event): State {
     }
     case 'FriendlyFirePending':
       return { ...s, friendlyFire: { attackId: e.attackId, chooser: e.chooser, candidates: e.candidates, weapon: e.weapon } };
-    case 'FriendlyFireVictimChosen':
-      return { ...s, friendlyFire: null };
+    case 'BoostsHeld':
+      return seat(s, e.seat, () => ({ heldBoosts: e.boosts }));
+    case 'FriendlyFireVictimChosen': {
+      const attacker = s.attacks.find((x) => x.id === e.attackId)?.seat;
+      const cleared = attacker ? seat(s, attacker, () => ({ heldBoosts: [] })) : s;
+      return { ...cleared, friendlyFire: null };
+    }
     case 'HitResolved':
       return unit(s, e.target, () => ({ endurance: e.endurance }));
     case 'DamageCardDrawn': {

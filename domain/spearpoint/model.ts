@@ -59,7 +59,7 @@ export const commandSchema = z.discriminatedUnion('type', [
    * shot's attack roll, or to that shot's Intensity roll (spent only if the shot hits the target).
    * The shot is `boostShot` (1 = the first attack roll, the default). `boosts` lists several such
    * discards instead, one card per roll. If friendly fire pauses the attack before a boosted shot,
-   * that +1 lapses and its card stays in hand.
+   * that +1 is kept for the shot when the attack resumes (a card for a shot never fired stays in hand).
    */
   z
     .object({
@@ -176,6 +176,15 @@ export interface SeatState {
   readonly overrun: number;
   readonly score: number;
   readonly destroyedTypes: Readonly<Record<string, number>>;
+  /** +1 cards named for the later shots of this seat's attack while friendly fire pauses it (private). */
+  readonly heldBoosts: readonly Boost[];
+}
+
+/** A command card discarded for +1 on one roll of one shot (1-based) of an attack (001 Gameplay: Command cards). */
+export interface Boost {
+  readonly card: string;
+  readonly roll: 'hit' | 'intensity';
+  readonly shot: number;
 }
 
 export interface Options {
@@ -251,6 +260,7 @@ export type Event =
   | { type: 'CombatBegan'; chooser: Side | null }
   | { type: 'AttackRolled'; attackId: string; weapon: number; dice: [number, number]; bonus: number; needed: number; result: 'hit' | 'miss' | 'friendly-fire' | 'double-intensity' | 'destroyed-outright' }
   | { type: 'FriendlyFirePending'; attackId: string; chooser: Side; candidates: string[]; weapon: number }
+  | { type: 'BoostsHeld'; seat: Side; boosts: Boost[] }
   | { type: 'FriendlyFireVictimChosen'; attackId: string; unit: string; automatic: boolean }
   | { type: 'FriendlyFireHarmless'; attackId: string }
   | { type: 'HitResolved'; attackId: string; target: string; intensity: number[]; doubled: boolean; bonus: number; damageIndex: number; defense: number; net: number; endurance: number }

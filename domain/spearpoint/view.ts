@@ -74,6 +74,7 @@ export function view(s: State, viewer: Viewer) {
             commands: x.commands.map((id) => ({ id, title: idx.command(id).title, text: idx.command(id).text })),
             order: x.order,
             standingOrders: { friendlyFire: x.friendlyFire },
+            heldBoosts: x.heldBoosts,
           }
         : {}),
       ...(auditor ? { reservesOrder: x.reserves } : {}),

@@ -51,6 +51,35 @@ describe('attack (001 Combat Phase: Attack)', () => {
     expect(spearpoint.legalCommands(t, 'us')).toContainEqual(resolve('t1-us-1', { boostWith: card, boostRoll: 'intensity', boostShot: 3 }));
   });
 
+  it('a +1 named for a later shot waits, unseen, through a friendly-fire pause and counts when the attack resumes', () => {
+    const s = bothSeal(given({ us: [{ card: 'us-30cal-lmg-team' }, { card: 'us-rifle-squad' }, { card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }), [declare('us-t1', 'de-t1', [0])], [], [5, 1]).s;
+    const card = cardTitled(s, 'Dig In');
+    const t = withHand(s, 'us', [], [card]);
+    // Shot 1 rolls 2: friendly fire, and Germany must choose between the two US rifle squads.
+    const paused = when(t, 'us', resolve('t1-us-1', { boostWith: card, boostShot: 2 }), [1, 1]);
+    expect(paused.s.friendlyFire).toMatchObject({ chooser: 'de', candidates: ['us-t2', 'us-t3'] });
+    const held = paused.emitted.find((e) => e.event.type === 'BoostsHeld')!;
+    expect(held.event).toEqual({ type: 'BoostsHeld', seat: 'us', boosts: [{ card, roll: 'hit', shot: 2 }] });
+    expect(held.visibility).toEqual({ to: 'seats', seats: ['us'] });
+    expect((spearpoint.view(paused.s, { kind: 'seat', seat: 'de' }) as { seats: { us: object } }).seats.us).not.toHaveProperty('heldBoosts');
+    expect(paused.s.seats.us.commands).toContain(card);
+    // The victim takes intensity 1; then shot 2 rolls 7, +1 reaches 8 and hits; shot 3 rolls 7 and misses.
+    const resumed = when(paused.s, 'de', { type: 'ChooseFriendlyFireVictim', unit: 'us-t2' }, [1, 3, 4, 1, 3, 4]);
+    expect(ofType(resumed.events, 'AttackRolled').map((e) => [e.bonus, e.result])).toEqual([
+      [1, 'hit'],
+      [0, 'miss'],
+    ]);
+    expect(ofType(resumed.events, 'CommandCardDiscardedForBonus')).toEqual([{ type: 'CommandCardDiscardedForBonus', seat: 'us', card, roll: 'hit' }]);
+    expect(resumed.s.commandDiscard).toContain(card);
+    expect(resumed.s.seats.us.heldBoosts).toEqual([]);
+  });
+
+  it('a pause holds the +1 cards even when there are none, so the other side cannot tell', () => {
+    const s = bothSeal(given({ us: [{ card: 'us-30cal-lmg-team' }, { card: 'us-rifle-squad' }, { card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }), [declare('us-t1', 'de-t1', [0])], [], [5, 1]).s;
+    const paused = when(s, 'us', resolve('t1-us-1'), [1, 1]);
+    expect(paused.emitted.filter((e) => e.event.type === 'BoostsHeld').map((e) => e.event)).toEqual([{ type: 'BoostsHeld', seat: 'us', boosts: [] }]);
+  });
+
   it('several cards may be discarded on one attack, one for each roll: the attack roll and the Intensity roll of one shot', () => {
     const s = bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }), [], [declare('de-t1', 'us-t1', [0])], [1, 9]).s;
     const [a, b] = [cardTitled(s, 'Dig In'), cardTitled(s, 'Hull Down')];

@@ -789,7 +789,8 @@ function byScore(out: Out, why: string): true {
 /**
  * End-of-turn conditions: Overrun, hold-out objectives, and the engine's own ends for a game
  * that could otherwise never finish: the turn limit, or nothing left to fight with on either
- * side (no units in play, none in hand, empty Reserves). Those end by the higher score.
+ * side (no units in play, empty Reserves, and no unit committed this turn). Those end by the
+ * higher score.
  */
 function checkEndOfTurn(out: Out): boolean {
   const s = out.s;
@@ -802,10 +803,10 @@ function checkEndOfTurn(out: Out): boolean {
       return decideGame(out, [wc.seat], `${wc.seat} held out through turn ${wc.turns}`);
     }
   }
-  const exhausted = SEATS.every(
-    (x) => Object.values(s.inPlay).every((u) => u.controller !== x) && s.seats[x].reserves.length === 0 && s.seats[x].hand.every((h) => cardOf(s, h).type === 'crew'),
-  );
-  if (exhausted) return byScore(out, 'neither side has a unit left to commit');
+  // Judged on public facts only: reading the hidden hands here would tell a side that the game
+  // went on because the other still holds a unit. A side that holds units commits one to play on.
+  const exhausted = SEATS.every((x) => Object.values(s.inPlay).every((u) => u.controller !== x) && s.seats[x].reserves.length === 0 && s.seats[x].lastCommitTurn < s.turn);
+  if (exhausted) return byScore(out, 'neither side has a unit in play or in Reserves, and neither committed one this turn');
   if (s.turn >= s.maxTurns) return byScore(out, `the turn limit (${s.maxTurns}) was reached`);
   return false;
 }

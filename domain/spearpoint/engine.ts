@@ -37,7 +37,7 @@ import { view } from './view.js';
  * Initiative +1 only if Initiative is rolled); a close assault needs three able infantry when
  * it is resolved; a captured unit scores double whether or not its captor keeps it; with every
  * Damage card in use no card is drawn; the engine ends a game that could otherwise run forever
- * at the turn limit (`maxTurns`, default 40) or when neither side has anything left to commit,
+ * at the turn limit (`maxTurns`, default 40) or when neither side has a unit in play or in Reserves nor commits one in a turn (public facts only),
  * by the higher score (level scores: a draw, no winners).
  */
 const deckChoiceSchema = z.union([z.object({ preset: z.string() }).strict(), z.object({ cards: z.array(z.string()).min(1).max(80) }).strict()]);
@@ -138,6 +138,7 @@ const emptySeat: SeatState = {
   score: 0,
   destroyedTypes: {},
   heldBoosts: [],
+  lastCommitTurn: 0,
 };
 
 function initialState(o: Options): State {

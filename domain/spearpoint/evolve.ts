@@ -112,7 +112,7 @@ export function evolve(s: State, e: Event): State {
     case 'CommitmentRevealed':
       return resetOrders(s);
     case 'UnitCommitted': {
-      const next = seat(s, e.seat, (x) => ({ hand: without(x.hand, e.unit, e.crew) }));
+      const next = seat(s, e.seat, (x) => ({ hand: without(x.hand, e.unit, e.crew), lastCommitTurn: s.turn }));
       return { ...next, inPlay: { ...next.inPlay, [e.unit]: newUnit(s, e.unit, e.seat, e.line, e.crew) } };
     }
     case 'CrewReplaced':

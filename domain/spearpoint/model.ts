@@ -176,6 +176,8 @@ export interface SeatState {
   readonly overrun: number;
   readonly score: number;
   readonly destroyedTypes: Readonly<Record<string, number>>;
+  /** The last turn this seat committed a unit from its hand (0: never). Public, from the reveals. */
+  readonly lastCommitTurn: number;
   /** +1 cards named for the later shots of this seat's attack while friendly fire pauses it (private). */
   readonly heldBoosts: readonly Boost[];
 }

@@ -16,6 +16,7 @@ import {
 } from '../../domain/kernel/index.js';
 import { spearpoint, type Command, type Event, type State } from '../../domain/spearpoint/index.js';
 import { CheckedGame } from './harness.js';
+import { bothSeal, given, withHand } from './given.js';
 
 /**
  * A red team for hidden information, played the way a cheating seat would: with nothing but
@@ -349,5 +350,26 @@ describe('hidden information: the hash chain', () => {
     for (const e of log) if (e.visibility.to !== 'all') expect(e.salt, e.type).toBeDefined();
     const readable = JSON.stringify(log.filter((e) => canSee(e.visibility, us, false)));
     for (const e of log) if (e.salt && !canSee(e.visibility, us, false)) expect(readable.includes(e.salt)).toBe(false);
+  });
+});
+
+describe('the engine’s own end of a game reads public facts only', () => {
+  it('two games that differ only in a hidden hand end, or go on, alike', () => {
+    const base = given({}, 'declaration');
+    const empty: State = { ...base, seats: { us: { ...base.seats.us, reserves: [] }, de: { ...base.seats.de, reserves: [] } } };
+    const crewOnly = withHand(withHand(empty, 'us', ['us-tank-crew']), 'de', ['de-tank-crew']);
+    const withRifles = withHand(withHand(empty, 'us', ['us-tank-crew']), 'de', ['de-rifle-squad']);
+    const types = (s: State) => bothSeal(s, [], []).events.map((e) => e.type);
+    expect(types(withRifles)).toEqual(types(crewOnly));
+    expect(types(crewOnly)).toContain('GameDecided');
+  });
+
+  it('a side that commits a unit keeps the game going', () => {
+    const base = given({}, 'commitment');
+    const empty: State = { ...base, seats: { us: { ...base.seats.us, reserves: [] }, de: { ...base.seats.de, reserves: [] } } };
+    const s = withHand(withHand(empty, 'us', ['us-tank-crew']), 'de', ['de-rifle-squad']);
+    const committed = bothSeal(s, [], [{ type: 'CommitUnit', unit: 'de-h1' }]);
+    expect(committed.s.seats.de.lastCommitTurn).toBe(1);
+    expect(committed.events.map((e) => e.type)).not.toContain('GameDecided');
   });
 });

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScript } from '../support/run-script.js';
 import { inject } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { ApiClient } from '../../functions/cli/client.js';
@@ -15,8 +15,6 @@ import { diceRace } from '../fixtures/dice-race.js';
  * (two terminals), against the local runtime as npm start runs it (with the stream poller
  * that feeds the lobby and inbox). The runtime shares this run's DynamoDB Local.
  */
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 const FIXTURE = 'tests/fixtures/dice-race.ts';
 let rt: LocalRuntime;
 let dir: string;
@@ -30,17 +28,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function run(script: string, home: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: { ...process.env, FIELDPOST_HOME: home, FIELDPOST_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', fail);
-    child.on('exit', (code) => done({ code: code ?? -1, out, err }));
-  });
-}
+const run = (script: string, home: string, args: string[], env: Record<string, string> = {}) => runScript(script, args, { FIELDPOST_HOME: home, FIELDPOST_URL: '', ...env });
 const cli = (home: string, ...args: string[]) => run('functions/cli/main.ts', home, args);
 
 /** In-process reads, to wait for the eventually consistent read models before asserting on the CLI. */

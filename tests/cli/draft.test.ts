@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runScript } from '../support/run-script.js';
 import type { EventEnvelope } from '../../domain/kernel/index.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 
@@ -13,8 +13,6 @@ import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runt
  * nothing until the seal, `draft` lists and `draft --clear` drops a draft, and playing the seal
  * sends the whole draft in one command.
  */
-const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 type Command = { type: string; [k: string]: unknown };
 
 let rt: LocalRuntime;
@@ -34,18 +32,7 @@ type Player = 'alice' | 'bob';
 const homeOf = (player: Player) => join(dir, player);
 
 /** One run of the CLI at `player`'s terminal (a token in $FIELDPOST_TOKEN, as against a deployed server: no login round). */
-function cli(player: Player, ...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((done, fail) => {
-    const env = { ...process.env, FIELDPOST_HOME: homeOf(player), FIELDPOST_URL: rt.url, FIELDPOST_TOKEN: rt.issueToken(player) };
-    const child = spawn(TSX, ['functions/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', fail);
-    child.on('exit', (code) => done({ code: code ?? -1, out, err }));
-  });
-}
+const cli = (player: Player, ...args: string[]) => runScript('functions/cli/main.ts', args, { FIELDPOST_HOME: homeOf(player), FIELDPOST_URL: rt.url, FIELDPOST_TOKEN: rt.issueToken(player) });
 
 /** Asserts a CLI run succeeded and returns its output. */
 function ok(r: { code: number; out: string; err: string }): string {

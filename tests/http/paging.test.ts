@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runScript } from '../support/run-script.js';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
 import { createRouter } from '../../functions/http/router.js';
@@ -290,15 +290,7 @@ describe('terminal client', () => {
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
-  const ROOT = resolve(import.meta.dirname, '../..');
-  const cli = (player: string, ...args: string[]) =>
-    new Promise<{ code: number; out: string }>((done, fail) => {
-      const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['functions/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, FIELDPOST_HOME: home, FIELDPOST_URL: url, FIELDPOST_TOKEN: player }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.on('error', fail);
-      child.on('exit', (code) => done({ code: code ?? -1, out }));
-    });
+  const cli = (player: string, ...args: string[]) => runScript('functions/cli/main.ts', args, { FIELDPOST_HOME: home, FIELDPOST_URL: url, FIELDPOST_TOKEN: player });
 
   it('`games` follows the cursors and prints every game once, in list order, with the "your move" count', async () => {
     const unpaged = (await models.inbox('alice')).sort(inboxOrder);

@@ -20,6 +20,7 @@ export type KernelEvent =
   | { type: 'Game.Started'; data: { rngFrom: number; rngTo: number } }
   | { type: 'Game.CommandAccepted'; data: { command: unknown; rngFrom: number; rngTo: number } }
   | { type: 'Game.Resigned'; data: { seat: Seat } }
+  | { type: 'Game.Cancelled'; data: { by: string } }
   | { type: 'Game.Ended'; data: { outcome: Outcome; seed: string } };
 
 export interface GameCreated {
@@ -110,6 +111,7 @@ export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined,
     case 'Game.CommandAccepted':
       return { ...state, meta: { ...base, rngCounter: k.data.rngTo } };
     case 'Game.Resigned':
+    case 'Game.Cancelled':
       return { ...state, meta: base };
     case 'Game.Ended':
       return { ...state, meta: { ...base, status: 'ended', outcome: k.data.outcome, seed: k.data.seed } };
@@ -271,6 +273,20 @@ export function decideResign<S>(state: GameState<S>, input: { player: string; se
   return ok([
     { type: 'Game.Resigned', data: { seat: seat.value }, visibility: PUBLIC, actor: seat.value },
     { type: 'Game.Ended', data: { outcome: { winners, reason: `${seat.value} resigned` }, seed }, visibility: PUBLIC, actor: null },
+  ]);
+}
+
+/**
+ * The creator withdraws a game nobody has started playing: it leaves the lobby and ends with
+ * no winner. Nothing was dealt yet, so revealing the seed gives nothing away.
+ */
+export function decideCancel<S>(state: GameState<S>, input: { player: string }, seed: string): Result<NewEvent[], RuleViolation> {
+  const { meta } = state;
+  if (meta.status !== 'open') return err(violation('game/not-open', meta.status === 'active' ? 'The game has begun: resign instead of cancelling' : 'This game is over', RULE_PLATFORM));
+  if (meta.createdBy !== input.player) return err(violation('action/not-creator', `Only ${meta.createdBy}, who created this game, can cancel it`, RULE_PLATFORM));
+  return ok([
+    { type: 'Game.Cancelled', data: { by: input.player }, visibility: PUBLIC, actor: null },
+    { type: 'Game.Ended', data: { outcome: { winners: [], reason: `cancelled by ${input.player} before it began` }, seed }, visibility: PUBLIC, actor: null },
   ]);
 }
 

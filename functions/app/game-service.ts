@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   canSee,
   chain,
+  decideCancel,
   decideCreate,
   decideDraft,
   decideJoin,
@@ -59,6 +60,8 @@ export interface GameService {
   /** `draft`: steps drafted in private, sealed by `command` (see preview). */
   submit(player: string, gameId: string, input: { command: unknown; commandId: string; seat?: string; expectedVersion?: number; draft?: unknown[] }): Promise<CommandResult>;
   resign(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
+  /** The creator withdraws a game that has not started (422 'game/not-open' once it has). */
+  cancel(player: string, gameId: string, input: { commandId: string }): Promise<CommandResult>;
   view(player: string | null, gameId: string, opts?: { seat?: string }): Promise<GameView>;
   /**
    * The caller's view as it would be with these draft steps taken: nothing is stored, and no
@@ -91,7 +94,7 @@ const RULE_PLATFORM = 'Fieldpost platform';
 
 /** Violations that are the request's shape, not the rules: 400. Seat problems: 403. Everything else: 422. */
 const BAD_REQUEST = new Set(['game/bad-options', 'command/malformed', 'draft/unsupported', 'action/seat-required', 'seat/entropy-too-long', 'seat/reserved-twice']);
-const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat']);
+const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat', 'action/not-creator']);
 
 export function violationError(v: RuleViolation): AppError {
   if (BAD_REQUEST.has(v.code)) return new AppError(400, v.code, v.message, v.rule);
@@ -334,6 +337,10 @@ export function createGameService(deps: GameServiceDeps): GameService {
       return run(gameId, player, input.commandId, input.seat, undefined, (l) =>
         decideResign(l.state, { player, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
       );
+    },
+
+    cancel(player, gameId, input) {
+      return run(gameId, player, input.commandId, undefined, undefined, (l) => decideCancel(l.state, { player }, l.stream.seed));
     },
 
     async view(player, gameId, opts = {}) {

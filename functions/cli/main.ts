@@ -26,6 +26,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   do <gameId> '<command JSON>' [--seat S] [--expect VERSION]   (alias: send)
   events <gameId> [--after N] [--limit N] [--seat S]
   resign <gameId> [--seat S]
+  cancel <gameId>                     withdraw a game you created that has not started
   export <gameId> [file]              the full log of a finished game (stdout without file)
   verify <file> [--engines MODULE]    audit an exported log
 
@@ -343,6 +344,11 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const gameId = arg(ctx, 0, 'gameId');
     const body = { commandId: newCommandId(), ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}) };
     printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/resign'), body), 'Resigned');
+  },
+
+  async cancel(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/cancel'), { commandId: newCommandId() }), 'Cancelled');
   },
 
   async export(ctx) {

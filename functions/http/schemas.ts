@@ -49,6 +49,7 @@ export const commandBody = z.strictObject({
 export const previewBody = z.strictObject({ steps: draftSteps, seat: seat.optional() });
 
 export const resignBody = z.strictObject({ commandId, seat: seat.optional() });
+export const cancelBody = z.strictObject({ commandId });
 
 const intParam = (min: number, max: number) =>
   z

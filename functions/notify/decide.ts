@@ -30,7 +30,7 @@ export const noticeSchema = z.object({
   /** A turn notice sent as the game starts: one message instead of two. */
   gameStarted: z.boolean().optional(),
   invitedBy: z.string().optional(),
-  outcome: z.object({ winners: z.array(z.string()), reason: z.string(), score: z.record(z.string(), z.number()).optional(), result: z.enum(['won', 'lost', 'draw']) }).optional(),
+  outcome: z.object({ winners: z.array(z.string()), reason: z.string(), score: z.record(z.string(), z.number()).optional(), result: z.enum(['won', 'lost', 'draw', 'cancelled']) }).optional(),
 });
 export type Notice = z.infer<typeof noticeSchema>;
 
@@ -104,8 +104,11 @@ export function decideNotices(old: GameSummary | undefined, next: GameSummary): 
 
   if (next.status === 'ended' && old?.status !== 'ended' && next.outcome) {
     const outcome = next.outcome;
+    // A game that ends before it began was cancelled by its creator: tell the others (joined or invited).
+    const cancelled = old?.status === 'open';
     for (const [player, seats] of bySeatPlayer(next, next.seats.map((s) => s.id))) {
-      const result = outcome.winners.length === 0 ? 'draw' : outcome.winners.some((w) => seats.includes(w)) ? 'won' : 'lost';
+      if (cancelled && player === next.createdBy) continue;
+      const result = cancelled ? 'cancelled' : outcome.winners.length === 0 ? 'draw' : outcome.winners.some((w) => seats.includes(w)) ? 'won' : 'lost';
       notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'ended', seats, next.version), kind: 'ended', asked: [], outcome: { ...outcome, winners: [...outcome.winners], result } });
     }
   }

@@ -47,8 +47,9 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
       break;
     case 'ended': {
       const r = n.outcome?.result;
-      subject = `${n.title} is over: ${r === 'won' ? 'you won' : r === 'lost' ? 'you lost' : 'a draw'}`;
-      headline = `${n.player}: ${game} against ${opponents} is over (${r === 'won' ? 'you won' : r === 'lost' ? 'you lost' : 'a draw'}: ${n.outcome?.reason ?? 'ended'}).`;
+      const verdict = r === 'won' ? 'you won' : r === 'lost' ? 'you lost' : r === 'cancelled' ? 'cancelled' : 'a draw';
+      subject = `${n.title} is over: ${verdict}`;
+      headline = `${n.player}: ${game} against ${opponents} is over (${verdict}: ${n.outcome?.reason ?? 'ended'}).`;
       break;
     }
     case 'invited':

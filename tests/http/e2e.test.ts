@@ -150,6 +150,30 @@ describe('resigning', () => {
   });
 });
 
+describe('cancelling', () => {
+  it('the creator withdraws a game before it starts; others get 403, a started game 422, and the log verifies', async () => {
+    const c = await api.post('/v1/games', alice, { engine: 'dice-race', options: { target: 15, seats: 3 }, seat: 'p1', commandId: cid('create') });
+    const gameId = c.body.gameId as string;
+    expect((await api.post(`/v1/games/${gameId}/join`, bob, { commandId: cid('join') })).status).toBe(200);
+    const before = await count();
+    const byBob = await api.post(`/v1/games/${gameId}/cancel`, bob, { commandId: cid('cancel') });
+    expect([byBob.status, byBob.body.code]).toEqual([403, 'action/not-creator']);
+    const bad = await api.post(`/v1/games/${gameId}/cancel`, alice, { commandId: cid('cancel'), why: 'bored' });
+    expect(bad.status).toBe(400);
+    expect(await count()).toBe(before);
+    const r = await api.post(`/v1/games/${gameId}/cancel`, alice, { commandId: cid('cancel') });
+    expect(r.status).toBe(200);
+    expect(r.body.events.map((e: EventEnvelope) => e.type)).toEqual(['Game.Cancelled', 'Game.Ended']);
+    const join = await api.post(`/v1/games/${gameId}/join`, carol, { commandId: cid('join') });
+    expect(join.status).toBe(422);
+    const ex = await api.get(`/v1/games/${gameId}/export`, bob);
+    expect(verifyLog(ex.body.events, (id) => engines.get(id)).ok).toBe(true);
+    const started = await startedRace();
+    const late = await api.post(`/v1/games/${started}/cancel`, alice, { commandId: cid('cancel') });
+    expect([late.status, late.body.code]).toEqual([422, 'game/not-open']);
+  });
+});
+
 describe('bad requests write nothing', () => {
   it('malformed JSON → 400 http/malformed-json', async () => {
     const gameId = await startedRace();

@@ -1,4 +1,4 @@
-import { chain, decideCreate, decideJoin, decidePlay, foldAll, seedCommitment, type AnyEngine, type EventEnvelope, type GameState, type NewEvent, type Result, type RuleViolation } from '../../domain/kernel/index.js';
+import { chain, decideCancel, decideCreate, decideJoin, decidePlay, foldAll, seedCommitment, type AnyEngine, type EventEnvelope, type GameState, type NewEvent, type Result, type RuleViolation } from '../../domain/kernel/index.js';
 
 /** An in-memory game log for kernel tests: decide, chain, fold, like the service does. */
 export class MemoryGame {
@@ -20,6 +20,9 @@ export class MemoryGame {
   }
   join(player: string, seat?: string, entropy?: string) {
     return this.append(decideJoin(this.engine, this.state!, { player, ...(seat ? { seat } : {}), ...(entropy ? { entropy } : {}) }, this.seed), player);
+  }
+  cancel(player: string) {
+    return this.append(decideCancel(this.state!, { player }, this.seed), player);
   }
   play(player: string, command: unknown, draft?: unknown[]) {
     return this.append(decidePlay(this.engine, this.state!, { player, command, now: '2026-01-01T00:00:00.000Z', ...(draft ? { draft } : {}) }, this.seed), player);

@@ -1,5 +1,5 @@
 import type { CommandResult } from '../../app/game-service.js';
-import { commandBody, createBody, eventsQuery, gameParams, joinBody, previewBody, resignBody, viewQuery } from '../schemas.js';
+import { cancelBody, commandBody, createBody, eventsQuery, gameParams, joinBody, previewBody, resignBody, viewQuery } from '../schemas.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 /** The service returns only the events the caller may see. A repeated command answers 200. */
@@ -99,6 +99,16 @@ export const gameRoutes: RouteModule = ({ service }) => [
     async handle({ params, body, player }) {
       const r = await service.resign(player, params.id, { commandId: body.commandId, ...(body.seat !== undefined ? { seat: body.seat } : {}) });
       return result(r);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/games/{id}/cancel',
+    auth: 'required',
+    params: gameParams,
+    body: cancelBody,
+    async handle({ params, body, player }) {
+      return result(await service.cancel(player, params.id, { commandId: body.commandId }));
     },
   }),
   defineRoute({

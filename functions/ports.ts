@@ -21,7 +21,10 @@
  *       INBOX#<player> sk = PAGE#0#<since>#<gameId> (your move) | PAGE#1#<updatedAt desc>#<gameId>
  *       LOBBY          sk = PAGE#<createdAt desc>#<gameId>
  *     pk = SUMMARY#<gameId> sk = SUMMARY         the public GameSummary
- *     pk = PLAYER#<player> sk = SETTINGS         notification channels
+ *     pk = PLAYER#<player> sk = SETTINGS         notification channels; the email's verification state:
+ *                                                emailVerifiedAt, or a pending emailVerification {tokenHash
+ *                                                (SHA-256 of the mailed token, never the token), expiresAt},
+ *                                                verificationMailedAt (resend rate limit)
  *     pk = PLAYER#<player> sk = DELIVERY#<time>#<id>#<attempt>  webhook/email delivery attempts
  *     pk = NOTIFIED#<key>  sk = NOTIFIED          dedupe record: one "your turn" per turn
  *                          sk = CHANNEL#<id>       per channel (email / webhook id): sending | retrying | sent | failed
@@ -120,6 +123,12 @@ export class AppError extends Error {
 
 export interface NotificationSettings {
   readonly email?: string;
+  /** When `email` was confirmed by its owner; absent: not verified, and nothing is mailed to it. */
+  readonly emailVerifiedAt?: string;
+  /** A confirmation of `email` waiting for its token (only the token's SHA-256 hash is kept). */
+  readonly emailVerification?: { readonly tokenHash: string; readonly expiresAt: string };
+  /** When the last verification mail was sent (kept across address changes, for the rate limit). */
+  readonly verificationMailedAt?: string;
   readonly webhooks: readonly { id: string; url: string; secret: string; format: 'json' | 'discord' | 'slack' }[];
 }
 export interface SettingsStore {

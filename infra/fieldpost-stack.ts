@@ -126,6 +126,9 @@ export class FieldpostStack extends Stack {
     // A webhook retry is a delayed copy of the job sent back to the queue (functions/notify).
     queue.grantSendMessages(notifier.fn);
     identity.grantSendEmail(notifier.fn);
+    // The API mails one thing itself: the verification link when a player sets an address
+    // (functions/notify/email-verification.ts); sending as the same identity only.
+    identity.grantSendEmail(api.fn);
 
     projector.fn.addEventSource(
       new DynamoEventSource(table, {

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
 import { routeModules } from '../http/routes/index.js';
 import { createSettingsRoutes, settingsRoutes } from '../http/routes/settings.js';
 import type { ApiDeps, RouteModule } from '../http/types.js';
+import type { Mailer } from '../notify/mailer.js';
 import { localClient, startDynamoLocal, type RunningDynamo } from '../store/dynamodb-local.js';
 import { ensureTable } from '../store/table.js';
 
@@ -35,6 +36,11 @@ export interface RuntimeContext {
   readonly url: string;
   readonly deps: ApiDeps;
   readonly log: (line: string) => void;
+  /**
+   * An extension that runs a mailer (the notifications, with the mail sink) hands it here with
+   * the base of its links, so the API's verification mail goes the same way as notices.
+   */
+  readonly provideMail?: (mail: { mailer: Mailer; appUrl: string }) => void;
 }
 
 /** Starts one more local service next to the API; returns how to stop it. */
@@ -222,6 +228,43 @@ async function gamePageFor(deps: ApiDeps, gameId: string, base: string): Promise
 }
 
 /**
+ * GET /verify-email?token=...: where the link in a local verification mail lands. Opening it
+ * changes nothing (mail scanners open links too); the Confirm button signs in as the player
+ * named in the form (POST /local/token: anyone may do that locally) and sends the token to
+ * POST /v1/me/email/verify, which checks it belongs to that player. Deployed, the web client at
+ * APP_URL serves this page with the player's real sign-in.
+ */
+function verifyPageFor(token: string | null, base: string): APIGatewayProxyStructuredResultV2 {
+  const page = (status: number, body: string): APIGatewayProxyStructuredResultV2 => ({
+    statusCode: status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+    body: `<!doctype html><meta charset="utf-8"><title>Confirm your email address</title><h1>Confirm your email address</h1>${body}`,
+  });
+  if (!token || !/^[A-Za-z0-9_-]{16,200}$/.test(token)) return page(400, '<p>This is not a verification link: the token is missing or malformed. Ask for a new mail with POST /v1/me/email/resend.</p>');
+  const curl = `curl -s -X POST ${base}/local/token -H 'content-type: application/json' -d '{"player":"YOUR-NAME"}'\ncurl -s -X POST ${base}/v1/me/email/verify -H 'authorization: Bearer TOKEN-FROM-ABOVE' -H 'content-type: application/json' -d '{"token":"${token}"}'`;
+  return page(
+    200,
+    `<p>Press Confirm, signed in as the player who set this address, and Fieldpost starts sending your game notices to it. Opening this page alone changes nothing.</p>
+<form id="f"><label>Player <input id="player" name="player" required autocomplete="username"></label> <button type="submit">Confirm</button></form>
+<p id="out" role="status"></p>
+<p>Or from a terminal:</p><pre>${escapeHtml(curl)}</pre>
+<script>
+const token = ${JSON.stringify(token)};
+document.getElementById('f').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const out = document.getElementById('out');
+  const player = document.getElementById('player').value.trim();
+  const signIn = await fetch('/local/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ player }) }).then((r) => r.json());
+  if (!signIn.token) { out.textContent = signIn.message || 'Could not sign in'; return; }
+  const r = await fetch('/v1/me/email/verify', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + signIn.token }, body: JSON.stringify({ token }) });
+  const body = await r.json();
+  out.textContent = r.ok ? 'Confirmed: ' + body.email + ' now receives your game notices.' : body.message;
+});
+</script>`,
+  );
+}
+
+/**
  * Everything `npm start` runs: DynamoDB Local (files under dataDir/dynamodb, or in memory),
  * the table with its stream, the same router the Lambda uses served over node:http on
  * 127.0.0.1, POST /local/token, and any extensions. stop() undoes all of it.
@@ -261,12 +304,15 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       const now = Math.floor(Date.now() / 1000);
       return { token: signLocalJwt(secret, player, { nowSeconds: now, ttlSeconds }), expiresAt: new Date((now + ttlSeconds) * 1000).toISOString() };
     };
+    // Set by the notifications extension (mail sink) once it runs; until then verification
+    // mail is recorded as not sent (the player can resend).
+    let mail: { mailer: Mailer | undefined; appUrl: string } = { mailer: undefined, appUrl: process.env['APP_URL'] ?? 'http://127.0.0.1' };
     const api = createApi({
       client,
       tableName,
       engines: opts.engines ?? defaultRegistry,
       authenticate: localAuthenticator(secret),
-      modules: opts.modules ?? routeModules.map((m) => (m === settingsRoutes ? createSettingsRoutes({ allowPrivateWebhooks: opts.allowPrivateWebhooks ?? true }) : m)),
+      modules: opts.modules ?? routeModules.map((m) => (m === settingsRoutes ? createSettingsRoutes({ allowPrivateWebhooks: opts.allowPrivateWebhooks ?? true, verificationMail: () => mail }) : m)),
     });
     const handler: ApiHandler = api.handler;
 
@@ -281,6 +327,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
           }
           const gamePage = /^\/games\/([A-Za-z0-9_-]{1,64})$/.exec(path);
           if (gamePage && req.method === 'GET') return send(res, await gamePageFor(api.deps, gamePage[1]!, `http://${req.headers.host ?? '127.0.0.1'}`));
+          if (path === '/verify-email' && req.method === 'GET') return send(res, verifyPageFor(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token'), `http://${req.headers.host ?? '127.0.0.1'}`));
           for (const ext of started) {
             const local = ext.handle?.(req.method ?? 'GET', path);
             if (local) return send(res, local);
@@ -308,7 +355,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
 
-    const ctx: RuntimeContext = { client, endpoint, tableName, dataDir, url, deps: api.deps, log };
+    const ctx: RuntimeContext = { client, endpoint, tableName, dataDir, url, deps: api.deps, log, provideMail: (m) => (mail = m) };
     for (const ext of opts.extensions ?? defaultExtensions) started.push(await ext(ctx));
 
     return {

@@ -216,7 +216,7 @@ export interface LocalNotificationsOptions {
   readonly allowPrivateWebhooks?: boolean;
 }
 
-export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log'> & { url?: string }, opts: LocalNotificationsOptions = {}): Promise<LocalNotifications> {
+export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log' | 'provideMail'> & { url?: string }, opts: LocalNotificationsOptions = {}): Promise<LocalNotifications> {
   // Local: webhooks may be plain http to 127.0.0.1 receivers (allowPrivateWebhooks below).
   const base = opts.env ?? process.env;
   // Links in local mail open this runtime's own game page unless APP_URL says otherwise.
@@ -258,6 +258,8 @@ export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client'
       ...(opts.clock ? { clock: opts.clock } : {}),
     });
     notifierRef = notifier;
+    // The API's verification mail goes through the same mailer, with links to the same place.
+    ctx.provideMail?.({ mailer: mailer!, appUrl: env['APP_URL'] ?? 'http://127.0.0.1' });
     const readModels = new ReadModelStore(ctx.client, ctx.tableName);
     const poller = new StreamPoller({
       client: ctx.client,

@@ -50,18 +50,22 @@ export interface NotifierDeps {
   readonly isStale?: (notice: Notice) => Promise<boolean>;
 }
 
-type Channel = { id: 'email'; kind: 'email'; to: string } | { id: string; kind: 'webhook'; url: string; secret: string; format: 'json' | 'discord' | 'slack' };
+type Channel = { id: 'email'; kind: 'email'; to: string; verified: boolean } | { id: string; kind: 'webhook'; url: string; secret: string; format: 'json' | 'discord' | 'slack' };
 
 export interface ChannelResult {
   readonly channel: string;
   readonly outcome: 'sent' | 'retrying' | 'failed' | 'duplicate' | 'stale';
 }
 
+/** The delivery log's reason for a notice not mailed to an unconfirmed address. */
+export const EMAIL_NOT_VERIFIED = 'email not verified yet: confirm the address with the link in the verification mail (POST /v1/me/email/resend sends a new one)';
+
 export const deliveryIdOf = (key: string, player: string, channel: string) => `dlv_${createHash('sha256').update(`${key}\n${player}\n${channel}`).digest('hex').slice(0, 32)}`;
 
 function channelsOf(s: NotificationSettings | undefined): Channel[] {
   if (!s) return [];
-  return [...(s.email ? [{ id: 'email' as const, kind: 'email' as const, to: s.email }] : []), ...s.webhooks.map((w) => ({ id: w.id, kind: 'webhook' as const, url: w.url, secret: w.secret, format: w.format }))];
+  // An unverified address stays a channel so the skipped notice is recorded where its owner looks.
+  return [...(s.email ? [{ id: 'email' as const, kind: 'email' as const, to: s.email, verified: s.emailVerifiedAt !== undefined }] : []), ...s.webhooks.map((w) => ({ id: w.id, kind: 'webhook' as const, url: w.url, secret: w.secret, format: w.format }))];
 }
 
 export class Notifier {
@@ -106,7 +110,7 @@ export class Notifier {
       for (let attempt = firstAttempt; ; attempt++) {
         const r = await this.attempt(notice, rendered, ch, deliveryId);
         const last = attempt >= retry.attempts;
-        // A refused target is final: retrying an address the policy forbids changes nothing.
+        // A refused target is final: retrying an address the policy forbids (or not yet verified) changes nothing.
         const requeue = !r.ok && !r.final && !last && retry.mode === 'requeue' && this.deps.queue !== undefined;
         const outcome: DeliveryRecord['outcome'] = r.ok ? 'sent' : r.final || last || (retry.mode === 'requeue' && !requeue) ? 'failed' : 'retrying';
         await this.deps.deliveries.record(notice.player, {
@@ -142,9 +146,11 @@ export class Notifier {
     }
   }
 
-  /** One try. `final`: the target is refused by the address policy, so no retry. */
+  /** One try. `final`: the target is refused (address policy, or an unverified email), so no retry. */
   private async attempt(notice: Notice, rendered: Rendered, ch: Channel, deliveryId: string): Promise<{ ok: boolean; status?: number; error?: string; final?: boolean }> {
     if (ch.kind === 'email') {
+      // Never mail an address its owner has not confirmed (email-verification.ts); final, so no retry.
+      if (!ch.verified) return { ok: false, error: EMAIL_NOT_VERIFIED, final: true };
       try {
         await this.deps.mailer.send({ to: ch.to, subject: rendered.subject, text: rendered.text, html: rendered.html, deliveryId });
         return { ok: true };

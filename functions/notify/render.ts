@@ -79,3 +79,34 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
+
+/**
+ * Where a verification mail's link goes: a page of the app at APP_URL (locally, the runtime's
+ * own /verify-email page) that shows a Confirm button; opening it changes nothing (see
+ * functions/notify/email-verification.ts for why).
+ */
+export const verifyLink = (appUrl: string, token: string) => `${appUrl.replace(/\/+$/, '')}/verify-email?token=${encodeURIComponent(token)}`;
+
+/** The mail that asks the owner of an address to confirm it before any notice is sent there. */
+export function renderVerificationMail(v: { player: string; email: string; link: string; token: string; expiresAt: string }): { subject: string; text: string; html: string } {
+  const subject = 'Confirm your email address for Fieldpost';
+  const lines = [
+    `Hello ${v.player},`,
+    '',
+    `Someone signed in as ${v.player} asked Fieldpost to send game notices (your move, game started or over, invitations) to ${v.email}.`,
+    'Nothing is sent here until the address is confirmed. To confirm it, open this link while signed in as that player and press Confirm:',
+    '',
+    v.link,
+    '',
+    `Or send the code below to POST /v1/me/email/verify as {"token": "<code>"}. It works once, until ${v.expiresAt}:`,
+    '',
+    v.token,
+    '',
+    'If this was not you, ignore this mail: without confirmation this address receives nothing more.',
+  ];
+  const text = lines.join('\n') + '\n';
+  const html = `<!doctype html><html><body style="font-family:sans-serif">${lines
+    .map((l) => (l === '' ? '<br>' : l === v.link ? `<div><a href="${escapeHtml(v.link)}">${escapeHtml(v.link)}</a></div>` : `<div>${escapeHtml(l)}</div>`))
+    .join('')}</body></html>`;
+  return { subject, text, html };
+}

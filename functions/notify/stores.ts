@@ -7,20 +7,85 @@ import { documentClient, isConditionFailure } from '../projections/read-model-st
 export const RECORD_TTL_SECONDS = 90 * 24 * 3600;
 const expiresAt = (nowIso: string) => Math.floor(Date.parse(nowIso) / 1000) + RECORD_TTL_SECONDS;
 
-/** PLAYER#<p>/SETTINGS: a player's notification channels. */
+/** PLAYER#<p>/SETTINGS: a player's notification channels and their email's verification state. */
 export class DynamoSettingsStore implements SettingsStore {
   private readonly doc: DynamoDBDocumentClient;
   constructor(client: DynamoDBClient, private readonly tableName: string) {
     this.doc = documentClient(client);
   }
+  private key = (player: string) => ({ pk: `PLAYER#${player}`, sk: 'SETTINGS' });
   async get(player: string): Promise<NotificationSettings | undefined> {
-    const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: `PLAYER#${player}`, sk: 'SETTINGS' }, ConsistentRead: true }));
+    const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: this.key(player), ConsistentRead: true }));
     if (!r.Item) return undefined;
-    const { email, webhooks } = r.Item as { email?: string; webhooks?: NotificationSettings['webhooks'] };
-    return { ...(email ? { email } : {}), webhooks: webhooks ?? [] };
+    const { email, webhooks, emailVerifiedAt, emailVerification, verificationMailedAt } = r.Item as NotificationSettings & { webhooks?: NotificationSettings['webhooks'] };
+    return {
+      ...(email ? { email } : {}),
+      ...(email && emailVerifiedAt ? { emailVerifiedAt } : {}),
+      ...(email && emailVerification ? { emailVerification: { tokenHash: emailVerification.tokenHash, expiresAt: emailVerification.expiresAt } } : {}),
+      ...(verificationMailedAt ? { verificationMailedAt } : {}),
+      webhooks: webhooks ?? [],
+    };
   }
   async put(player: string, settings: NotificationSettings): Promise<void> {
-    await this.doc.send(new PutCommand({ TableName: this.tableName, Item: { pk: `PLAYER#${player}`, sk: 'SETTINGS', type: 'settings', player, ...(settings.email ? { email: settings.email } : {}), webhooks: settings.webhooks } }));
+    const { email, emailVerifiedAt, emailVerification, verificationMailedAt, webhooks } = settings;
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...this.key(player),
+          type: 'settings',
+          player,
+          ...(email ? { email } : {}),
+          ...(email && emailVerifiedAt ? { emailVerifiedAt } : {}),
+          ...(email && emailVerification ? { emailVerification } : {}),
+          ...(verificationMailedAt ? { verificationMailedAt } : {}),
+          webhooks,
+        },
+      }),
+    );
+  }
+  /**
+   * Marks `email` verified if it is still the player's address and the pending token's hash is
+   * `tokenHash` (one conditional write: a token for an address changed since, or replaced by a
+   * newer mail, confirms nothing). False when the condition did not hold.
+   */
+  async confirmEmail(player: string, email: string, tokenHash: string, nowIso: string): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(player),
+          UpdateExpression: 'SET emailVerifiedAt = :now REMOVE emailVerification',
+          ConditionExpression: 'email = :email AND emailVerification.tokenHash = :h AND emailVerification.expiresAt > :now',
+          ExpressionAttributeValues: { ':email': email, ':h': tokenHash, ':now': nowIso },
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (isConditionFailure(e)) return false;
+      throw e;
+    }
+  }
+  /**
+   * Replaces the pending token of a still unverified `email` (a resend), only if no verification
+   * mail went out after `notAfterIso` (the rate limit, checked in the same write).
+   */
+  async renewVerification(player: string, email: string, pending: { tokenHash: string; expiresAt: string }, nowIso: string, notAfterIso: string): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(player),
+          UpdateExpression: 'SET emailVerification = :v, verificationMailedAt = :now',
+          ConditionExpression: 'email = :email AND attribute_not_exists(emailVerifiedAt) AND (attribute_not_exists(verificationMailedAt) OR verificationMailedAt <= :cutoff)',
+          ExpressionAttributeValues: { ':email': email, ':v': pending, ':now': nowIso, ':cutoff': notAfterIso },
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (isConditionFailure(e)) return false;
+      throw e;
+    }
   }
 }
 

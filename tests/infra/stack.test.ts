@@ -113,10 +113,13 @@ describe('least-privilege grants', () => {
   const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
   const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
 
-  it('api: table items only, no queue, stream or mail', () => {
+  it('api: table items only, no queue or stream; mail (the email verification link) only as the configured identity', () => {
     const ss = statements('api');
     expect(actionsOn(ss, tableArn)).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem']));
-    expect(allActions(ss).filter((a) => a.startsWith('sqs:') || a.startsWith('ses:'))).toEqual([]);
+    expect(allActions(ss).filter((a) => a.startsWith('sqs:'))).toEqual([]);
+    const ses = ss.filter((s) => s.Action.some((a) => a.startsWith('ses:')));
+    expect(ses).toHaveLength(1);
+    expect(JSON.stringify(ses[0]!.Resource)).toContain(`":identity/",{"Ref":"${id(stack.notifications.identity)}"}`);
     expect(actionsOn(ss, streamArn)).toEqual([]);
     expect(allActions(ss)).not.toContain('dynamodb:DeleteTable');
   });

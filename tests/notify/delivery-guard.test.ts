@@ -12,7 +12,7 @@ import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from '../.
 import { guardedLookup, webhookTransport, WebhookRefused, type Resolver, type WebhookTransport } from '../../functions/notify/webhook.js';
 import { createNotifier } from '../../functions/notify/wiring.js';
 import { freshTable } from '../support/dynamo.js';
-import { NOW, turnNotice } from './fixtures.js';
+import { NOW, turnNotice, verifiedEmail } from './fixtures.js';
 
 /**
  * Delivery-time SSRF guard: what a webhook host resolves to is checked as the socket
@@ -195,7 +195,7 @@ describe('Notifier: refused deliveries', () => {
     return { notifier, mails, waits, queued, deliveries };
   }
 
-  const hookTo = (player: string, url: string) => new DynamoSettingsStore(client, tableName).put(player, { email: `${player}@example.org`, webhooks: [{ id: 'wh1', url, secret: SECRET, format: 'json' }] });
+  const hookTo = (player: string, url: string) => new DynamoSettingsStore(client, tableName).put(player, { ...verifiedEmail(`${player}@example.org`), webhooks: [{ id: 'wh1', url, secret: SECRET, format: 'json' }] });
 
   it('a host resolving to 127.0.0.1 fails at once, visibly to the owner, and is not retried (inline)', async () => {
     await hookTo('erin', 'https://hooks.example.org/hook');

@@ -121,6 +121,17 @@ describe('turn notifications end to end (local runtime)', () => {
     expect((await call('GET', '/v1/me/settings', tokens['bob']!)).body).toEqual(b.body);
   });
 
+  it('players confirm their addresses from the verification mail (nothing is mailed to an unconfirmed one)', async () => {
+    for (const player of ['alice', 'bob'] as const) {
+      const sent = (await mails()).filter((m) => m.to.includes(`${player}@example.org`) && m.subject === 'Confirm your email address for Fieldpost');
+      expect(sent).toHaveLength(1);
+      const token = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(sent[0]!.text)?.[1];
+      expect(sent[0]!.text).toContain(`${APP_URL}/verify-email?token=${token}`);
+      const r = await call('POST', '/v1/me/email/verify', tokens[player]!, { token });
+      expect(r).toMatchObject({ status: 200, body: { email: `${player}@example.org`, emailVerification: { status: 'verified' } } });
+    }
+  });
+
   it('an open game shows in the lobby until its last seat is taken', async () => {
     const created = await call('POST', '/v1/games', tokens['alice']!, { engine: 'dice-race', options: { target: 60 }, seat: 'p1', commandId: 'e2e-create' });
     expect(created.status).toBe(201);

@@ -11,7 +11,7 @@ import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from '../.
 import type { WebhookTransport } from '../../functions/notify/webhook.js';
 import { turnIsStale } from '../../functions/notify/wiring.js';
 import { freshTable } from '../support/dynamo.js';
-import { NOW, turnNotice } from './fixtures.js';
+import { NOW, turnNotice, verifiedEmail } from './fixtures.js';
 
 const SECRET = 'whsec_bob_0123456789abcdef';
 let client: DynamoDBClient;
@@ -57,7 +57,7 @@ function harness(opts: { statuses?: number[]; retry?: Partial<RetryPolicy>; play
 }
 
 async function settingsFor(player: string) {
-  await new DynamoSettingsStore(client, tableName).put(player, { email: `${player}@example.org`, webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: SECRET, format: 'json' }] });
+  await new DynamoSettingsStore(client, tableName).put(player, { ...verifiedEmail(`${player}@example.org`), webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: SECRET, format: 'json' }] });
 }
 
 describe('Notifier on DynamoDB Local', () => {
@@ -133,11 +133,11 @@ describe('Notifier on DynamoDB Local', () => {
   });
 
   it('a channel added after a notice went out does not get that old notice on a replay', async () => {
-    await new DynamoSettingsStore(client, tableName).put('carol', { email: 'carol@example.org', webhooks: [] });
+    await new DynamoSettingsStore(client, tableName).put('carol', { ...verifiedEmail('carol@example.org'), webhooks: [] });
     const h = harness();
     const job = { notice: notice({ player: 'carol' }) };
     await h.notifier.handle(job);
-    await new DynamoSettingsStore(client, tableName).put('carol', { email: 'carol@example.org', webhooks: [{ id: 'wh9', url: 'http://127.0.0.1:9/new', secret: SECRET, format: 'slack' }] });
+    await new DynamoSettingsStore(client, tableName).put('carol', { ...verifiedEmail('carol@example.org'), webhooks: [{ id: 'wh9', url: 'http://127.0.0.1:9/new', secret: SECRET, format: 'slack' }] });
     expect(await h.notifier.handle(job)).toEqual([{ channel: 'email', outcome: 'duplicate' }]);
     expect(h.posts).toHaveLength(0);
   });

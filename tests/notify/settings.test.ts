@@ -58,7 +58,7 @@ describe('notification settings', () => {
 
   it('are shown without secrets and with token-bearing URLs masked', () => {
     const shown = publicSettings(current);
-    expect(shown).toEqual({ email: 'bob@example.org', webhooks: [{ id: 'wh_0123456789abcdef', url: 'https://discord.com/api/webhooks/1234…/toke…', format: 'discord', secretHint: '…WXYZ' }] });
+    expect(shown).toEqual({ email: 'bob@example.org', emailVerification: { status: 'unverified', resendAfter: null }, webhooks: [{ id: 'wh_0123456789abcdef', url: 'https://discord.com/api/webhooks/1234…/toke…', format: 'discord', secretHint: '…WXYZ' }] });
     expect(JSON.stringify(shown)).not.toContain('secret-0123456789');
     expect(JSON.stringify(shown)).not.toContain('tokentokentoken');
   });

@@ -2,9 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DynamoDeliveryLog, DynamoSettingsStore } from '../../notify/stores.js';
 import { checkResolved, checkWebhookUrl } from '../../notify/address-policy.js';
+import {
+  hashToken,
+  newPending,
+  nextEmailState,
+  publicEmailVerification,
+  resendWaitSeconds,
+  sendVerificationMail,
+  tokenMatches,
+  VERIFICATION_RESEND_SECONDS,
+  VERIFY_RULE,
+} from '../../notify/email-verification.js';
+import { mailerFromEnv, type Mailer } from '../../notify/mailer.js';
+import { systemClock } from '../../notify/wiring.js';
 import { maskUrl, systemResolver, type Resolver } from '../../notify/webhook.js';
 import { AppError, type NotificationSettings } from '../../ports.js';
-import { defineRoute, type RouteModule } from '../types.js';
+import { errorReply } from '../router.js';
+import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 export const MAX_WEBHOOKS = 5;
 const RULE = 'Fieldpost platform: notifications';
@@ -29,7 +43,14 @@ type Webhook = NotificationSettings['webhooks'][number];
 
 /** What the API shows of a webhook: never the secret, and the URL masked (chat URLs hold tokens). */
 export const publicWebhook = (w: Webhook) => ({ id: w.id, url: maskUrl(w.url), format: w.format, secretHint: `…${w.secret.slice(-4)}` });
-export const publicSettings = (s: NotificationSettings | undefined) => ({ email: s?.email ?? null, webhooks: (s?.webhooks ?? []).map(publicWebhook) });
+/** What GET /v1/me/settings shows: the email's verification state (never its token or hash), webhooks without secrets. */
+export const publicSettings = (s: NotificationSettings | undefined, nowIso?: string) => ({
+  email: s?.email ?? null,
+  emailVerification: publicEmailVerification(s, nowIso),
+  webhooks: (s?.webhooks ?? []).map(publicWebhook),
+});
+
+export const verifyBody = z.strictObject({ token: z.string().min(1).max(200) });
 
 /**
  * The settings after a PUT. Every webhook URL is checked against the address policy
@@ -87,21 +108,42 @@ export interface SettingsRouteOptions {
   readonly allowPrivateWebhooks?: boolean;
   /** How host names are resolved for the save-time check (tests swap it). */
   readonly resolve?: Resolver;
+  /**
+   * How verification mail goes out and where its link points. Default (deployed): the mailer
+   * from the environment (SES as MAIL_FROM) and APP_URL, made on first use. The local runtime
+   * hands over its mail sink once the notifications extension has started it.
+   */
+  readonly verificationMail?: () => { readonly mailer: Mailer | undefined; readonly appUrl: string };
 }
 
-/** GET/PUT /v1/me/settings (notification channels) and GET /v1/me/deliveries (what was sent, what failed). */
-export const createSettingsRoutes = (opts: SettingsRouteOptions = {}): RouteModule => ({ dynamo }) => {
+let fromEnv: { mailer: Mailer; appUrl: string } | undefined;
+const verificationMailFromEnv = () => (fromEnv ??= { mailer: mailerFromEnv(process.env), appUrl: process.env['APP_URL'] ?? 'http://localhost:3000' });
+
+const tooSoon = (seconds: number): Reply =>
+  errorReply(429, 'email/too-soon', `A verification mail went out less than ${VERIFICATION_RESEND_SECONDS} seconds ago; try again in ${seconds} s`, VERIFY_RULE, { 'retry-after': String(seconds) });
+
+/**
+ * GET/PUT /v1/me/settings (notification channels), POST /v1/me/email/verify and
+ * /v1/me/email/resend (email verification, see notify/email-verification.ts) and
+ * GET /v1/me/deliveries (what was sent, what failed).
+ */
+export const createSettingsRoutes = (opts: SettingsRouteOptions = {}): RouteModule => ({ dynamo, clock }) => {
   const store = new DynamoSettingsStore(dynamo.client, dynamo.tableName);
   const deliveries = new DynamoDeliveryLog(dynamo.client, dynamo.tableName);
   const allowPrivate = opts.allowPrivateWebhooks === true;
   const resolve = opts.resolve ?? systemResolver;
+  const now = () => (clock ?? systemClock).now();
+  const mailVerification = (player: string, email: string, token: string, expiresAt: string, nowIso: string) => {
+    const { mailer, appUrl } = (opts.verificationMail ?? verificationMailFromEnv)();
+    return sendVerificationMail({ mailer, appUrl, deliveries }, { player, email, token, expiresAt, nowIso });
+  };
   return [
     defineRoute({
       method: 'GET',
       path: '/v1/me/settings',
       auth: 'required',
       async handle({ player }) {
-        return { status: 200, body: publicSettings(await store.get(player)) };
+        return { status: 200, body: publicSettings(await store.get(player), now()) };
       },
     }),
     defineRoute({
@@ -110,10 +152,68 @@ export const createSettingsRoutes = (opts: SettingsRouteOptions = {}): RouteModu
       auth: 'required',
       body: settingsBody,
       async handle({ player, body }) {
-        const next = mergeSettings(await store.get(player), body, allowPrivate);
-        if (!allowPrivate && body.webhooks) await checkWebhookHosts(next, resolve);
+        const current = await store.get(player);
+        const merged = mergeSettings(current, body, allowPrivate);
+        if (!allowPrivate && body.webhooks) await checkWebhookHosts(merged, resolve);
+        const at = now();
+        const { state, token } = nextEmailState(current, merged.email, at);
+        // A new address means a verification mail: the same limit as a resend, so changing the
+        // address back and forth cannot flood someone's inbox. Nothing is written.
+        const wait = token ? resendWaitSeconds(current, at) : 0;
+        if (wait > 0) return tooSoon(wait);
+        const next: NotificationSettings = { ...merged, ...state };
         await store.put(player, next);
-        return { status: 200, body: publicSettings(next) };
+        if (token && next.email && next.emailVerification) await mailVerification(player, next.email, token, next.emailVerification.expiresAt, at);
+        return { status: 200, body: publicSettings(next, at) };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/me/email/verify',
+      auth: 'required',
+      body: verifyBody,
+      async handle({ player, body }) {
+        const at = now();
+        const s = await store.get(player);
+        if (!s?.email) throw new AppError(400, 'email/no-address', 'There is no email address in your settings to verify', VERIFY_RULE);
+        const pending = s.emailVerification;
+        if (!pending) {
+          if (s.emailVerifiedAt) throw new AppError(400, 'email/already-verified', `${s.email} is verified already; there is nothing to confirm`, VERIFY_RULE);
+          throw new AppError(400, 'email/wrong-token', 'This verification code is not valid; ask for a new mail with POST /v1/me/email/resend', VERIFY_RULE);
+        }
+        // Another player's code, an older mail's, or one for an address changed since: all wrong here.
+        if (!tokenMatches(body.token, pending.tokenHash)) {
+          throw new AppError(400, 'email/wrong-token', `This verification code is not the one last mailed to ${s.email}; use the newest mail, or ask for a new one with POST /v1/me/email/resend`, VERIFY_RULE);
+        }
+        if (at >= pending.expiresAt) throw new AppError(400, 'email/token-expired', `This verification code expired at ${pending.expiresAt}; ask for a new one with POST /v1/me/email/resend`, VERIFY_RULE);
+        if (!(await store.confirmEmail(player, s.email, hashToken(body.token), at))) {
+          throw new AppError(400, 'email/wrong-token', 'Your email settings changed meanwhile; this code no longer applies', VERIFY_RULE);
+        }
+        return { status: 200, body: publicSettings(await store.get(player), at) };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/me/email/resend',
+      auth: 'required',
+      async handle({ player }) {
+        const at = now();
+        const s = await store.get(player);
+        if (!s?.email) throw new AppError(400, 'email/no-address', 'There is no email address in your settings; set one with PUT /v1/me/settings', VERIFY_RULE);
+        if (s.emailVerifiedAt) throw new AppError(409, 'email/already-verified', `${s.email} is verified already`, VERIFY_RULE);
+        const wait = resendWaitSeconds(s, at);
+        if (wait > 0) return tooSoon(wait);
+        const { token, pending } = newPending(at);
+        // The rate limit is part of the write, so two resends at once send one mail.
+        const notAfter = new Date(Date.parse(at) - VERIFICATION_RESEND_SECONDS * 1000).toISOString();
+        if (!(await store.renewVerification(player, s.email, pending, at, notAfter))) {
+          const again = await store.get(player);
+          if (again?.email && !again.emailVerifiedAt && resendWaitSeconds(again, at) > 0) return tooSoon(resendWaitSeconds(again, at));
+          throw new AppError(409, 'email/settings-changed', 'Your email settings changed meanwhile; read them again', VERIFY_RULE);
+        }
+        const sent = await mailVerification(player, s.email, token, pending.expiresAt, at);
+        const next = await store.get(player);
+        return { status: 200, body: { mailed: sent.ok, ...(sent.error ? { error: sent.error } : {}), ...publicSettings(next, at) } };
       },
     }),
     defineRoute({

@@ -81,7 +81,9 @@ export function parseDraftSteps(engine: AnyEngine, steps: readonly unknown[]): R
  */
 export function decideDraft<S>(engine: AnyEngine, state: GameState<S>, input: DraftInput): Result<Drafted<S>, RuleViolation> {
   const { meta } = state;
-  if (meta.status !== 'active') return err(violation('game/not-active', 'Only a game in progress has orders to draft', RULE_DRAFT));
+  // The same answers a command gets in a game that is not running.
+  if (meta.status === 'open') return err(violation('game/not-started', 'The game starts when every seat has joined', RULE_DRAFT));
+  if (meta.status === 'ended') return err(violation('game/over', 'This game is over', RULE_DRAFT));
   const seat = seatOf(meta, input.player, input.seat);
   if (!seat.ok) return seat;
   const steps = parseDraftSteps(engine, input.steps);
@@ -117,7 +119,7 @@ export function sealDraft(engine: AnyEngine, finish: TypedMessage, steps: readon
   const parsed = parseDraftSteps(engine, steps);
   if (!parsed.ok) return parsed;
   const sealed = engine.drafts!.seal(finish, parsed.value);
-  if (!sealed) return err(violation('draft/not-a-seal', `${finish.type} does not seal an order: send the draft with the command that seals it`, RULE_DRAFT));
+  if (!sealed) return err(violation('draft/not-a-seal', `${finish.type} takes no draft: send the draft with a command that seals an order and carries no steps of its own`, RULE_DRAFT));
   // The log records this command and the verifier parses it back: one the schema refuses (an
   // order longer than the sealing command takes) would be stored and then fail its audit.
   const valid = engine.commandSchema.safeParse(sealed);

@@ -189,7 +189,10 @@ const tidyDraft = (steps: readonly Command[]): Command[] => steps.slice(steps.ma
 export const spearpoint: GameEngine<State, Command, Event, Options> = {
   id: 'spearpoint-1943',
   title: 'Frontline General: Spearpoint 1943',
-  version: 1,
+  // 2: muster picks drawn with the secret dice, +1 cards held through a friendly-fire pause
+  // (heldBoosts), the 'nothing left' end on public facts (lastCommitTurn). Older snapshots are
+  // refolded and older logs are refused by the verifier as another rules version.
+  version: 2,
   optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
   commandSchema,
   seats: () => [

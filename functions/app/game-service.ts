@@ -93,7 +93,7 @@ const MAX_EVENTS_LIMIT = 1000;
 const RULE_PLATFORM = 'Fieldpost platform';
 
 /** Violations that are the request's shape, not the rules: 400. Seat problems: 403. Everything else: 422. */
-const BAD_REQUEST = new Set(['game/bad-options', 'command/malformed', 'draft/unsupported', 'action/seat-required', 'seat/entropy-too-long', 'seat/reserved-twice']);
+const BAD_REQUEST = new Set(['game/bad-options', 'command/malformed', 'action/seat-required', 'seat/entropy-too-long', 'seat/reserved-twice']);
 const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat', 'action/not-creator']);
 
 export function violationError(v: RuleViolation): AppError {

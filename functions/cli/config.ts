@@ -109,11 +109,14 @@ export function loadDraft(url: string, gameId: string, seat: string | undefined,
   return loadDrafts(home)[draftKey(url, gameId, seat)];
 }
 
-/** Saves a draft; undefined or no steps removes it. */
+/**
+ * Saves a draft; undefined removes it. An empty draft is kept: it means "start the order over"
+ * (a ClearOrder), so the seal replaces steps sent earlier with nothing.
+ */
 export function saveDraft(url: string, gameId: string, seat: string | undefined, draft: Draft | undefined, home = cliHome()): void {
   const all = loadDrafts(home);
   const key = draftKey(url, gameId, seat);
-  if (draft && draft.steps.length) all[key] = draft;
+  if (draft) all[key] = draft;
   else delete all[key];
   mkdirSync(home, { recursive: true, mode: 0o700 });
   writeFileSync(join(home, 'drafts.json'), JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });

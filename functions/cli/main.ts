@@ -133,7 +133,7 @@ async function send(ctx: Ctx, gameId: string, command: unknown, expectedVersion?
     command,
     ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}),
     ...(expectedVersion !== undefined ? { expectedVersion } : {}),
-    ...(draft?.length ? { draft } : {}),
+    ...(draft !== undefined ? { draft } : {}),
   };
   printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/commands'), body), 'Sent');
 }
@@ -146,7 +146,12 @@ async function legalOf(ctx: Ctx, gameId: string): Promise<GameViewBody> {
   const draft = loadDraft(ctx.url, gameId, ctx.flags.seat);
   if (draft) {
     try {
-      return await preview(ctx, gameId, draft.steps);
+      const v = await preview(ctx, gameId, draft.steps);
+      if (v.drafting?.sealChoices.length) return v;
+      // No order of yours is open any more (sealed, or the game moved on): the draft is void.
+      saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
+      if (!draft.steps.length) return v;
+      out(`Your draft no longer fits this game (you have no open order), so it was dropped. Its steps were:\n  ${JSON.stringify(draft.steps)}`);
     } catch (e) {
       // The game moved on (the order was sealed elsewhere, the phase ended): the draft is void.
       if (!(e instanceof ApiError) || (e.status !== 400 && e.status !== 422)) throw e;
@@ -288,16 +293,19 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       out(
         steps.length
           ? `Your draft has ${steps.length} step${steps.length === 1 ? '' : 's'}, kept on this computer: the other side learns nothing of it until you seal it.`
-          : 'Your draft is empty again.',
+          : 'Your draft is empty: sealing now sends an empty order (it replaces any steps sent before).',
       );
       out(`See it with  npm run cli -- draft ${gameId};  next steps and the seal with  npm run cli -- legal ${gameId}`);
       return;
     }
-    const draft = drafting?.sealChoices.includes(n - 1) ? drafting.steps : [];
-    out(`Playing ${JSON.stringify(chosen)}${draft.length ? ` with your draft of ${draft.length} step${draft.length === 1 ? '' : 's'}` : ''}${why ? `\n  (${why})` : ''}`);
+    // A local draft, even an empty one, goes with the seal; with none, the seal is sent alone.
+    const local = loadDraft(ctx.url, gameId, ctx.flags.seat);
+    const draft = local && drafting?.sealChoices.includes(n - 1) ? drafting.steps : undefined;
+    const withDraft = draft === undefined ? '' : draft.length ? ` with your draft of ${draft.length} step${draft.length === 1 ? '' : 's'}` : ' with your empty draft';
+    out(`Playing ${JSON.stringify(chosen)}${withDraft}${why ? `\n  (${why})` : ''}`);
     // The choice was made on this version: if the game moved on meanwhile, refuse (409) rather than guess.
     await send(ctx, gameId, chosen, v.summary.version, draft);
-    if (draft.length) saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
+    if (draft !== undefined) saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
   },
 
   async draft(ctx) {
@@ -309,8 +317,12 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     }
     const v = await legalOf(ctx, gameId);
     const steps = v.drafting?.steps ?? [];
-    if (!steps.length) {
+    if (!loadDraft(ctx.url, gameId, ctx.flags.seat)) {
       out(`No draft. Steps you choose with  npm run cli -- play ${gameId} <n>  collect here until you seal them.`);
+      return;
+    }
+    if (!steps.length) {
+      out(`Your draft is empty: sealing now sends an empty order. Drop it with  npm run cli -- draft ${gameId} --clear`);
       return;
     }
     out(`Your draft (on this computer only; sent whole when you seal it):`);
@@ -321,6 +333,11 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
   async do(ctx) {
     const gameId = arg(ctx, 0, 'gameId');
     const command = parseJson(arg(ctx, 1, 'command JSON'), 'the command');
+    const local = loadDraft(ctx.url, gameId, ctx.flags.seat);
+    if (local) {
+      // `do` sends exactly what it is given: say so, since a seal sent this way leaves the draft out.
+      process.stderr.write(`Note: your draft of ${local.steps.length} step${local.steps.length === 1 ? '' : 's'} stays on this computer and is not part of this command (seal it with play, or drop it with  npm run cli -- draft ${gameId} --clear).\n`);
+    }
     await send(ctx, gameId, command, int(ctx.flags.expect, '--expect'));
   },
 

@@ -142,4 +142,31 @@ describe('terminal client: private drafts of sealed orders', () => {
     expect(after.slice(before.length - 1)).toEqual([`#${String(mine.version).padStart(4)} OrderSealed [us] {"seat":"us"}`, `(game version ${mine.version})`]);
     expect(mine.version).toBe(version + 3);
   }, 90_000);
+
+  it('a ClearOrder in the draft seals an empty order, replacing steps sent one by one; `do` says the draft is not in its command', async () => {
+    const { gameId } = await request('POST', '/v1/games', 'alice', { engine: 'spearpoint-1943', seat: 'us', commandId: 'alice-game-2' });
+    await request('POST', `/v1/games/${gameId}/join`, 'bob', { commandId: 'bob-join-2' });
+    await request('POST', `/v1/games/${gameId}/commands`, 'alice', { commandId: 'alice-hand-2', command: { type: 'AutoPickHand' } });
+    await request('POST', `/v1/games/${gameId}/commands`, 'bob', { commandId: 'bob-hand-2', command: { type: 'AutoPickHand' } });
+    const list = (await request('GET', `/v1/games/${gameId}`, 'bob')).legalCommands as Command[];
+    const step = list[numberOf(list, (c) => c.type === 'CommitUnit') - 1]!;
+    // bob sends one step the old way: the server's order now holds it.
+    ok(await cli('bob', 'do', gameId, JSON.stringify(step)));
+    const withStep = (await request('GET', `/v1/games/${gameId}`, 'bob')).legalCommands as Command[];
+    const clear = numberOf(withStep, (c) => c.type === 'ClearOrder');
+    const cleared = ok(await cli('bob', 'play', gameId, String(clear)));
+    expect(cleared).toMatch(/Your draft is empty: sealing now sends an empty order/);
+    expect(draftsIn('bob')[`${rt.url} ${gameId} `]).toEqual({ steps: [] });
+    const note = await cli('bob', 'do', gameId, '{"type":"SetStandingOrders","friendlyFire":"ask"}');
+    expect(note.code).toBe(0);
+    expect(note.err).toMatch(/your draft of 0 steps stays on this computer and is not part of this command/);
+    const now = (await request('POST', `/v1/games/${gameId}/preview`, 'bob', { steps: [] })).legalCommands as Command[];
+    const sealed = ok(await cli('bob', 'play', gameId, String(numberOf(now, (c) => c.type === 'SealOrder'))));
+    expect(sealed).toMatch(/Playing \{"type":"SealOrder"\} with your empty draft/);
+    const mine = JSON.parse(ok(await cli('bob', 'events', gameId, '--json'))) as { events: EventEnvelope[] };
+    const accepted = mine.events.filter((e) => e.type === 'Game.CommandAccepted').pop()!;
+    expect((accepted.data as { command: unknown }).command).toEqual({ type: 'SealOrder', steps: [] });
+    expect((mine.events.filter((e) => e.type === 'OrderFinalized').pop()!.data as { steps: unknown[] }).steps).toEqual([]);
+    expect(ok(await cli('bob', 'draft', gameId))).toMatch(/^No draft\./);
+  }, 90_000);
 });

@@ -325,10 +325,10 @@ describe('sealed order drafts over HTTP', () => {
     const openItems = await partitionCount(openId);
     const notActive = await preview(openId, tokens.us, { steps: [] });
     expect(notActive.status).toBe(422);
-    expect(notActive.body.code).toBe('game/not-active');
+    expect(notActive.body.code).toBe('game/not-started');
     expect(await partitionCount(openId)).toBe(openItems);
 
-    // The dice-race fixture has no sealed orders: both a preview and a draft on a command are 400 draft/unsupported.
+    // The dice-race fixture has no sealed orders: both a preview and a draft on a command are 422 draft/unsupported.
     const created = await api.post('/v1/games', tokens.us, { engine: 'dice-race', options: { target: 5 }, seat: 'p1', commandId: cid('race') });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const raceId = created.body.gameId as string;
@@ -343,7 +343,7 @@ describe('sealed order drafts over HTTP', () => {
       await preview(raceId, tokens.us, { steps: [{ type: 'Roll' }] }),
       await api.post(`/v1/games/${raceId}/commands`, tokens.us, { commandId: cid('race'), command: { type: 'Roll' }, draft: [] }),
     ]) {
-      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.status, JSON.stringify(r.body)).toBe(422);
       expect(r.body.code).toBe('draft/unsupported');
       expect(r.body.message).toMatch(/Dice Race/);
     }

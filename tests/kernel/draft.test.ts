@@ -72,7 +72,7 @@ describe('decideDraft', () => {
     expect(!stranger.ok && stranger.error.code).toBe('action/not-seated');
     const open = new MemoryGame(sealedBid, SEED);
     open.create({});
-    expect((r => !r.ok && r.error.code)(decideDraft(sealedBid, open.state!, { player: 'alice', steps: [], now: NOW }))).toBe('game/not-active');
+    expect((r => !r.ok && r.error.code)(decideDraft(sealedBid, open.state!, { player: 'alice', steps: [], now: NOW }))).toBe('game/not-started');
     const dice = new MemoryGame(diceRace, SEED);
     dice.create({ target: 15 });
     dice.join('alice');

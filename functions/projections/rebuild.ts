@@ -106,11 +106,10 @@ export async function rebuildReadModels(opts: { client: DynamoDBClient; sourceTa
     const sk = String(item['sk']);
     if (!isReadModelPk(pk) || keep.has(`${pk}|${sk}`) || keep.has(`*|${sk}`)) continue;
     if (sk.startsWith(PAGE_PREFIX)) {
-      // A page twin stays while its GAME# item stays and still points at it (the live
-      // projector may have moved the game, and so its twin, since the rebuild wrote it).
-      const gameId = String(item['gameId'] ?? '');
-      const gameKept = keep.has(`${pk}|${gameSk(gameId)}`) || keep.has(`*|${gameSk(gameId)}`) || (await isNewGame(gameId));
-      if (gameKept && (await models.pageIsCurrent(pk, sk, gameId))) continue;
+      // A page twin stays exactly while a GAME# item exists now and points at it. Its GAME# item
+      // comes earlier in the scan (sk order), so a stray one is already gone; one the live
+      // projector wrote after the scan passed it (a game back in the lobby) keeps its twin.
+      if (await models.pageIsCurrent(pk, sk, String(item['gameId'] ?? ''))) continue;
     } else {
       const gameId = pk.startsWith('SUMMARY#') ? pk.slice('SUMMARY#'.length) : sk.slice('GAME#'.length);
       if (await isNewGame(gameId)) continue;

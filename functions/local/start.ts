@@ -50,9 +50,14 @@ async function main(): Promise<void> {
   // one means the user is impatient, so exit at once (and take the JVM down with us).
   const DUPLICATE_WINDOW_MS = 3000;
   let stoppingSince: number | undefined;
+  let toldStillStopping = false;
   const stop = (signal: string) => {
     if (stoppingSince !== undefined) {
-      if (Date.now() - stoppingSince < DUPLICATE_WINDOW_MS) return;
+      if (Date.now() - stoppingSince < DUPLICATE_WINDOW_MS) {
+        if (!toldStillStopping) console.log('Still stopping... (Ctrl-C again in a few seconds forces an exit)');
+        toldStillStopping = true;
+        return;
+      }
       console.log('Forced exit.');
       if (rt.dynamoPid) {
         try {

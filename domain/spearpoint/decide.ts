@@ -393,10 +393,6 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
   }
 }
 
-// ------------------------------------------------------------ muster (muster.ts: picks are secret, not read off the public deck list)
-
-export { autoHand, pickable, pickCopy } from './muster.js';
-
 // ------------------------------------------------------------ commitment reveal
 
 /**

@@ -12,7 +12,7 @@ import { cardOf, STARTING_HAND } from './rules.js';
  * the deck would tell the picker that the other copies lie deeper).
  */
 
-/** Units of the seat's deck still available for the starting hand, in deck-list order (for listing, never for choosing). */
+/** Units of the seat's deck still available for the starting hand, sorted by id (for listing, never for choosing). */
 export const pickable = (s: State, seat: Side): string[] => [...s.seats[seat].reserves].sort();
 
 /**

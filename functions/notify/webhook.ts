@@ -107,16 +107,6 @@ export function signedRequest(payload: unknown, opts: { secret: string; delivery
   };
 }
 
-/**
- * Why a webhook URL is not allowed (a phrase that completes "the url …"), or undefined.
- * `allowPrivate` is the local runtime's policy (plain http, receivers on 127.0.0.1); strict
- * (deployed) means a public https URL. See address-policy.ts.
- */
-export function webhookUrlProblem(url: string, allowPrivate: boolean): string | undefined {
-  const v = checkWebhookUrl(url, { allowPrivate });
-  return v.ok ? undefined : v.reason;
-}
-
 /** Chat webhook URLs carry their token in the path: show the host and short segments only. */
 export function maskUrl(url: string): string {
   try {

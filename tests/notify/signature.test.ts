@@ -4,7 +4,8 @@ import type { Notice } from '../../functions/notify/decide.js';
 import { webhookPayload } from '../../functions/notify/payloads.js';
 import { renderNotice } from '../../functions/notify/render.js';
 import { computeSignature, signatureHeader, verifySignature } from '../../functions/notify/signature.js';
-import { maskUrl, signedRequest, webhookUrlProblem } from '../../functions/notify/webhook.js';
+import { maskUrl, signedRequest } from '../../functions/notify/webhook.js';
+import { checkWebhookUrl } from '../../functions/notify/address-policy.js';
 
 const SECRET = 'whsec_test_0123456789abcdef';
 const HASH = 'a1'.repeat(32);
@@ -111,11 +112,15 @@ describe('payload formats', () => {
 
 describe('webhook URLs', () => {
   it('must be https in AWS; http is allowed locally; never with credentials', () => {
-    expect(webhookUrlProblem('http://127.0.0.1:9/x', false)).toBe('must use https');
-    expect(webhookUrlProblem('http://127.0.0.1:9/x', true)).toBeUndefined();
-    expect(webhookUrlProblem('https://u:p@example.org/', false)).toMatch(/user name/);
-    expect(webhookUrlProblem('ftp://example.org/', true)).toBeDefined();
-    expect(webhookUrlProblem('nope', true)).toBe('is not a URL');
+    const problem = (url: string, allowPrivate: boolean) => {
+      const v = checkWebhookUrl(url, { allowPrivate });
+      return v.ok ? undefined : v.reason;
+    };
+    expect(problem('http://127.0.0.1:9/x', false)).toBe('must use https');
+    expect(problem('http://127.0.0.1:9/x', true)).toBeUndefined();
+    expect(problem('https://u:p@example.org/', false)).toMatch(/user name/);
+    expect(problem('ftp://example.org/', true)).toBeDefined();
+    expect(problem('nope', true)).toBe('is not a URL');
   });
   it('are masked where they carry tokens', () => {
     expect(maskUrl('https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz')).toBe('https://discord.com/api/webhooks/1234…/abcd…');

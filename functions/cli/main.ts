@@ -29,6 +29,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   cancel <gameId>                     withdraw a game you created that has not started
   export <gameId> [file]              the full log of a finished game (stdout without file)
   verify <file> [--engines MODULE]    audit an exported log
+  verify-email <code>                 confirm your notification email with the code mailed to it
 
 Server: --url, else $FIELDPOST_URL, else the last login (default http://127.0.0.1:3000).
 Token: $FIELDPOST_TOKEN (e.g. a Cognito ID token for a deployed server), else the saved login.
@@ -376,6 +377,12 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     if (!file) return void process.stdout.write(text);
     writeFileSync(file, text);
     out(`Wrote ${r.events.length} events to ${file}. Audit it with:  npm run verify -- ${file}`);
+  },
+
+  async 'verify-email'(ctx) {
+    const token = arg(ctx, 0, 'code');
+    await client(ctx).request('POST', '/v1/me/email/verify', { token });
+    out('Email address confirmed: game notices will be mailed to it.');
   },
 
   async verify(ctx) {

@@ -98,7 +98,7 @@ export function renderVerificationMail(v: { player: string; email: string; link:
     '',
     v.link,
     '',
-    `Or send the code below to POST /v1/me/email/verify as {"token": "<code>"}. It works once, until ${v.expiresAt}:`,
+    `Or confirm with the code below, from the terminal client (npm run cli -- verify-email <code>) or as {"token": "<code>"} to POST /v1/me/email/verify. It works once, until ${v.expiresAt}:`,
     '',
     v.token,
     '',

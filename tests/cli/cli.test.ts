@@ -139,6 +139,25 @@ describe('terminal client', () => {
     expect(games.out).toContain(gameId);
   });
 
+  it('verify-email confirms a notification address with the code mailed to it', async () => {
+    const auth = { authorization: `Bearer ${rt.issueToken('dora')}`, 'content-type': 'application/json' };
+    const put = await fetch(`${rt.url}/v1/me/settings`, { method: 'PUT', headers: auth, body: JSON.stringify({ email: 'dora@example.org' }) });
+    expect(put.status).toBe(200);
+    const sink = (await (await fetch(`${rt.url}/local/mail`)).json()) as { mails: { to: string; text: string }[] };
+    const mail = sink.mails.filter((m) => m.to === 'dora@example.org').at(-1)!;
+    expect(mail.text).toContain('npm run cli -- verify-email <code>');
+    const code = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    const env = { FIELDPOST_TOKEN: rt.issueToken('dora'), FIELDPOST_URL: rt.url };
+    const wrong = await run('functions/cli/main.ts', join(dir, 'dora'), ['verify-email', code.slice(0, -2) + (code.endsWith('AA') ? 'BB' : 'AA')], env);
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toMatch(/Refused \(400 email\/wrong-token\)/);
+    const right = await run('functions/cli/main.ts', join(dir, 'dora'), ['verify-email', code], env);
+    expect(right.code, right.err).toBe(0);
+    expect(right.out).toMatch(/Email address confirmed/);
+    const settings = (await (await fetch(`${rt.url}/v1/me/settings`, { headers: auth })).json()) as { emailVerification: { status: string } };
+    expect(settings.emailVerification.status).toBe('verified');
+  });
+
   it('explains what to do when not signed in or the server is down', async () => {
     const nobody = join(dir, 'nobody');
     const r = await cli(nobody, 'show', 'abc', '--url', rt.url);

@@ -357,20 +357,16 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
     }
 
     case 'DrawCard': {
-      if (s.phase !== 'draw' || me.drawDone) return no('phase/not-draw', 'You are not drawing now', RULE.draw);
-      if (me.drawsTaken >= DRAWS_PER_TURN) return no('draw/no-more', 'You have drawn your three cards this turn', RULE.draw);
-      const commandsLeft = s.commandDeck.length + s.commandDiscard.length > 0;
-      if (me.drawsTaken === 0 && c.from === 'reserves' && commandsLeft) return no('draw/command-first', 'The first card drawn each turn is a Command card', RULE.draw);
-      if (c.from === 'command') {
-        if (!commandsLeft) return no('draw/command-deck-empty', 'No Command cards are left to draw', RULE.draw);
-        drawCommand(out, ctx, seat);
-      } else {
-        const top = me.reserves[0];
-        if (top === undefined) return no('draw/reserves-empty', 'Your Reserves deck is empty', RULE.draw);
-        out.emit({ type: 'CardDrawn', seat, kind: 'unit', card: top }, onlySeats(seat));
+      const refused = drawOne(out, ctx, seat, c.from);
+      return refused ? err(refused) : done();
+    }
+
+    case 'DrawCards': {
+      // The same draws as that many DrawCard commands, in one move; all or nothing.
+      for (const [i, from] of c.from.entries()) {
+        const refused = drawOne(out, ctx, seat, from);
+        if (refused) return err({ ...refused, message: `Draw ${i + 1} (${from}): ${refused.message}` });
       }
-      out.emit({ type: 'DrawCounted', seat, kind: c.from === 'command' ? 'command' : 'unit' });
-      finishDraw(out, seat);
       return done();
     }
 
@@ -741,6 +737,27 @@ function drawCommand(out: Out, ctx: Ctx, seat: Side): boolean {
 }
 
 /** A seat's draw phase ends after three draws (or when nothing is left to draw) and within the hand limits. */
+/** One draw of the Draw Phase (001 Draw Phase): a Command card first, then any; refused as a value. */
+function drawOne(out: Out, ctx: Ctx, seat: Side, from: 'command' | 'reserves'): RuleViolation | undefined {
+  const s = out.s;
+  const me = s.seats[seat];
+  if (s.phase !== 'draw' || me.drawDone) return violation('phase/not-draw', 'You are not drawing now', RULE.draw);
+  if (me.drawsTaken >= DRAWS_PER_TURN) return violation('draw/no-more', 'You have drawn your three cards this turn', RULE.draw);
+  const commandsLeft = s.commandDeck.length + s.commandDiscard.length > 0;
+  if (me.drawsTaken === 0 && from === 'reserves' && commandsLeft) return violation('draw/command-first', 'The first card drawn each turn is a Command card', RULE.draw);
+  if (from === 'command') {
+    if (!commandsLeft) return violation('draw/command-deck-empty', 'No Command cards are left to draw', RULE.draw);
+    drawCommand(out, ctx, seat);
+  } else {
+    const top = me.reserves[0];
+    if (top === undefined) return violation('draw/reserves-empty', 'Your Reserves deck is empty', RULE.draw);
+    out.emit({ type: 'CardDrawn', seat, kind: 'unit', card: top }, onlySeats(seat));
+  }
+  out.emit({ type: 'DrawCounted', seat, kind: from === 'command' ? 'command' : 'unit' });
+  finishDraw(out, seat);
+  return undefined;
+}
+
 function finishDraw(out: Out, seat: Side): void {
   const me = out.s.seats[seat];
   if (me.drawDone || out.s.phase !== 'draw') return;

@@ -138,6 +138,7 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
         const commandsLeft = s.commandDeck.length + s.commandDiscard.length > 0;
         if (commandsLeft) out.push({ type: 'DrawCard', from: 'command' });
         if (me.reserves.length > 0 && (me.drawsTaken > 0 || !commandsLeft)) out.push({ type: 'DrawCard', from: 'reserves' });
+        for (const from of drawSequences(s, seat)) out.push({ type: 'DrawCards', from });
         return out;
       }
       if (me.hand.length > HAND_LIMIT_UNITS) for (const card of me.hand) out.push({ type: 'DiscardUnit', card });
@@ -167,4 +168,23 @@ export function pending(s: State): Pending[] {
     case 'over':
       return [];
   }
+}
+
+/**
+ * Every way to take all the draws left this turn in one DrawCards move, judged from public
+ * counts the way the draws themselves are (001 Draw Phase: a Command card first while any is
+ * left). Only when two or more draws are left; one is a plain DrawCard.
+ */
+function drawSequences(s: State, seat: Side): ('command' | 'reserves')[][] {
+  const me = s.seats[seat];
+  const left = DRAWS_PER_TURN - me.drawsTaken;
+  const out: ('command' | 'reserves')[][] = [];
+  if (left < 2) return out;
+  const walk = (seq: ('command' | 'reserves')[], commands: number, reserves: number, taken: number): void => {
+    if (seq.length === left) return void out.push(seq);
+    if (commands > 0) walk([...seq, 'command'], commands - 1, reserves, taken + 1);
+    if (reserves > 0 && (taken > 0 || commands === 0)) walk([...seq, 'reserves'], commands, reserves - 1, taken + 1);
+  };
+  walk([], s.commandDeck.length + s.commandDiscard.length, me.reserves.length, me.drawsTaken);
+  return out;
 }

@@ -81,6 +81,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('SetStandingOrders'), friendlyFire: z.enum(['ask', 'highest-cost']) }).strict(),
   /** Draw phase: draw one card (the first must be a Command card while any remain). */
   z.object({ type: z.literal('DrawCard'), from: z.enum(['command', 'reserves']) }).strict(),
+  /** Draw: several draws in one move, in this order (e.g. the whole turn's three), all or nothing. */
+  z.object({ type: z.literal('DrawCards'), from: z.array(z.enum(['command', 'reserves'])).min(1).max(3) }).strict(),
   /** Draw phase, over the hand limit: put a unit under your Reserves deck. */
   z.object({ type: z.literal('DiscardUnit'), card: id }).strict(),
   /** Draw phase, over the hand limit: discard a command card face up. */

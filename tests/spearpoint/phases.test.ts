@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideCreate, seededRng } from '../../domain/kernel/index.js';
-import { cannotAttack, hitThreshold, optionsSchema, shotsOf, spearpoint, type State } from '../../domain/spearpoint/index.js';
+import { cannotAttack, hitThreshold, optionsSchema, shotsOf, spearpoint, type Event as SpearpointEvent, type State } from '../../domain/spearpoint/index.js';
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
 const setupGame = (options: object = {}) => {
@@ -311,6 +311,36 @@ describe('draw phase (001 Draw Phase)', () => {
     expect(when(last.s, 'us', { type: 'DiscardUnit', card: 'us-h3' }).error).toBeDefined();
     expect(last.s.seats.us.hand).toHaveLength(7);
     expect(ofType(last.events, 'DrawFinished')).toHaveLength(1);
+  });
+  it('DrawCards takes the turn\'s draws in one move: the same events as one DrawCard at a time, all or nothing', () => {
+    const s = drawing();
+    const stepwise = { s, events: [] as SpearpointEvent[] };
+    for (const from of ['command', 'reserves', 'reserves'] as const) {
+      const r = when(stepwise.s, 'us', { type: 'DrawCard', from });
+      stepwise.s = r.s;
+      stepwise.events.push(...r.events);
+    }
+    const once = when(s, 'us', { type: 'DrawCards', from: ['command', 'reserves', 'reserves'] });
+    expect(once.error).toBeUndefined();
+    expect(once.events).toEqual(stepwise.events);
+    expect(once.s).toEqual(stepwise.s);
+    expect(spearpoint.legalCommands(s, 'us')).toEqual(
+      expect.arrayContaining([
+        { type: 'DrawCards', from: ['command', 'reserves', 'reserves'] },
+        { type: 'DrawCards', from: ['command', 'command', 'reserves'] },
+        { type: 'DrawCards', from: ['command', 'reserves', 'command'] },
+        { type: 'DrawCards', from: ['command', 'command', 'command'] },
+      ]),
+    );
+    expect(spearpoint.legalCommands(s, 'us').filter((c) => c.type === 'DrawCards').every((c) => c.type === 'DrawCards' && c.from[0] === 'command')).toBe(true);
+    const wrong = when(s, 'us', { type: 'DrawCards', from: ['reserves', 'command'] });
+    expect(wrong.error).toMatchObject({ code: 'draw/command-first', message: expect.stringMatching(/^Draw 1 \(reserves\): /) });
+    // A failing draw later in the list refuses the whole move: nothing is drawn.
+    const short = { ...s, seats: { ...s.seats, us: { ...s.seats.us, reserves: s.seats.us.reserves.slice(0, 1) } } };
+    const tooMany = when(short, 'us', { type: 'DrawCards', from: ['command', 'reserves', 'reserves'] });
+    expect(tooMany.error).toMatchObject({ code: 'draw/reserves-empty', message: expect.stringMatching(/^Draw 3 /) });
+    expect(tooMany.events).toEqual([]);
+    expect(spearpoint.legalCommands(short, 'us')).not.toContainEqual({ type: 'DrawCards', from: ['command', 'reserves', 'reserves'] });
   });
   it('an empty Command deck is reshuffled from the discards; with nothing at all left to draw the draws are skipped', () => {
     const s = drawing();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { EventEnvelope } from '../../domain/kernel/index.js';
 import { ApiClient, ApiError, newCommandId } from './client.js';
 import { cliHome, loadConfig, loadDraft, loadListing, playerFromToken, resolveUrl, saveConfig, saveDraft, saveListing, type CliConfig, type ServerLogin } from './config.js';
 import { auditFile } from './audit.js';
@@ -27,7 +28,8 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   events <gameId> [--after N] [--limit N] [--seat S]
   resign <gameId> [--seat S]
   cancel <gameId>                     withdraw a game you created that has not started
-  export <gameId> [file]              the full log of a finished game (stdout without file)
+  export <gameId> [file] [--limit N]  the full log of a finished game (stdout without file); a
+                                      log too long for one response is read in pages of N events
   verify <file> [--engines MODULE]    audit an exported log
   verify-email <code>                 confirm your notification email with the code mailed to it
 
@@ -161,6 +163,23 @@ async function legalOf(ctx: Ctx, gameId: string): Promise<GameViewBody> {
     }
   }
   return client(ctx).request<GameViewBody>('GET', gamePath(gameId, seatQuery(ctx.flags.seat)));
+}
+
+/**
+ * A log too long for one response, read through the event feed (everything is open once the
+ * game has ended) into the same file the export route gives.
+ */
+async function exportInPages(ctx: Ctx, gameId: string): Promise<{ format: string; gameId: string; version: number; finalHash: string | null; events: EventEnvelope[] }> {
+  const events: EventEnvelope[] = [];
+  const limit = int(ctx.flags.limit, '--limit') ?? 1000;
+  for (let after = 0; ; ) {
+    const page = await client(ctx).request<{ events: EventEnvelope[]; version: number; next?: number }>('GET', gamePath(gameId, `/events?after=${after}&limit=${limit}`));
+    events.push(...page.events);
+    if (page.next === undefined) break;
+    after = page.next;
+  }
+  const last = events[events.length - 1];
+  return { format: 'fieldpost-log/1', gameId, version: last?.seq ?? 0, finalHash: last?.hash ?? null, events };
 }
 
 const listingOf = (ctx: Ctx, gameId: string, v: GameViewBody) => ({ url: ctx.url, gameId, seat: v.seat, version: v.summary.version, commands: v.legalCommands, draft: v.drafting?.steps.length ?? 0 });
@@ -371,7 +390,13 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
 
   async export(ctx) {
     const gameId = arg(ctx, 0, 'gameId');
-    const r = await client(ctx).request<{ events: unknown[] }>('GET', gamePath(gameId, '/export'));
+    let r: { events: unknown[] };
+    try {
+      r = await client(ctx).request<{ events: unknown[] }>('GET', gamePath(gameId, '/export'));
+    } catch (e) {
+      if (!(e instanceof ApiError && e.code === 'export/too-large')) throw e;
+      r = await exportInPages(ctx, gameId);
+    }
     const text = JSON.stringify(r, null, 2) + '\n';
     const file = ctx.args[1];
     if (!file) return void process.stdout.write(text);

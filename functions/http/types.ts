@@ -11,6 +11,8 @@ export interface ApiDeps {
   readonly clock: Clock;
   /** The one table, for read-model routes (inbox, lobby, settings) that query it directly. */
   readonly dynamo: { readonly client: DynamoDBClient; readonly tableName: string };
+  /** Largest export answered in one response (default EXPORT_LIMIT_BYTES, under Lambda's 6 MB). */
+  readonly exportLimitBytes?: number;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';

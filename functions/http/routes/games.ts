@@ -1,4 +1,5 @@
 import type { CommandResult } from '../../app/game-service.js';
+import { AppError } from '../../ports.js';
 import { cancelBody, commandBody, createBody, eventsQuery, gameParams, joinBody, previewBody, resignBody, viewQuery } from '../schemas.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
@@ -9,7 +10,10 @@ const result = (r: CommandResult, status = 200): Reply => ({
 });
 
 /** The game command API: create, join, view, events, commands, resign, export. */
-export const gameRoutes: RouteModule = ({ service }) => [
+/** Under Lambda's 6 MB response limit, with room for headers and encoding. */
+export const EXPORT_LIMIT_BYTES = 5_500_000;
+
+export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIMIT_BYTES }) => [
   defineRoute({
     method: 'POST',
     path: '/v1/games',
@@ -119,11 +123,17 @@ export const gameRoutes: RouteModule = ({ service }) => [
     async handle({ params, player }) {
       const events = await service.exportLog(player, params.id);
       const last = events[events.length - 1];
-      return {
-        status: 200,
-        body: { format: 'fieldpost-log/1', gameId: params.id, version: last?.seq ?? 0, finalHash: last?.hash ?? null, events },
-        headers: { 'content-disposition': `attachment; filename="fieldpost-${params.id}.json"` },
-      };
+      const body = { format: 'fieldpost-log/1', gameId: params.id, version: last?.seq ?? 0, finalHash: last?.hash ?? null, events };
+      // A Lambda response carries at most 6 MB: a longer log is read in pages instead.
+      const bytes = Buffer.byteLength(JSON.stringify(body));
+      if (bytes > exportLimitBytes) {
+        throw new AppError(
+          413,
+          'export/too-large',
+          `This log is ${(bytes / 1e6).toFixed(1)} MB, more than one response carries; read it in pages with GET /v1/games/${params.id}/events?after=N (the whole log is open now the game has ended), as npm run cli -- export does`,
+        );
+      }
+      return { status: 200, body, headers: { 'content-disposition': `attachment; filename="fieldpost-${params.id}.json"` } };
     },
   }),
 ];

@@ -21,6 +21,7 @@ export type KernelEvent =
   | { type: 'Game.CommandAccepted'; data: { command: unknown; rngFrom: number; rngTo: number } }
   | { type: 'Game.Resigned'; data: { seat: Seat } }
   | { type: 'Game.Cancelled'; data: { by: string } }
+  | { type: 'Game.TimedOut'; data: { seats: Seat[]; claimedBy: Seat; idleHours: number } }
   | { type: 'Game.Ended'; data: { outcome: Outcome; seed: string } };
 
 export interface GameCreated {
@@ -30,6 +31,8 @@ export interface GameCreated {
   seats: { id: Seat; name: string; player: string | null }[];
   commitment: string;
   createdBy: string;
+  /** Hours a seat that must act may leave the game unchanged before another seat may claim the game. */
+  timeLimitHours?: number;
 }
 
 export const isKernelType = (type: string): boolean => type.includes('.');
@@ -55,6 +58,7 @@ export interface GameMeta {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly rngCounter: number;
+  readonly timeLimitHours?: number;
   readonly outcome?: Outcome;
   readonly seed?: string;
   /** Seq of the last event folded, and its hash. */
@@ -87,6 +91,7 @@ export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined,
         createdAt: e.at,
         updatedAt: e.at,
         rngCounter: 0,
+        ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}),
         version: e.seq,
         hash: e.hash,
       },
@@ -112,6 +117,7 @@ export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined,
       return { ...state, meta: { ...base, rngCounter: k.data.rngTo } };
     case 'Game.Resigned':
     case 'Game.Cancelled':
+    case 'Game.TimedOut':
       return { ...state, meta: base };
     case 'Game.Ended':
       return { ...state, meta: { ...base, status: 'ended', outcome: k.data.outcome, seed: k.data.seed } };
@@ -159,6 +165,8 @@ export interface CreateInput {
   readonly createdBy: string;
   /** SHA-256 of the secret seed, from seedCommitment(). */
   readonly commitment: string;
+  /** Time control: see GameCreated.timeLimitHours. */
+  readonly timeLimitHours?: number;
 }
 
 export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewEvent[], RuleViolation> {
@@ -180,6 +188,13 @@ export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewE
     commitment: input.commitment,
     createdBy: input.createdBy,
   };
+  if (input.timeLimitHours !== undefined) {
+    const h = input.timeLimitHours;
+    if (!Number.isInteger(h) || h < MIN_TIME_LIMIT_HOURS || h > MAX_TIME_LIMIT_HOURS) {
+      return err(violation('game/bad-time-limit', `A time limit is a whole number of hours from ${MIN_TIME_LIMIT_HOURS} to ${MAX_TIME_LIMIT_HOURS}, not ${h}`, RULE_PLATFORM));
+    }
+    data.timeLimitHours = h;
+  }
   return ok([{ type: 'Game.Created', data, visibility: PUBLIC, actor: null }]);
 }
 
@@ -290,10 +305,45 @@ export function decideCancel<S>(state: GameState<S>, input: { player: string }, 
   ]);
 }
 
+export const MIN_TIME_LIMIT_HOURS = 1;
+export const MAX_TIME_LIMIT_HOURS = 24 * 60;
+
+/** When the seats that must act now run out of time: the game's last change plus its time limit. */
+export function deadlineOf(meta: GameMeta): string | undefined {
+  if (meta.timeLimitHours === undefined || meta.status !== 'active') return undefined;
+  return new Date(Date.parse(meta.updatedAt) + meta.timeLimitHours * 3_600_000).toISOString();
+}
+
+/**
+ * Time control for correspondence play: once a game with a time limit has gone that long
+ * without changing, a seat that is not being waited for may claim it. The seats the game waits
+ * for lose; the others win. `now` is the command's time, recorded in the event, so the verifier
+ * judges the claim at the same moment.
+ */
+export function decideClaimTimeout<S>(engine: AnyEngine, state: GameState<S>, input: { player: string; seat?: Seat; now: string }, seed: string): Result<NewEvent[], RuleViolation> {
+  const { meta } = state;
+  if (meta.status !== 'active') return err(violation('game/not-active', 'Only a game in progress can be claimed on time', RULE_PLATFORM));
+  const seat = seatOf(meta, input.player, input.seat);
+  if (!seat.ok) return seat;
+  const deadline = deadlineOf(meta);
+  if (deadline === undefined) return err(violation('time/no-limit', 'This game has no time limit', RULE_PLATFORM));
+  const late = [...new Set(engine.pending(state.game).map((p) => p.seat))];
+  if (late.includes(seat.value)) return err(violation('time/your-move', 'The game is waiting for you: make your move instead', RULE_PLATFORM));
+  if (late.length === 0) return err(violation('time/nobody-late', 'The game is not waiting for anyone', RULE_PLATFORM));
+  if (Date.parse(input.now) < Date.parse(deadline)) return err(violation('time/not-yet', `${late.join(', ')} ${late.length === 1 ? 'has' : 'have'} until ${deadline} to move`, RULE_PLATFORM));
+  const idleHours = Math.floor((Date.parse(input.now) - Date.parse(meta.updatedAt)) / 3_600_000);
+  const winners = meta.seats.map((s) => s.id).filter((s) => !late.includes(s));
+  return ok([
+    { type: 'Game.TimedOut', data: { seats: late, claimedBy: seat.value, idleHours }, visibility: PUBLIC, actor: seat.value },
+    { type: 'Game.Ended', data: { outcome: { winners, reason: `${late.join(', ')} ran out of time (${idleHours} h without a move; the limit is ${meta.timeLimitHours} h)` }, seed }, visibility: PUBLIC, actor: null },
+  ]);
+}
+
 /** Who must act now, as players, empty unless the game is running. */
-export function pendingOf(engine: AnyEngine, state: GameState): (Pending & { player: string | null })[] {
+export function pendingOf(engine: AnyEngine, state: GameState): (Pending & { player: string | null; deadline?: string })[] {
   if (state.meta.status !== 'active') return [];
-  return engine.pending(state.game).map((p) => ({ ...p, player: state.meta.seats.find((s) => s.id === p.seat)?.player ?? null }));
+  const deadline = deadlineOf(state.meta);
+  return engine.pending(state.game).map((p) => ({ ...p, player: state.meta.seats.find((s) => s.id === p.seat)?.player ?? null, ...(deadline ? { deadline } : {}) }));
 }
 
 /** The public part of the game's metadata: the seed only once the game has ended. */
@@ -339,7 +389,8 @@ export interface GameSummary {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly seats: readonly { id: Seat; name: string; player: string | null; joined: boolean }[];
-  readonly pending: readonly (Pending & { player: string | null })[];
+  readonly timeLimitHours?: number;
+  readonly pending: readonly (Pending & { player: string | null; deadline?: string })[];
   readonly outcome?: Outcome;
 }
 
@@ -356,6 +407,7 @@ export function summarize(engine: AnyEngine, state: GameState): GameSummary {
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
     seats: m.seats.map(({ id, name, player, joined }) => ({ id, name, player, joined })),
+    ...(m.timeLimitHours !== undefined ? { timeLimitHours: m.timeLimitHours } : {}),
     pending: pendingOf(engine, state),
     ...(m.outcome ? { outcome: m.outcome } : {}),
   };

@@ -1,7 +1,7 @@
 import { canonicalJson } from './canonical.js';
 import type { AnyEngine } from './engine.js';
 import { envelopeHash, GENESIS_HASH, type EventEnvelope, type NewEvent } from './envelope.js';
-import { decideCancel, decideCreate, decideJoin, decidePlay, decideResign, foldEvent, type GameCreated, type GameState } from './game.js';
+import { decideCancel, decideClaimTimeout, decideCreate, decideJoin, decidePlay, decideResign, foldEvent, type GameCreated, type GameState } from './game.js';
 import { seedCommitment } from './random.js';
 
 export interface VerifyReport {
@@ -86,7 +86,7 @@ export function verifyLog(events: readonly EventEnvelope[], engines: (id: string
 /**
  * Decides again the decision an event opens, from the state before it: Game.Created (the
  * first event), Game.SeatJoined (which may start the game and run the setup),
- * Game.CommandAccepted, Game.Resigned and Game.Cancelled. Anything else cannot open a decision.
+ * Game.CommandAccepted, Game.Resigned, Game.Cancelled and Game.TimedOut. Anything else cannot open a decision.
  */
 function redecide(engine: AnyEngine, state: GameState | undefined, e: EventEnvelope, seed: string): { ok: true; value: NewEvent[] } | { ok: false; error: string } {
   const refused = (r: { ok: false; error: { message: string } }) => ({ ok: false as const, error: `replaying it is refused by the rules: ${r.error.message}` });
@@ -94,7 +94,7 @@ function redecide(engine: AnyEngine, state: GameState | undefined, e: EventEnvel
     if (e.type !== 'Game.Created') return { ok: false, error: 'the log must start with Game.Created' };
     const d = e.data as GameCreated;
     const reserve = Object.fromEntries(d.seats.filter((s) => s.player !== null).map((s) => [s.id, s.player as string]));
-    const r = decideCreate(engine, { gameId: e.gameId, options: d.options, reserve, createdBy: d.createdBy, commitment: d.commitment });
+    const r = decideCreate(engine, { gameId: e.gameId, options: d.options, reserve, createdBy: d.createdBy, commitment: d.commitment, ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}) });
     if (!r.ok) return refused(r);
     if (e.player !== d.createdBy) return { ok: false, error: 'the game was not created by the player the event names' };
     return r;
@@ -114,6 +114,10 @@ function redecide(engine: AnyEngine, state: GameState | undefined, e: EventEnvel
     case 'Game.Resigned':
       if (e.player === null || e.actor === null) return { ok: false, error: 'a resignation must name its player and seat' };
       r = decideResign(state, { player: e.player, seat: e.actor }, seed);
+      break;
+    case 'Game.TimedOut':
+      if (e.player === null || e.actor === null) return { ok: false, error: 'a time claim must name its player and seat' };
+      r = decideClaimTimeout(engine, state, { player: e.player, seat: e.actor, now: e.at }, seed);
       break;
     case 'Game.Cancelled':
       if (e.player === null) return { ok: false, error: 'a cancellation must name its player' };

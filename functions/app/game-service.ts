@@ -3,6 +3,7 @@ import {
   canSee,
   chain,
   decideCancel,
+  decideClaimTimeout,
   decideCreate,
   decideDraft,
   decideJoin,
@@ -55,11 +56,13 @@ export interface GameView {
 
 export interface GameService {
   /** Creates a game; the creator also takes `seat` when given, in the same command. */
-  create(player: string, input: { engine: string; options?: unknown; reserve?: Record<string, string>; seat?: string; entropy?: string; commandId: string }): Promise<CommandResult>;
+  create(player: string, input: { engine: string; options?: unknown; reserve?: Record<string, string>; seat?: string; entropy?: string; timeLimitHours?: number; commandId: string }): Promise<CommandResult>;
   join(player: string, gameId: string, input: { seat?: string; entropy?: string; commandId: string }): Promise<CommandResult>;
   /** `draft`: steps drafted in private, sealed by `command` (see preview). */
   submit(player: string, gameId: string, input: { command: unknown; commandId: string; seat?: string; expectedVersion?: number; draft?: unknown[] }): Promise<CommandResult>;
   resign(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
+  /** A seat the game is not waiting for claims it once the others have let the time limit pass. */
+  claimTimeout(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
   /** The creator withdraws a game that has not started (422 'game/not-open' once it has). */
   cancel(player: string, gameId: string, input: { commandId: string }): Promise<CommandResult>;
   view(player: string | null, gameId: string, opts?: { seat?: string }): Promise<GameView>;
@@ -93,7 +96,7 @@ const MAX_EVENTS_LIMIT = 1000;
 const RULE_PLATFORM = 'Fieldpost platform';
 
 /** Violations that are the request's shape, not the rules: 400. Seat problems: 403. Everything else: 422. */
-const BAD_REQUEST = new Set(['game/bad-options', 'command/malformed', 'action/seat-required', 'seat/entropy-too-long', 'seat/reserved-twice']);
+const BAD_REQUEST = new Set(['game/bad-options', 'game/bad-time-limit', 'command/malformed', 'action/seat-required', 'seat/entropy-too-long', 'seat/reserved-twice']);
 const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat', 'action/not-creator']);
 
 export function violationError(v: RuleViolation): AppError {
@@ -287,7 +290,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
       const gameId = gameIdFor(player, input.commandId);
       const seed = seeds.newSeed();
       const at = clock.now();
-      const created = decideCreate(engine, { gameId, options: input.options, createdBy: player, commitment: seedCommitment(seed), ...(input.reserve ? { reserve: input.reserve } : {}) });
+      const created = decideCreate(engine, {
+        gameId,
+        options: input.options,
+        createdBy: player,
+        commitment: seedCommitment(seed),
+        ...(input.reserve ? { reserve: input.reserve } : {}),
+        ...(input.timeLimitHours !== undefined ? { timeLimitHours: input.timeLimitHours } : {}),
+      });
       if (!created.ok) throw violationError(created.error);
       const meta = { gameId, commandId: input.commandId, at, player, seed };
       let events = chain(GENESIS, created.value, meta);
@@ -336,6 +346,12 @@ export function createGameService(deps: GameServiceDeps): GameService {
     resign(player, gameId, input) {
       return run(gameId, player, input.commandId, input.seat, undefined, (l) =>
         decideResign(l.state, { player, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+      );
+    },
+
+    claimTimeout(player, gameId, input) {
+      return run(gameId, player, input.commandId, input.seat, undefined, (l, at) =>
+        decideClaimTimeout(l.engine, l.state, { player, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
       );
     },
 

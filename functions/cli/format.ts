@@ -141,7 +141,7 @@ export function formatGame(v: GameViewBody, me: string): string {
   }
   for (const p of v.pending) {
     const mine = p.player === me && (v.seat === null || v.seat === p.seat);
-    lines.push(`Waiting for ${p.seat}${p.player ? ` (${p.player})` : ''}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${mine ? '   ← YOUR MOVE' : ''}`);
+    lines.push(`Waiting for ${p.seat}${p.player ? ` (${p.player})` : ''}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${p.deadline ? ` (until ${p.deadline})` : ''}${mine ? '   ← YOUR MOVE' : ''}`);
   }
   // The prompts were printed just above; a view that repeats them needs not say them twice.
   const view = isRecord(v.view) && Array.isArray(v.view['pending']) ? Object.fromEntries(Object.entries(v.view).filter(([k]) => k !== 'pending')) : v.view;

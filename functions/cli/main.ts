@@ -12,7 +12,8 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   login <player>                      get a local token (npm start serves /local/token) and remember it
   whoami                              who you are signed in as, and where
   create <engine> [--options JSON] [--seat S] [--reserve seat=player ...] [--entropy X]
-                                      (--seat: you take that seat at once)
+         [--time-limit HOURS]         (--seat: you take that seat at once; --time-limit: a seat
+                                      that leaves the game waiting longer may lose it on time)
   join <gameId> [--seat S] [--entropy X]   (entropy: your randomness mixed into every die;
                                       random by default)
   games                               your games, with "your move" flags
@@ -28,6 +29,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   events <gameId> [--after N] [--limit N] [--seat S]
   resign <gameId> [--seat S]
   cancel <gameId>                     withdraw a game you created that has not started
+  claim <gameId> [--seat S]           win on time: the others let the game's time limit pass
   export <gameId> [file] [--limit N]  the full log of a finished game (stdout without file); a
                                       log too long for one response is read in pages of N events
   verify <file> [--engines MODULE]    audit an exported log
@@ -58,6 +60,7 @@ interface Flags {
   engines?: string[] | undefined;
   json?: boolean | undefined;
   clear?: boolean | undefined;
+  'time-limit'?: string | undefined;
 }
 
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
@@ -235,6 +238,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       ...(ctx.flags.options ? { options: parseJson(ctx.flags.options, '--options') } : {}),
       ...(Object.keys(reserve).length ? { reserve } : {}),
       ...(ctx.flags.seat ? { seat: ctx.flags.seat, entropy: entropyOf(ctx.flags) } : {}),
+      ...(ctx.flags['time-limit'] !== undefined ? { timeLimitHours: int(ctx.flags['time-limit'], '--time-limit') } : {}),
     };
     const r = await client(ctx).request<CommandReply>('POST', '/v1/games', body);
     printResult(r, 'Created');
@@ -383,6 +387,12 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/resign'), body), 'Resigned');
   },
 
+  async claim(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const body = { commandId: newCommandId(), ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}) };
+    printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/claim-timeout'), body), 'Claimed');
+  },
+
   async cancel(ctx) {
     const gameId = arg(ctx, 0, 'gameId');
     printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/cancel'), { commandId: newCommandId() }), 'Cancelled');
@@ -437,6 +447,7 @@ async function main(argv: string[]): Promise<number> {
         engines: { type: 'string', multiple: true },
         json: { type: 'boolean' },
         clear: { type: 'boolean' },
+        'time-limit': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -1,4 +1,4 @@
-import { MAX_DRAFT_STEPS } from '../../domain/kernel/index.js';
+import { MAX_DRAFT_STEPS, MAX_TIME_LIMIT_HOURS, MIN_TIME_LIMIT_HOURS } from '../../domain/kernel/index.js';
 import { z } from 'zod';
 import { PLAYER_ID } from './auth.js';
 
@@ -26,6 +26,8 @@ export const createBody = z.strictObject({
   reserve: z.record(seat, playerId).optional(),
   seat: seat.optional(),
   entropy: entropy.optional(),
+  /** Time control: hours a seat may leave the game waiting before the others may claim it. */
+  timeLimitHours: z.number().int().min(MIN_TIME_LIMIT_HOURS).max(MAX_TIME_LIMIT_HOURS).optional(),
   commandId,
 });
 
@@ -50,6 +52,7 @@ export const previewBody = z.strictObject({ steps: draftSteps, seat: seat.option
 
 export const resignBody = z.strictObject({ commandId, seat: seat.optional() });
 export const cancelBody = z.strictObject({ commandId });
+export const claimBody = z.strictObject({ commandId, seat: seat.optional() });
 
 const intParam = (min: number, max: number) =>
   z

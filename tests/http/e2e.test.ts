@@ -174,6 +174,22 @@ describe('cancelling', () => {
   });
 });
 
+describe('time limits', () => {
+  it('are set at creation; a claim before the deadline is 422 time/not-yet; a bad limit is 400', async () => {
+    const bad = await api.post('/v1/games', alice, { engine: 'dice-race', timeLimitHours: 0, commandId: cid('create') });
+    expect([bad.status, bad.body.code]).toEqual([400, 'http/invalid-request']);
+    const c = await api.post('/v1/games', alice, { engine: 'dice-race', options: { target: 15 }, seat: 'p1', timeLimitHours: 72, commandId: cid('create') });
+    expect(c.status).toBe(201);
+    const gameId = c.body.gameId as string;
+    expect((await api.post(`/v1/games/${gameId}/join`, bob, { commandId: cid('join') })).status).toBe(200);
+    const v = await api.get(`/v1/games/${gameId}`, bob);
+    expect(v.body.summary.timeLimitHours).toBe(72);
+    expect(Date.parse(v.body.pending[0].deadline) - Date.parse(v.body.summary.updatedAt)).toBe(72 * 3_600_000);
+    const early = await api.post(`/v1/games/${gameId}/claim-timeout`, bob, { commandId: cid('claim') });
+    expect([early.status, early.body.code]).toEqual([422, 'time/not-yet']);
+  });
+});
+
 describe('bad requests write nothing', () => {
   it('malformed JSON → 400 http/malformed-json', async () => {
     const gameId = await startedRace();

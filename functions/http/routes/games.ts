@@ -1,6 +1,6 @@
 import type { CommandResult } from '../../app/game-service.js';
 import { AppError } from '../../ports.js';
-import { cancelBody, commandBody, createBody, eventsQuery, gameParams, joinBody, previewBody, resignBody, viewQuery } from '../schemas.js';
+import { cancelBody, claimBody, commandBody, createBody, eventsQuery, gameParams, joinBody, previewBody, resignBody, viewQuery } from '../schemas.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 /** The service returns only the events the caller may see. A repeated command answers 200. */
@@ -27,6 +27,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
         ...(body.reserve ? { reserve: body.reserve } : {}),
         ...(body.seat !== undefined ? { seat: body.seat } : {}),
         ...(body.entropy !== undefined ? { entropy: body.entropy } : {}),
+        ...(body.timeLimitHours !== undefined ? { timeLimitHours: body.timeLimitHours } : {}),
       });
       const reply = result(r, 201);
       return { ...reply, headers: { location: `/v1/games/${encodeURIComponent(r.gameId)}` } };
@@ -103,6 +104,16 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     async handle({ params, body, player }) {
       const r = await service.resign(player, params.id, { commandId: body.commandId, ...(body.seat !== undefined ? { seat: body.seat } : {}) });
       return result(r);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/games/{id}/claim-timeout',
+    auth: 'required',
+    params: gameParams,
+    body: claimBody,
+    async handle({ params, body, player }) {
+      return result(await service.claimTimeout(player, params.id, { commandId: body.commandId, ...(body.seat !== undefined ? { seat: body.seat } : {}) }));
     },
   }),
   defineRoute({

@@ -91,7 +91,8 @@ export class ReadModelStore {
 
   /**
    * Writes a rebuilt projection unless the table already holds a newer one (the live stream
-   * may have moved on while the rebuild ran). Returns 'stale' when it kept the newer one.
+   * may have moved on while the rebuild ran). Returns 'stale' when it kept the newer one, and
+   * throws when it lost every race to the live projector (the rebuild reports the game failed).
    */
   async put(projection: GameProjection): Promise<ApplyResult> {
     // Gated on the exact summary read (not just "not newer"), so the page items read with it
@@ -106,7 +107,8 @@ export class ReadModelStore {
         if (!isConditionFailure(e)) throw e;
       }
     }
-    return 'stale';
+    // Not 'stale': nothing newer was seen, the live projector just kept writing first.
+    throw new Error(`game ${projection.summary.gameId}: the live projector kept changing its read models during 5 attempts; run the rebuild again`);
   }
 
   /**

@@ -139,3 +139,17 @@ describe('rebuild and page items', () => {
     expect(await pagesOf('LOBBY')).toEqual([`${quiet}@v${(await store.getSummary(quiet))!.version}`]);
   });
 });
+
+describe('a rebuild write that keeps losing races', () => {
+  it('throws (the rebuild reports the game failed) instead of claiming a newer version was kept', async () => {
+    const svc = service(client, tableName);
+    const { gameId } = await svc.create('alice', { engine: 'dice-race', options: { target: 50 }, seat: 'p1', commandId: cid('contended') });
+    const summary = (await svc.view('alice', gameId)).summary;
+    const store = new ReadModelStore(client, tableName);
+    // Every write loses its condition, as when the live projector writes first each time.
+    (store as unknown as { write: () => Promise<void> }).write = async () => {
+      throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
+    };
+    await expect(store.put(projectGame(undefined, summary))).rejects.toThrow(/kept changing its read models/);
+  });
+});

@@ -1,6 +1,6 @@
 import type { CommandResult } from '../../app/game-service.js';
 import { AppError } from '../../ports.js';
-import { cancelBody, claimBody, commandBody, createBody, eventsQuery, gameParams, joinBody, previewBody, resignBody, viewQuery } from '../schemas.js';
+import { cancelBody, claimBody, commandBody, createBody, eventsQuery, gameParams, joinBody, present, previewBody, resignBody, viewQuery } from '../schemas.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 /** The service returns only the events the caller may see. A repeated command answers 200. */
@@ -9,10 +9,10 @@ const result = (r: CommandResult, status = 200): Reply => ({
   body: { gameId: r.gameId, version: r.version, duplicate: r.duplicate, events: r.events },
 });
 
-/** The game command API: create, join, view, events, commands, resign, export. */
 /** Under Lambda's 6 MB response limit, with room for headers and encoding. */
 export const EXPORT_LIMIT_BYTES = 5_500_000;
 
+/** The game command API: create, join, view, events, commands, preview, resign, claim, cancel, export. */
 export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIMIT_BYTES }) => [
   defineRoute({
     method: 'POST',
@@ -20,15 +20,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     auth: 'required',
     body: createBody,
     async handle({ body, player }) {
-      const r = await service.create(player, {
-        engine: body.engine,
-        commandId: body.commandId,
-        ...(body.options !== undefined ? { options: body.options } : {}),
-        ...(body.reserve ? { reserve: body.reserve } : {}),
-        ...(body.seat !== undefined ? { seat: body.seat } : {}),
-        ...(body.entropy !== undefined ? { entropy: body.entropy } : {}),
-        ...(body.timeLimitHours !== undefined ? { timeLimitHours: body.timeLimitHours } : {}),
-      });
+      const r = await service.create(player, present(body));
       const reply = result(r, 201);
       return { ...reply, headers: { location: `/v1/games/${encodeURIComponent(r.gameId)}` } };
     },
@@ -40,12 +32,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     params: gameParams,
     body: joinBody,
     async handle({ params, body, player }) {
-      const r = await service.join(player, params.id, {
-        commandId: body.commandId,
-        ...(body.seat !== undefined ? { seat: body.seat } : {}),
-        ...(body.entropy !== undefined ? { entropy: body.entropy } : {}),
-      });
-      return result(r);
+      return result(await service.join(player, params.id, present(body)));
     },
   }),
   defineRoute({
@@ -55,7 +42,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     params: gameParams,
     query: viewQuery,
     async handle({ params, query, player }) {
-      return { status: 200, body: await service.view(player, params.id, query.seat !== undefined ? { seat: query.seat } : {}) };
+      return { status: 200, body: await service.view(player, params.id, present(query)) };
     },
   }),
   defineRoute({
@@ -75,14 +62,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     params: gameParams,
     body: commandBody,
     async handle({ params, body, player }) {
-      const r = await service.submit(player, params.id, {
-        command: body.command,
-        commandId: body.commandId,
-        ...(body.seat !== undefined ? { seat: body.seat } : {}),
-        ...(body.expectedVersion !== undefined ? { expectedVersion: body.expectedVersion } : {}),
-        ...(body.draft !== undefined ? { draft: body.draft } : {}),
-      });
-      return result(r);
+      return result(await service.submit(player, params.id, present(body)));
     },
   }),
   defineRoute({
@@ -92,7 +72,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     params: gameParams,
     body: previewBody,
     async handle({ params, body, player }) {
-      return { status: 200, body: await service.preview(player, params.id, { steps: body.steps, ...(body.seat !== undefined ? { seat: body.seat } : {}) }) };
+      return { status: 200, body: await service.preview(player, params.id, present(body)) };
     },
   }),
   defineRoute({
@@ -102,8 +82,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     params: gameParams,
     body: resignBody,
     async handle({ params, body, player }) {
-      const r = await service.resign(player, params.id, { commandId: body.commandId, ...(body.seat !== undefined ? { seat: body.seat } : {}) });
-      return result(r);
+      return result(await service.resign(player, params.id, present(body)));
     },
   }),
   defineRoute({
@@ -113,7 +92,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     params: gameParams,
     body: claimBody,
     async handle({ params, body, player }) {
-      return result(await service.claimTimeout(player, params.id, { commandId: body.commandId, ...(body.seat !== undefined ? { seat: body.seat } : {}) }));
+      return result(await service.claimTimeout(player, params.id, present(body)));
     },
   }),
   defineRoute({
@@ -123,7 +102,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     params: gameParams,
     body: cancelBody,
     async handle({ params, body, player }) {
-      return result(await service.cancel(player, params.id, { commandId: body.commandId }));
+      return result(await service.cancel(player, params.id, body));
     },
   }),
   defineRoute({

@@ -7,10 +7,12 @@ export class MemoryGame {
   private n = 0;
   constructor(readonly engine: AnyEngine, readonly seed: string, readonly gameId = 'g1') {}
 
-  private append(r: Result<NewEvent[], RuleViolation>, player: string | null): Result<EventEnvelope[], RuleViolation> {
+  /** Chains a decision's events onto the log, at `at` (default: a second after the last). */
+  append(r: Result<NewEvent[], RuleViolation>, player: string | null, at?: string): Result<EventEnvelope[], RuleViolation> {
     if (!r.ok) return r;
     const head = this.state ? { version: this.state.meta.version, hash: this.state.meta.hash } : { version: 0, hash: '0'.repeat(64) };
-    const env = chain(head, r.value, { gameId: this.gameId, commandId: `c${++this.n}`, at: `2026-01-01T00:00:${String(this.n % 60).padStart(2, '0')}.000Z`, player });
+    ++this.n;
+    const env = chain(head, r.value, { gameId: this.gameId, commandId: `c${this.n}`, at: at ?? `2026-01-01T00:00:${String(this.n % 60).padStart(2, '0')}.000Z`, player });
     this.events.push(...env);
     this.state = foldAll(this.engine, env, this.state);
     return { ok: true, value: env };

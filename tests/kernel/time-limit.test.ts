@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  chain,
-  createRegistry,
-  decideClaimTimeout,
-  decideCreate,
-  decideJoin,
-  decidePlay,
-  foldAll,
-  seedCommitment,
-  summarize,
-  verifyLog,
-  type EventEnvelope,
-  type GameState,
-  type NewEvent,
-  type Result,
-  type RuleViolation,
-} from '../../domain/kernel/index.js';
+import { createRegistry, decideClaimTimeout, decideCreate, decideJoin, decidePlay, seedCommitment, summarize, verifyLog } from '../../domain/kernel/index.js';
 import { decideNotices } from '../../functions/notify/decide.js';
 import { renderNotice } from '../../functions/notify/render.js';
 import { diceRace } from '../fixtures/dice-race.js';
+import { MemoryGame } from './play.js';
 
 /**
  * Time control for correspondence play: a game created with a time limit shows each waiting
@@ -31,30 +16,15 @@ const HOUR = 3_600_000;
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 const at = (hours: number) => new Date(T0 + hours * HOUR).toISOString();
 
-/** A log whose every step happens at a chosen time. */
-class TimedGame {
-  events: EventEnvelope[] = [];
-  state: GameState | undefined;
-  private n = 0;
-  append(r: Result<NewEvent[], RuleViolation>, player: string, when: string): Result<EventEnvelope[], RuleViolation> {
-    if (!r.ok) return r;
-    const head = this.state ? { version: this.state.meta.version, hash: this.state.meta.hash } : { version: 0, hash: '0'.repeat(64) };
-    const env = chain(head, r.value, { gameId: 'g-time', commandId: `c${++this.n}`, at: when, player, seed: SEED });
-    this.events.push(...env);
-    this.state = foldAll(diceRace, env, this.state);
-    return { ok: true, value: env };
-  }
-}
-
-function started(timeLimitHours?: number): TimedGame {
-  const g = new TimedGame();
+function started(timeLimitHours?: number): MemoryGame {
+  const g = new MemoryGame(diceRace, SEED, 'g-time');
   const created = g.append(decideCreate(diceRace, { gameId: 'g-time', options: { target: 50 }, createdBy: 'alice', commitment: seedCommitment(SEED), ...(timeLimitHours !== undefined ? { timeLimitHours } : {}) }), 'alice', at(0));
   expect(created.ok).toBe(true);
   g.append(decideJoin(diceRace, g.state!, { player: 'alice', seat: 'p1' }, SEED), 'alice', at(0));
   g.append(decideJoin(diceRace, g.state!, { player: 'bob', seat: 'p2' }, SEED), 'bob', at(1));
   return g;
 }
-const claim = (g: TimedGame, player: string, hours: number) => decideClaimTimeout(diceRace, g.state!, { player, now: at(hours) }, SEED);
+const claim = (g: MemoryGame, player: string, hours: number) => decideClaimTimeout(diceRace, g.state!, { player, now: at(hours) }, SEED);
 
 describe('time limits', () => {
   it('are whole hours from 1 to 1440, fixed at creation', () => {
@@ -99,12 +69,9 @@ describe('time limits', () => {
 
   it('a claim recorded before the deadline is refused by the verifier', () => {
     const g = started(24);
-    const early = new TimedGame();
-    early.events = g.events.slice();
-    early.state = g.state;
     // Decided at hour 26, but written as if made at hour 20: the verifier judges it at hour 20.
-    early.append(claim(g, 'bob', 26), 'bob', at(20));
-    const report = verifyLog(early.events, engines.get);
+    g.append(claim(g, 'bob', 26), 'bob', at(20));
+    const report = verifyLog(g.events, engines.get);
     expect(report.ok).toBe(false);
     expect(report.problems.join(' ')).toMatch(/has until/);
   });

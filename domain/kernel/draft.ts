@@ -118,7 +118,8 @@ export function decideDraft<S>(engine: AnyEngine, state: GameState<S>, input: Dr
 export function sealDraft(engine: AnyEngine, finish: TypedMessage, steps: readonly unknown[]): Result<TypedMessage, RuleViolation> {
   const parsed = parseDraftSteps(engine, steps);
   if (!parsed.ok) return parsed;
-  const sealed = engine.drafts!.seal(finish, parsed.value);
+  const drafts = engine.drafts!;
+  const sealed = drafts.seal(finish, drafts.tidy ? drafts.tidy(parsed.value) : parsed.value);
   if (!sealed) return err(violation('draft/not-a-seal', `${finish.type} takes no draft: send the draft with a command that seals an order and carries no steps of its own`, RULE_DRAFT));
   // The log records this command and the verifier parses it back: one the schema refuses (an
   // order longer than the sealing command takes) would be stored and then fail its audit.

@@ -74,7 +74,7 @@ export interface GameEngine<S = unknown, C extends TypedMessage = TypedMessage, 
 export interface DraftRules<S, C extends TypedMessage> {
   /** A step of a sealed order. It must draw no dice and emit events for its own seat only. */
   isStep(command: C): boolean;
-  /** `finish` (a sealing command from legalCommands) carrying the draft's steps; undefined when `finish` seals nothing. */
+  /** `finish` (a sealing command from legalCommands) carrying the draft's steps, already tidied; undefined when `finish` seals nothing. */
   seal(finish: C, steps: readonly C[]): C | undefined;
   /** The state a draft is tried on, when it differs from the game's (e.g. earlier steps the seal will replace dropped). */
   start?(state: S, seat: Seat): S;

@@ -236,10 +236,10 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     // The steps of a commitment or declaration order, and ClearOrder to start the draft over.
     isStep: (c) => ORDER_STEP_TYPES.has(c.type) || c.type === 'ClearOrder',
     tidy: tidyDraft,
-    // SealOrder carries the draft; an order given with steps of its own seals no draft.
+    // SealOrder carries the (tidied) draft; an order given with steps of its own seals no draft.
     seal(finish, steps) {
       if (finish.type !== 'SealOrder' || finish.steps !== undefined) return undefined;
-      return { ...finish, steps: tidyDraft(steps).filter((c): c is OrderStepCommand => ORDER_STEP_TYPES.has(c.type)) };
+      return { ...finish, steps: steps.filter((c): c is OrderStepCommand => ORDER_STEP_TYPES.has(c.type)) };
     },
     // SealOrder {steps} replaces steps sent one by one before, so a draft is tried on an order without them.
     start(s, seat) {

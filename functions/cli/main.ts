@@ -151,19 +151,18 @@ const preview = (ctx: Ctx, gameId: string, steps: readonly unknown[]) =>
 async function legalOf(ctx: Ctx, gameId: string): Promise<GameViewBody> {
   const draft = loadDraft(ctx.url, gameId, ctx.flags.seat);
   if (draft) {
+    let why: string;
     try {
       const v = await preview(ctx, gameId, draft.steps);
       if (v.drafting?.sealChoices.length) return v;
-      // No order of yours is open any more (sealed, or the game moved on): the draft is void.
-      saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
-      if (!draft.steps.length) return v;
-      out(`Your draft no longer fits this game (you have no open order), so it was dropped. Its steps were:\n  ${JSON.stringify(draft.steps)}`);
+      why = 'you have no open order';
     } catch (e) {
-      // The game moved on (the order was sealed elsewhere, the phase ended): the draft is void.
+      // The game moved on (the order was sealed elsewhere, the phase ended).
       if (!(e instanceof ApiError) || (e.status !== 400 && e.status !== 422)) throw e;
-      saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
-      out(`Your draft no longer fits this game, so it was dropped (${e.message}). Its steps were:\n  ${JSON.stringify(draft.steps)}`);
+      why = e.message;
     }
+    saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
+    if (draft.steps.length) out(`Your draft no longer fits this game (${why}), so it was dropped. Its steps were:\n  ${JSON.stringify(draft.steps)}`);
   }
   return client(ctx).request<GameViewBody>('GET', gamePath(gameId, seatQuery(ctx.flags.seat)));
 }

@@ -15,13 +15,7 @@ export interface FieldpostApiProps {
 }
 
 /** Methods the API serves under /v1. OPTIONS is left out on purpose: see the routes below. */
-export const AUTHORIZED_METHODS = [
-  apigw.HttpMethod.GET,
-  apigw.HttpMethod.POST,
-  apigw.HttpMethod.PUT,
-  apigw.HttpMethod.PATCH,
-  apigw.HttpMethod.DELETE,
-] as const;
+export const AUTHORIZED_METHODS = [apigw.HttpMethod.GET, apigw.HttpMethod.POST, apigw.HttpMethod.PUT, apigw.HttpMethod.PATCH, apigw.HttpMethod.DELETE] as const;
 
 /**
  * Sign-in (a Cognito user pool and a public app client) and the HTTP API in front of the

@@ -83,9 +83,7 @@ export class HandlerFunction extends Construct {
     } else {
       const entry = entryPath(props.name);
       if (!existsSync(entry)) {
-        throw new Error(
-          `handler entry ${entry} does not exist: write it, or pass lambdaCode to the stack to synthesize without bundling`,
-        );
+        throw new Error(`handler entry ${entry} does not exist: write it, or pass lambdaCode to the stack to synthesize without bundling`);
       }
       this.fn = new NodejsFunction(this, 'Function', {
         ...common,

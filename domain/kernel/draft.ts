@@ -64,12 +64,14 @@ const stepLabel = (i: number, step: unknown): string => {
 export function parseDraftSteps(engine: AnyEngine, steps: readonly unknown[]): Result<TypedMessage[], RuleViolation> {
   if (!engine.drafts) return err(violation('draft/unsupported', `${engine.title} has no sealed orders to draft`, RULE_DRAFT));
   if (!Array.isArray(steps)) return err(violation('command/malformed', 'A draft is a list of commands', RULE_DRAFT));
-  if (steps.length > MAX_DRAFT_STEPS) return err(violation('command/malformed', `A draft holds at most ${MAX_DRAFT_STEPS} steps, not ${steps.length}`, RULE_DRAFT));
+  if (steps.length > MAX_DRAFT_STEPS)
+    return err(violation('command/malformed', `A draft holds at most ${MAX_DRAFT_STEPS} steps, not ${steps.length}`, RULE_DRAFT));
   const parsed: TypedMessage[] = [];
   for (const [i, step] of steps.entries()) {
     const p = engine.commandSchema.safeParse(step);
     if (!p.success) return err(violation('command/malformed', `${stepLabel(i, step)}: not a ${engine.title} command: ${zodSummary(p.error)}`, RULE_DRAFT));
-    if (!engine.drafts.isStep(p.data)) return err(violation('draft/not-a-step', `${stepLabel(i, step)}: this command cannot be drafted; send it on its own`, RULE_DRAFT));
+    if (!engine.drafts.isStep(p.data))
+      return err(violation('draft/not-a-step', `${stepLabel(i, step)}: this command cannot be drafted; send it on its own`, RULE_DRAFT));
     parsed.push(p.data as TypedMessage);
   }
   return ok(parsed);
@@ -97,13 +99,17 @@ export function decideDraft<S>(engine: AnyEngine, state: GameState<S>, input: Dr
       decided = engine.decide(game, step, seat.value, ctx);
     } catch (e) {
       if (!(e instanceof DraftDrewDice)) throw e;
-      return err(violation('draft/not-private', `${stepLabel(i, step)}: this step rolls dice, so it cannot be tried out in private; send it on its own`, RULE_DRAFT));
+      return err(
+        violation('draft/not-private', `${stepLabel(i, step)}: this step rolls dice, so it cannot be tried out in private; send it on its own`, RULE_DRAFT),
+      );
     }
     if (!decided.ok) return err({ ...decided.error, message: `${stepLabel(i, step)}: ${decided.error.message}` });
     for (const em of decided.value) {
       const v = em.visibility;
       if (!(v.to === 'seats' && v.seats.length === 1 && v.seats[0] === seat.value)) {
-        return err(violation('draft/not-private', `${stepLabel(i, step)}: this step is seen by others, so it cannot be drafted; send it on its own`, RULE_DRAFT));
+        return err(
+          violation('draft/not-private', `${stepLabel(i, step)}: this step is seen by others, so it cannot be drafted; send it on its own`, RULE_DRAFT),
+        );
       }
       game = engine.evolve(game, em.event);
     }
@@ -120,11 +126,21 @@ export function sealDraft(engine: AnyEngine, finish: TypedMessage, steps: readon
   if (!parsed.ok) return parsed;
   const drafts = engine.drafts!;
   const sealed = drafts.seal(finish, drafts.tidy ? drafts.tidy(parsed.value) : parsed.value);
-  if (!sealed) return err(violation('draft/not-a-seal', `${finish.type} takes no draft: send the draft with a command that seals an order and carries no steps of its own`, RULE_DRAFT));
+  if (!sealed)
+    return err(
+      violation(
+        'draft/not-a-seal',
+        `${finish.type} takes no draft: send the draft with a command that seals an order and carries no steps of its own`,
+        RULE_DRAFT,
+      ),
+    );
   // The log records this command and the verifier parses it back: one the schema refuses (an
   // order longer than the sealing command takes) would be stored and then fail its audit.
   const valid = engine.commandSchema.safeParse(sealed);
-  if (!valid.success) return err(violation('command/malformed', `${finish.type} cannot carry this draft of ${parsed.value.length} steps: ${zodSummary(valid.error)}`, RULE_DRAFT));
+  if (!valid.success)
+    return err(
+      violation('command/malformed', `${finish.type} cannot carry this draft of ${parsed.value.length} steps: ${zodSummary(valid.error)}`, RULE_DRAFT),
+    );
   return ok(valid.data as TypedMessage);
 }
 

@@ -59,7 +59,19 @@ export function chain(
   for (const ev of events) {
     seq += 1;
     const salt = meta.seed !== undefined && ev.visibility.to !== 'all' ? { salt: blindingSalt(meta.seed, meta.gameId, seq) } : {};
-    const partial = { gameId: meta.gameId, seq, type: ev.type, data: ev.data, visibility: ev.visibility, actor: ev.actor, player: meta.player, commandId: meta.commandId, at: meta.at, ...salt, prevHash };
+    const partial = {
+      gameId: meta.gameId,
+      seq,
+      type: ev.type,
+      data: ev.data,
+      visibility: ev.visibility,
+      actor: ev.actor,
+      player: meta.player,
+      commandId: meta.commandId,
+      at: meta.at,
+      ...salt,
+      prevHash,
+    };
     const hash = envelopeHash(partial);
     out.push({ ...partial, hash });
     prevHash = hash;

@@ -8,8 +8,7 @@ export interface RuleViolation {
   readonly rule?: string;
 }
 
-export const violation = (code: string, message: string, rule?: string): RuleViolation =>
-  rule === undefined ? { code, message } : { code, message, rule };
+export const violation = (code: string, message: string, rule?: string): RuleViolation => (rule === undefined ? { code, message } : { code, message, rule });
 
 /** Thrown only for programming errors (an engine folding an event it never emits). */
 export class InvariantError extends Error {

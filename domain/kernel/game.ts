@@ -144,7 +144,19 @@ const rngFor = (meta: GameMeta, seed: string): Rng =>
 function applyNew<S>(engine: AnyEngine, state: GameState<S>, events: readonly NewEvent[]): GameState<S> {
   let s = state;
   for (const ev of events) {
-    s = foldEvent(engine, s, { gameId: s.meta.gameId, seq: s.meta.version + 1, type: ev.type, data: ev.data, visibility: ev.visibility, actor: ev.actor, player: null, commandId: '', at: s.meta.updatedAt, prevHash: '', hash: '' });
+    s = foldEvent(engine, s, {
+      gameId: s.meta.gameId,
+      seq: s.meta.version + 1,
+      type: ev.type,
+      data: ev.data,
+      visibility: ev.visibility,
+      actor: ev.actor,
+      player: null,
+      commandId: '',
+      at: s.meta.updatedAt,
+      prevHash: '',
+      hash: '',
+    });
   }
   return s;
 }
@@ -174,7 +186,8 @@ export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewE
   if (!parsed.success) return err(violation('game/bad-options', `Options for ${engine.id} are not valid: ${zodSummary(parsed.error)}`, RULE_PLATFORM));
   const seats = engine.seats(parsed.data);
   for (const id of Object.keys(input.reserve ?? {})) {
-    if (!seats.some((s) => s.id === id)) return err(violation('seat/unknown', `${engine.title} has no seat "${id}"; seats are ${seats.map((s) => s.id).join(', ')}`, RULE_PLATFORM));
+    if (!seats.some((s) => s.id === id))
+      return err(violation('seat/unknown', `${engine.title} has no seat "${id}"; seats are ${seats.map((s) => s.id).join(', ')}`, RULE_PLATFORM));
   }
   // A player holds one seat, so a second reservation could never be taken and the game never start.
   const invited = Object.values(input.reserve ?? {});
@@ -191,7 +204,13 @@ export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewE
   if (input.timeLimitHours !== undefined) {
     const h = input.timeLimitHours;
     if (!Number.isInteger(h) || h < MIN_TIME_LIMIT_HOURS || h > MAX_TIME_LIMIT_HOURS) {
-      return err(violation('game/bad-time-limit', `A time limit is a whole number of hours from ${MIN_TIME_LIMIT_HOURS} to ${MAX_TIME_LIMIT_HOURS}, not ${h}`, RULE_PLATFORM));
+      return err(
+        violation(
+          'game/bad-time-limit',
+          `A time limit is a whole number of hours from ${MIN_TIME_LIMIT_HOURS} to ${MAX_TIME_LIMIT_HOURS}, not ${h}`,
+          RULE_PLATFORM,
+        ),
+      );
     }
     data.timeLimitHours = h;
   }
@@ -207,7 +226,8 @@ export interface JoinInput {
 export function decideJoin<S>(engine: AnyEngine, state: GameState<S>, input: JoinInput, seed: string): Result<NewEvent[], RuleViolation> {
   const { meta } = state;
   if (meta.status !== 'open') return err(violation('game/not-open', 'This game is not taking players: every seat is filled', RULE_PLATFORM));
-  if (meta.seats.some((s) => s.joined && s.player === input.player)) return err(violation('seat/already-joined', `${input.player} already holds a seat in this game`, RULE_PLATFORM));
+  if (meta.seats.some((s) => s.joined && s.player === input.player))
+    return err(violation('seat/already-joined', `${input.player} already holds a seat in this game`, RULE_PLATFORM));
   const free = (s: SeatState) => !s.joined && (s.player === null || s.player === input.player);
   let seat: SeatState | undefined;
   if (input.seat !== undefined) {
@@ -275,7 +295,12 @@ export function decidePlay<S>(engine: AnyEngine, state: GameState<S>, input: Pla
   const ctx: Ctx = { rng, now: input.now };
   const decided = engine.decide(state.game, command, seat.value, ctx);
   if (!decided.ok) return decided;
-  const accepted: NewEvent = { type: 'Game.CommandAccepted', data: { command, rngFrom: meta.rngCounter, rngTo: rng.counter }, visibility: onlySeats(seat.value), actor: seat.value };
+  const accepted: NewEvent = {
+    type: 'Game.CommandAccepted',
+    data: { command, rngFrom: meta.rngCounter, rngTo: rng.counter },
+    visibility: onlySeats(seat.value),
+    actor: seat.value,
+  };
   return ok(withEnd(engine, state, [accepted, ...decided.value.map((em) => splitEngineEvent(em, seat.value))], seed));
 }
 
@@ -297,8 +322,10 @@ export function decideResign<S>(state: GameState<S>, input: { player: string; se
  */
 export function decideCancel<S>(state: GameState<S>, input: { player: string }, seed: string): Result<NewEvent[], RuleViolation> {
   const { meta } = state;
-  if (meta.status !== 'open') return err(violation('game/not-open', meta.status === 'active' ? 'The game has begun: resign instead of cancelling' : 'This game is over', RULE_PLATFORM));
-  if (meta.createdBy !== input.player) return err(violation('action/not-creator', `Only ${meta.createdBy}, who created this game, can cancel it`, RULE_PLATFORM));
+  if (meta.status !== 'open')
+    return err(violation('game/not-open', meta.status === 'active' ? 'The game has begun: resign instead of cancelling' : 'This game is over', RULE_PLATFORM));
+  if (meta.createdBy !== input.player)
+    return err(violation('action/not-creator', `Only ${meta.createdBy}, who created this game, can cancel it`, RULE_PLATFORM));
   return ok([
     { type: 'Game.Cancelled', data: { by: input.player }, visibility: PUBLIC, actor: null },
     { type: 'Game.Ended', data: { outcome: { winners: [], reason: `cancelled by ${input.player} before it began` }, seed }, visibility: PUBLIC, actor: null },
@@ -320,7 +347,12 @@ export function deadlineOf(meta: GameMeta): string | undefined {
  * for lose; the others win. `now` is the command's time, recorded in the event, so the verifier
  * judges the claim at the same moment.
  */
-export function decideClaimTimeout<S>(engine: AnyEngine, state: GameState<S>, input: { player: string; seat?: Seat; now: string }, seed: string): Result<NewEvent[], RuleViolation> {
+export function decideClaimTimeout<S>(
+  engine: AnyEngine,
+  state: GameState<S>,
+  input: { player: string; seat?: Seat; now: string },
+  seed: string,
+): Result<NewEvent[], RuleViolation> {
   const { meta } = state;
   if (meta.status !== 'active') return err(violation('game/not-active', 'Only a game in progress can be claimed on time', RULE_PLATFORM));
   const seat = seatOf(meta, input.player, input.seat);
@@ -330,12 +362,18 @@ export function decideClaimTimeout<S>(engine: AnyEngine, state: GameState<S>, in
   const late = [...new Set(engine.pending(state.game).map((p) => p.seat))];
   if (late.includes(seat.value)) return err(violation('time/your-move', 'The game is waiting for you: make your move instead', RULE_PLATFORM));
   if (late.length === 0) return err(violation('time/nobody-late', 'The game is not waiting for anyone', RULE_PLATFORM));
-  if (Date.parse(input.now) < Date.parse(deadline)) return err(violation('time/not-yet', `${late.join(', ')} ${late.length === 1 ? 'has' : 'have'} until ${deadline} to move`, RULE_PLATFORM));
+  if (Date.parse(input.now) < Date.parse(deadline))
+    return err(violation('time/not-yet', `${late.join(', ')} ${late.length === 1 ? 'has' : 'have'} until ${deadline} to move`, RULE_PLATFORM));
   const idleHours = Math.floor((Date.parse(input.now) - Date.parse(meta.updatedAt)) / 3_600_000);
   const winners = meta.seats.map((s) => s.id).filter((s) => !late.includes(s));
   return ok([
     { type: 'Game.TimedOut', data: { seats: late, claimedBy: seat.value, idleHours }, visibility: PUBLIC, actor: seat.value },
-    { type: 'Game.Ended', data: { outcome: { winners, reason: `${late.join(', ')} ran out of time (${idleHours} h without a move; the limit is ${meta.timeLimitHours} h)` }, seed }, visibility: PUBLIC, actor: null },
+    {
+      type: 'Game.Ended',
+      data: { outcome: { winners, reason: `${late.join(', ')} ran out of time (${idleHours} h without a move; the limit is ${meta.timeLimitHours} h)` }, seed },
+      visibility: PUBLIC,
+      actor: null,
+    },
   ]);
 }
 
@@ -343,7 +381,9 @@ export function decideClaimTimeout<S>(engine: AnyEngine, state: GameState<S>, in
 export function pendingOf(engine: AnyEngine, state: GameState): (Pending & { player: string | null; deadline?: string })[] {
   if (state.meta.status !== 'active') return [];
   const deadline = deadlineOf(state.meta);
-  return engine.pending(state.game).map((p) => ({ ...p, player: state.meta.seats.find((s) => s.id === p.seat)?.player ?? null, ...(deadline ? { deadline } : {}) }));
+  return engine
+    .pending(state.game)
+    .map((p) => ({ ...p, player: state.meta.seats.find((s) => s.id === p.seat)?.player ?? null, ...(deadline ? { deadline } : {}) }));
 }
 
 /** The public part of the game's metadata: the seed only once the game has ended. */

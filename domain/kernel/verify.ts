@@ -21,14 +21,23 @@ export interface VerifyReport {
  */
 export function verifyLog(events: readonly EventEnvelope[], engines: (id: string) => AnyEngine | undefined): VerifyReport {
   const problems: string[] = [];
-  const fail = (p: string, extra: Partial<VerifyReport> = {}): VerifyReport => ({ ok: false, problems: [...problems, p], events: events.length, draws: 0, ...extra });
+  const fail = (p: string, extra: Partial<VerifyReport> = {}): VerifyReport => ({
+    ok: false,
+    problems: [...problems, p],
+    events: events.length,
+    draws: 0,
+    ...extra,
+  });
   const first = events[0];
   if (!first || first.type !== 'Game.Created') return fail('the log must start with Game.Created');
   const created = first.data as GameCreated;
   const engine = engines(created.engine);
   if (!engine) return fail(`unknown engine ${created.engine}`);
   // Replaying under other rules would report a difference that is not a forgery: say so.
-  if (created.engineVersion !== engine.version) return fail(`the game was played under version ${created.engineVersion} of the ${engine.title} rules, and this verifier has version ${engine.version}: verify it with the Fieldpost release the game was played on`);
+  if (created.engineVersion !== engine.version)
+    return fail(
+      `the game was played under version ${created.engineVersion} of the ${engine.title} rules, and this verifier has version ${engine.version}: verify it with the Fieldpost release the game was played on`,
+    );
 
   let prev = GENESIS_HASH;
   for (const [i, e] of events.entries()) {
@@ -53,21 +62,24 @@ export function verifyLog(events: readonly EventEnvelope[], engines: (id: string
   let draws = 0;
   let expected: NewEvent[] = [];
   let decision: EventEnvelope | undefined;
-  const shape = (e: { type: string; data: unknown; visibility: unknown; actor: unknown }) => canonicalJson({ type: e.type, data: e.data, visibility: e.visibility, actor: e.actor });
+  const shape = (e: { type: string; data: unknown; visibility: unknown; actor: unknown }) =>
+    canonicalJson({ type: e.type, data: e.data, visibility: e.visibility, actor: e.actor });
 
   try {
     for (const e of events) {
       let want: NewEvent | undefined;
       if (expected.length > 0) {
         want = expected.shift();
-        if (e.commandId !== decision!.commandId || e.at !== decision!.at || e.player !== decision!.player) return fail(`event ${e.seq} (${e.type}) is not attributed like the decision it belongs to (event ${decision!.seq})`);
+        if (e.commandId !== decision!.commandId || e.at !== decision!.at || e.player !== decision!.player)
+          return fail(`event ${e.seq} (${e.type}) is not attributed like the decision it belongs to (event ${decision!.seq})`);
       } else {
         decision = e;
         const r = redecide(engine, state, e, seed);
         if (!r.ok) return fail(`event ${e.seq} (${e.type}): ${r.error}`);
         [want, ...expected] = r.value;
       }
-      if (!want || shape(e) !== shape(want)) return fail(`event ${e.seq} (${e.type}) differs from what the rules and dice produce: expected ${want ? shape(want).slice(0, 300) : 'nothing'}`);
+      if (!want || shape(e) !== shape(want))
+        return fail(`event ${e.seq} (${e.type}) differs from what the rules and dice produce: expected ${want ? shape(want).slice(0, 300) : 'nothing'}`);
       if (e.type === 'Game.Started' || e.type === 'Game.CommandAccepted') {
         const d = e.data as { rngFrom: number; rngTo: number };
         draws += d.rngTo - d.rngFrom;
@@ -88,13 +100,25 @@ export function verifyLog(events: readonly EventEnvelope[], engines: (id: string
  * first event), Game.SeatJoined (which may start the game and run the setup),
  * Game.CommandAccepted, Game.Resigned, Game.Cancelled and Game.TimedOut. Anything else cannot open a decision.
  */
-function redecide(engine: AnyEngine, state: GameState | undefined, e: EventEnvelope, seed: string): { ok: true; value: NewEvent[] } | { ok: false; error: string } {
+function redecide(
+  engine: AnyEngine,
+  state: GameState | undefined,
+  e: EventEnvelope,
+  seed: string,
+): { ok: true; value: NewEvent[] } | { ok: false; error: string } {
   const refused = (r: { ok: false; error: { message: string } }) => ({ ok: false as const, error: `replaying it is refused by the rules: ${r.error.message}` });
   if (state === undefined) {
     if (e.type !== 'Game.Created') return { ok: false, error: 'the log must start with Game.Created' };
     const d = e.data as GameCreated;
     const reserve = Object.fromEntries(d.seats.filter((s) => s.player !== null).map((s) => [s.id, s.player as string]));
-    const r = decideCreate(engine, { gameId: e.gameId, options: d.options, reserve, createdBy: d.createdBy, commitment: d.commitment, ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}) });
+    const r = decideCreate(engine, {
+      gameId: e.gameId,
+      options: d.options,
+      reserve,
+      createdBy: d.createdBy,
+      commitment: d.commitment,
+      ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}),
+    });
     if (!r.ok) return refused(r);
     if (e.player !== d.createdBy) return { ok: false, error: 'the game was not created by the player the event names' };
     return r;

@@ -12,10 +12,7 @@ export const HIDDEN: Visibility = { to: 'none' };
 export const onlySeats = (...seats: Seat[]): Visibility => ({ to: 'seats', seats });
 
 /** Who is looking: a seat, a spectator (public only), or an auditor (everything; only after the end). */
-export type Viewer =
-  | { readonly kind: 'seat'; readonly seat: Seat }
-  | { readonly kind: 'spectator' }
-  | { readonly kind: 'auditor' };
+export type Viewer = { readonly kind: 'seat'; readonly seat: Seat } | { readonly kind: 'spectator' } | { readonly kind: 'auditor' };
 
 export function canSee(visibility: Visibility, viewer: Viewer, gameEnded: boolean): boolean {
   if (gameEnded || viewer.kind === 'auditor') return true;

@@ -109,28 +109,36 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
   switch (c.type) {
     case 'CommitUnit': {
       if (s.phase !== 'commitment') return bad('phase/not-commitment', 'Units are committed in the Commitment Phase', RULE.commitment);
-      if (!me.hand.includes(c.unit) || used.has(c.unit)) return bad('commitment/not-in-hand', `${c.unit} is not an uncommitted unit in your hand`, RULE.commitment);
+      if (!me.hand.includes(c.unit) || used.has(c.unit))
+        return bad('commitment/not-in-hand', `${c.unit} is not an uncommitted unit in your hand`, RULE.commitment);
       const card = cardOf(s, c.unit);
-      if (card.type === 'crew') return bad('commitment/crew-alone', 'A crew is committed with the unit it crews, or to replace the lost crew of a unit in play', RULE.commitment);
+      if (card.type === 'crew')
+        return bad('commitment/crew-alone', 'A crew is committed with the unit it crews, or to replace the lost crew of a unit in play', RULE.commitment);
       const airFrom = s.situation.rules.aircraftFromTurn?.[seat];
-      if (card.type === 'aircraft' && airFrom !== undefined && s.turn < airFrom) return bad('situation/no-aircraft-yet', `In ${s.situation.title} your aircraft may be committed from turn ${airFrom}`, RULE.situation);
-      if (committing.length >= HAND_LIMIT_UNITS) return bad('commitment/too-many', `At most ${HAND_LIMIT_UNITS} units are committed in one turn`, RULE.commitment);
+      if (card.type === 'aircraft' && airFrom !== undefined && s.turn < airFrom)
+        return bad('situation/no-aircraft-yet', `In ${s.situation.title} your aircraft may be committed from turn ${airFrom}`, RULE.situation);
+      if (committing.length >= HAND_LIMIT_UNITS)
+        return bad('commitment/too-many', `At most ${HAND_LIMIT_UNITS} units are committed in one turn`, RULE.commitment);
       let crew: string | null = null;
       if (card.crew !== 'none') {
         if (c.crew === undefined) return bad('commitment/crew-required', `${card.title} needs a ${card.crew} crew committed with it`, RULE.commitment);
-        if (!me.hand.includes(c.crew) || used.has(c.crew)) return bad('commitment/crew-not-in-hand', `${c.crew} is not an uncommitted crew in your hand`, RULE.commitment);
+        if (!me.hand.includes(c.crew) || used.has(c.crew))
+          return bad('commitment/crew-not-in-hand', `${c.crew} is not an uncommitted crew in your hand`, RULE.commitment);
         const cc = cardOf(s, c.crew);
-        if (cc.type !== 'crew' || cc.crewKind !== card.crew) return bad('commitment/wrong-crew', `${card.title} needs a ${card.crew} crew, not ${cc.title}`, RULE.commitment);
+        if (cc.type !== 'crew' || cc.crewKind !== card.crew)
+          return bad('commitment/wrong-crew', `${card.title} needs a ${card.crew} crew, not ${cc.title}`, RULE.commitment);
         crew = c.crew;
       } else if (c.crew !== undefined) return bad('commitment/no-crew-needed', `${card.title} needs no crew (N/C)`, RULE.commitment);
       const line = commitLine(card, c.line);
       if (line === null) return bad('commitment/line-required', `${card.title} is mobile artillery: choose the front or rear line`, RULE.commitment);
-      if (c.line !== undefined && card.line !== 'either' && c.line !== line) return bad('commitment/wrong-line', `${card.title} is committed to the ${line === 'air' ? 'no' : line} line`, RULE.commitment);
+      if (c.line !== undefined && card.line !== 'either' && c.line !== line)
+        return bad('commitment/wrong-line', `${card.title} is committed to the ${line === 'air' ? 'no' : line} line`, RULE.commitment);
       return ok({ kind: 'commit', unit: c.unit, crew, line });
     }
     case 'ReplaceCrew': {
       if (s.phase !== 'commitment') return bad('phase/not-commitment', 'Crews are committed in the Commitment Phase', RULE.commitment);
-      if (!me.hand.includes(c.crew) || used.has(c.crew)) return bad('commitment/crew-not-in-hand', `${c.crew} is not an uncommitted crew in your hand`, RULE.commitment);
+      if (!me.hand.includes(c.crew) || used.has(c.crew))
+        return bad('commitment/crew-not-in-hand', `${c.crew} is not an uncommitted crew in your hand`, RULE.commitment);
       const u = s.inPlay[c.unit];
       if (!u || !mine(c.unit)) return bad('commitment/not-your-unit', `${c.unit} is not one of your units in the battle area`, RULE.commitment);
       const card = cardOf(s, c.unit);
@@ -143,12 +151,16 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
       if (s.phase !== 'commitment') return bad('phase/not-commitment', 'Crews move in the Commitment Phase', RULE.commitment);
       const from = s.inPlay[c.from];
       const to = s.inPlay[c.to];
-      if (!from || !to || !mine(c.from) || !mine(c.to) || c.from === c.to) return bad('commitment/not-your-unit', 'Move a crew between two of your units in the battle area', RULE.commitment);
+      if (!from || !to || !mine(c.from) || !mine(c.to) || c.from === c.to)
+        return bad('commitment/not-your-unit', 'Move a crew between two of your units in the battle area', RULE.commitment);
       const fc = cardOf(s, c.from);
       const tc = cardOf(s, c.to);
-      if (!isGroundType(fc.type) || !isGroundType(tc.type)) return bad('commitment/ground-only', 'Only crews of ground units move between units', RULE.commitment);
-      if (from.crew === null || used.has(`from:${c.from}`) || used.has(`to:${c.from}`)) return bad('commitment/no-crew', `${fc.title} has no crew to move`, RULE.commitment);
-      if (to.crew !== null || used.has(`to:${c.to}`) || used.has(`from:${c.to}`)) return bad('commitment/already-crewed', `${tc.title} already has a crew`, RULE.commitment);
+      if (!isGroundType(fc.type) || !isGroundType(tc.type))
+        return bad('commitment/ground-only', 'Only crews of ground units move between units', RULE.commitment);
+      if (from.crew === null || used.has(`from:${c.from}`) || used.has(`to:${c.from}`))
+        return bad('commitment/no-crew', `${fc.title} has no crew to move`, RULE.commitment);
+      if (to.crew !== null || used.has(`to:${c.to}`) || used.has(`from:${c.to}`))
+        return bad('commitment/already-crewed', `${tc.title} already has a crew`, RULE.commitment);
       if (tc.crew !== fc.crew) return bad('commitment/wrong-crew', `A ${fc.crew} crew cannot crew ${tc.title}`, RULE.commitment);
       return ok({ kind: 'moveCrew', from: c.from, to: c.to });
     }
@@ -159,20 +171,34 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
       const card = cardOf(s, c.unit);
       if (!isMobileArtillery(card)) return bad('commitment/not-mobile', `${card.title} is not mobile artillery`, RULE.commitment);
       if (u.immobilized) return bad('commitment/immobilized', `${card.title} is immobilized`, RULE.damage);
-      if (u.line === c.line || used.has(`line:${c.unit}`)) return bad('commitment/same-line', `${card.title} is already on the ${c.line} line`, RULE.commitment);
+      if (u.line === c.line || used.has(`line:${c.unit}`))
+        return bad('commitment/same-line', `${card.title} is already on the ${c.line} line`, RULE.commitment);
       return ok({ kind: 'moveLine', unit: c.unit, line: c.line });
     }
     case 'PlayCommandCard': {
-      if (!me.commands.includes(c.card) || used.has(c.card)) return bad('command/not-in-hand', `${c.card} is not an unplayed command card in your hand`, RULE.command);
+      if (!me.commands.includes(c.card) || used.has(c.card))
+        return bad('command/not-in-hand', `${c.card} is not an unplayed command card in your hand`, RULE.command);
       const card = commandOf(s, c.card);
-      if (s.phase !== card.phase) return bad('command/wrong-phase', `${card.title} is played with your ${card.phase === 'commitment' ? 'commitment order' : 'target declaration'}`, RULE.command);
+      if (s.phase !== card.phase)
+        return bad(
+          'command/wrong-phase',
+          `${card.title} is played with your ${card.phase === 'commitment' ? 'commitment order' : 'target declaration'}`,
+          RULE.command,
+        );
       const applies = (unitId: string) => card.appliesTo.includes(cardOf(s, unitId).type as never);
       const kind = card.effect.kind;
       if (kind === 'initiative' || kind === 'smoke' || kind === 'reinforce' || kind === 'resupply') {
         if (c.target !== undefined) return bad('command/no-target', `${card.title} is not played on a unit`, RULE.command);
-        const have = [...Object.values(s.inPlay).filter((u) => u.controller === seat).map((u) => u.id), ...committing.map((x) => x.unit)];
-        if (!have.some(applies)) return bad('command/no-applicable-unit', `${card.title} needs one of your ${card.appliesTo.join('/')} units in the battle area`, RULE.command);
-        if (identicalInEffect(s, card.title, seat, null) || used.has(`card:${card.title}:side`)) return bad('command/identical', `${card.title} is already in effect; identical cards are not cumulative`, RULE.command);
+        const have = [
+          ...Object.values(s.inPlay)
+            .filter((u) => u.controller === seat)
+            .map((u) => u.id),
+          ...committing.map((x) => x.unit),
+        ];
+        if (!have.some(applies))
+          return bad('command/no-applicable-unit', `${card.title} needs one of your ${card.appliesTo.join('/')} units in the battle area`, RULE.command);
+        if (identicalInEffect(s, card.title, seat, null) || used.has(`card:${card.title}:side`))
+          return bad('command/identical', `${card.title} is already in effect; identical cards are not cumulative`, RULE.command);
         if (c.boostWith !== undefined) return bad('command/no-boost', 'Only a capture roll can be boosted with this card', RULE.command);
         return ok({ kind: 'card', card: c.card, target: null, keep: false, boost: null });
       }
@@ -186,12 +212,14 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
         return bad('command/target-friendly', `${card.title} is played on one of your units`, RULE.command);
       }
       if (!applies(c.target)) return bad('command/wrong-unit-type', `${card.title} may only be played on ${card.appliesTo.join(', ')} units`, RULE.command);
-      if (identicalInEffect(s, card.title, seat, c.target) || used.has(`card:${card.title}:${c.target}`)) return bad('command/identical', `${card.title} is already on that unit; identical cards are not cumulative`, RULE.command);
+      if (identicalInEffect(s, card.title, seat, c.target) || used.has(`card:${card.title}:${c.target}`))
+        return bad('command/identical', `${card.title} is already on that unit; identical cards are not cumulative`, RULE.command);
       const tcard = cardOf(s, c.target);
       if (kind === 'withdraw') {
         if (target!.immobilized) return bad('command/immobilized', `${tcard.title} is immobilized and cannot withdraw`, RULE.damage);
         if (s.cards[c.target]!.owner !== seat) return bad('command/captured-unit', 'A captured unit cannot be withdrawn into your hand', RULE.command);
-        if (used.has(`from:${c.target}`) || used.has(`to:${c.target}`) || used.has(`line:${c.target}`)) return bad('command/unit-busy', `${tcard.title} has other orders this turn`, RULE.command);
+        if (used.has(`from:${c.target}`) || used.has(`to:${c.target}`) || used.has(`line:${c.target}`))
+          return bad('command/unit-busy', `${tcard.title} has other orders this turn`, RULE.command);
       }
       if (kind === 'repair' && target!.damageCard === null) return bad('command/not-damaged', `${tcard.title} has no Damage card to remove`, RULE.command);
       if (kind === 'capture') {
@@ -204,7 +232,8 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
       if (c.keep !== undefined && kind !== 'capture') return bad('command/no-keep', 'Only a capture may keep a unit', RULE.command);
       if (c.boostWith !== undefined) {
         if (kind !== 'capture') return bad('command/no-boost', 'Only a capture roll can be boosted with this card', RULE.command);
-        if (!me.commands.includes(c.boostWith) || used.has(c.boostWith) || c.boostWith === c.card) return bad('command/not-in-hand', `${c.boostWith} is not an unplayed command card in your hand`, RULE.command);
+        if (!me.commands.includes(c.boostWith) || used.has(c.boostWith) || c.boostWith === c.card)
+          return bad('command/not-in-hand', `${c.boostWith} is not an unplayed command card in your hand`, RULE.command);
       }
       return ok({ kind: 'card', card: c.card, target: c.target, keep: c.keep ?? false, boost: c.boostWith ?? null });
     }
@@ -276,7 +305,8 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
     case 'PlayCommandCard':
     case 'DeclareAttack':
     case 'JoinCloseAssault': {
-      if (s.phase !== 'commitment' && s.phase !== 'declaration') return no('phase/no-orders', 'Orders are given in the Commitment Phase and at Target Declaration', RULE.commitment);
+      if (s.phase !== 'commitment' && s.phase !== 'declaration')
+        return no('phase/no-orders', 'Orders are given in the Commitment Phase and at Target Declaration', RULE.commitment);
       if (me.sealed) return no('order/sealed', 'Your order is sealed; wait for the other side', RULE.commitment);
       const step = checkStep(s, seat, c);
       if (!step.ok) return step;
@@ -301,11 +331,17 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
       let order = draft.seats[seat].order;
       if (c.initiativeBoost !== undefined) {
         if (s.phase !== 'declaration') return no('command/boost-phase', 'The Initiative roll follows target declaration', RULE.initiative);
-        if (!me.commands.includes(c.initiativeBoost) || orderUses(draft, order).has(c.initiativeBoost)) return no('command/not-in-hand', `${c.initiativeBoost} is not an unplayed command card in your hand`, RULE.command);
+        if (!me.commands.includes(c.initiativeBoost) || orderUses(draft, order).has(c.initiativeBoost))
+          return no('command/not-in-hand', `${c.initiativeBoost} is not an unplayed command card in your hand`, RULE.command);
         order = [...order, { kind: 'initiativeBoost', card: c.initiativeBoost }];
       }
       const small = smallAssaults(order);
-      if (small.length) return no('combat/close-assault-too-small', `A close assault needs ${MIN_CLOSE_ASSAULT} or more infantry; the one on ${small.join(', ')} has fewer`, RULE.target);
+      if (small.length)
+        return no(
+          'combat/close-assault-too-small',
+          `A close assault needs ${MIN_CLOSE_ASSAULT} or more infantry; the one on ${small.join(', ')} has fewer`,
+          RULE.target,
+        );
       // Exactly one private event at every seal, whatever the order holds, so the other side
       // cannot tell a boost or an order given at once from the number of events it did not see.
       out.emit({ type: 'OrderFinalized', seat, steps: [...order] }, onlySeats(seat));
@@ -322,8 +358,10 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
       if (s.friendlyFire) return no('combat/friendly-fire-pending', 'A friendly-fire victim must be chosen first', RULE.attack);
       if (s.chooser !== seat) return no('combat/not-your-choice', 'The other side resolves the next attack', RULE.initiative);
       const a = s.attacks.find((x) => x.id === c.attackId);
-      if (!a || a.seat !== seat || a.status !== 'pending') return no('combat/no-such-attack', `${c.attackId} is not one of your unresolved attacks`, RULE.attack);
-      if (c.boostWith === undefined && (c.boostRoll !== undefined || c.boostShot !== undefined)) return no('command/boost-without-card', 'Name the command card you discard for +1', RULE.command);
+      if (!a || a.seat !== seat || a.status !== 'pending')
+        return no('combat/no-such-attack', `${c.attackId} is not one of your unresolved attacks`, RULE.attack);
+      if (c.boostWith === undefined && (c.boostRoll !== undefined || c.boostShot !== undefined))
+        return no('command/boost-without-card', 'Name the command card you discard for +1', RULE.command);
       if (c.boostWith !== undefined && c.boosts !== undefined) return no('command/boost-twice', 'Use either boostWith or boosts, not both', RULE.command);
       const boosts: Boost[] = c.boosts
         ? c.boosts.map((b) => ({ card: b.card, roll: b.roll, shot: b.shot ?? 1 }))
@@ -336,7 +374,8 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
         if (b.shot > shots) return no('command/no-such-shot', `That attack rolls ${shots} time(s); there is no roll number ${b.shot} to improve`, RULE.command);
         const earlier = boosts.slice(0, i);
         if (earlier.some((x) => x.card === b.card)) return no('command/boost-twice', `${b.card} can be discarded only once`, RULE.command);
-        if (earlier.some((x) => x.roll === b.roll && x.shot === b.shot)) return no('command/boost-twice', 'One command card may be discarded for each roll', RULE.command);
+        if (earlier.some((x) => x.roll === b.roll && x.shot === b.shot))
+          return no('command/boost-twice', 'One command card may be discarded for each roll', RULE.command);
       }
       // Each card is discarded just before the roll it improves: a shot's attack roll, or the
       // Intensity roll of that shot if it hits the declared target (else it stays in hand).
@@ -347,7 +386,8 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
     case 'ChooseFriendlyFireVictim': {
       const ff = s.friendlyFire;
       if (!ff || ff.chooser !== seat) return no('combat/no-friendly-fire', 'No friendly-fire victim is yours to choose', RULE.attack);
-      if (!ff.candidates.includes(c.unit)) return no('combat/not-a-candidate', `${c.unit} is not a legal friendly-fire target; choose one of ${ff.candidates.join(', ')}`, RULE.attack);
+      if (!ff.candidates.includes(c.unit))
+        return no('combat/not-a-candidate', `${c.unit} is not a legal friendly-fire target; choose one of ${ff.candidates.join(', ')}`, RULE.attack);
       out.emit({ type: 'FriendlyFireVictimChosen', attackId: ff.attackId, unit: c.unit, automatic: false });
       const held = s.seats[other(seat)].heldBoosts;
       const a = out.s.attacks.find((x) => x.id === ff.attackId)!;
@@ -372,7 +412,8 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
 
     case 'DiscardUnit':
     case 'DiscardCommand': {
-      if (s.phase !== 'draw' || me.drawDone || me.drawsTaken < DRAWS_PER_TURN) return no('draw/not-discarding', 'Discards to the hand limit come after your three draws', RULE.draw);
+      if (s.phase !== 'draw' || me.drawDone || me.drawsTaken < DRAWS_PER_TURN)
+        return no('draw/not-discarding', 'Discards to the hand limit come after your three draws', RULE.draw);
       if (c.type === 'DiscardUnit') {
         if (!me.hand.includes(c.card)) return no('draw/not-in-hand', `${c.card} is not in your hand`, RULE.draw);
         if (me.hand.length <= HAND_LIMIT_UNITS) return no('draw/within-limit', `You hold ${HAND_LIMIT_UNITS} unit cards or fewer`, RULE.draw);
@@ -467,7 +508,8 @@ function playCard(out: Out, ctx: Ctx, seat: Side, st: Extract<OrderStep, { kind:
     }
     case 'capture': {
       const u = s.inPlay[target!]!;
-      if (u.controller === seat || u.damageCard === null || !hasFrontInfantry(s, seat)) return void_('the target is no longer a damaged enemy unit, or you have no front-line infantry');
+      if (u.controller === seat || u.damageCard === null || !hasFrontInfantry(s, seat))
+        return void_('the target is no longer a damaged enemy unit, or you have no front-line infantry');
       out.emit({ type: 'CommandCardPlayed', seat, card: st.card, target });
       const boosted = st.boost !== null && out.s.seats[seat].commands.includes(st.boost);
       if (boosted) out.emit({ type: 'CommandCardDiscardedForBonus', seat, card: st.boost!, roll: 'capture' });
@@ -516,10 +558,21 @@ function revealDeclaration(out: Out, ctx: Ctx): void {
     let n = 0;
     const groups = new Map<string, string[]>();
     for (const st of orders[seat]) {
-      if (st.kind === 'attack') attacks.push({ id: `t${s.turn}-${seat}-${++n}`, seat, attackers: [st.attacker], target: st.target, weapons: st.weapons, closeAssault: false, status: 'pending', shotsDone: 0 });
+      if (st.kind === 'attack')
+        attacks.push({
+          id: `t${s.turn}-${seat}-${++n}`,
+          seat,
+          attackers: [st.attacker],
+          target: st.target,
+          weapons: st.weapons,
+          closeAssault: false,
+          status: 'pending',
+          shotsDone: 0,
+        });
       if (st.kind === 'closeAssault') groups.set(st.target, [...(groups.get(st.target) ?? []), st.attacker]);
     }
-    for (const [target, attackers] of groups) attacks.push({ id: `t${s.turn}-${seat}-${++n}`, seat, attackers, target, weapons: [], closeAssault: true, status: 'pending', shotsDone: 0 });
+    for (const [target, attackers] of groups)
+      attacks.push({ id: `t${s.turn}-${seat}-${++n}`, seat, attackers, target, weapons: [], closeAssault: true, status: 'pending', shotsDone: 0 });
   }
   // A card set aside for +1 Initiative is not named by the reveal: it is discarded (face up) only
   // if Initiative is rolled, and otherwise stays secret in the hand.
@@ -647,7 +700,11 @@ export function friendlyFireCandidates(s: State, a: Attack, weapon: number): str
       if (weapon < 0) return closeAssaultTarget(s, u.id);
       // A legal target of that weapon, as if the unit were an enemy: type, bullets, lines, the rear-line artillery limit.
       if (!shooter) return false;
-      return weaponCanAffect(cardOf(s, shooter.id).weapons[weapon]!, cardOf(s, u.id)) && lineAllows(shooter.line, u.line) && !rearArtilleryLimit(s, shooter.id, weapon, u.line);
+      return (
+        weaponCanAffect(cardOf(s, shooter.id).weapons[weapon]!, cardOf(s, u.id)) &&
+        lineAllows(shooter.line, u.line) &&
+        !rearArtilleryLimit(s, shooter.id, weapon, u.line)
+      );
     })
     .map((u) => u.id)
     .sort();
@@ -744,7 +801,8 @@ function drawOne(out: Out, ctx: Ctx, seat: Side, from: 'command' | 'reserves'): 
   if (s.phase !== 'draw' || me.drawDone) return violation('phase/not-draw', 'You are not drawing now', RULE.draw);
   if (me.drawsTaken >= DRAWS_PER_TURN) return violation('draw/no-more', 'You have drawn your three cards this turn', RULE.draw);
   const commandsLeft = s.commandDeck.length + s.commandDiscard.length > 0;
-  if (me.drawsTaken === 0 && from === 'reserves' && commandsLeft) return violation('draw/command-first', 'The first card drawn each turn is a Command card', RULE.draw);
+  if (me.drawsTaken === 0 && from === 'reserves' && commandsLeft)
+    return violation('draw/command-first', 'The first card drawn each turn is a Command card', RULE.draw);
   if (from === 'command') {
     if (!commandsLeft) return violation('draw/command-deck-empty', 'No Command cards are left to draw', RULE.draw);
     drawCommand(out, ctx, seat);
@@ -818,7 +876,9 @@ function checkEndOfTurn(out: Out): boolean {
   }
   // Judged on public facts only: reading the hidden hands here would tell a side that the game
   // went on because the other still holds a unit. A side that holds units commits one to play on.
-  const exhausted = SEATS.every((x) => Object.values(s.inPlay).every((u) => u.controller !== x) && s.seats[x].reserves.length === 0 && s.seats[x].lastCommitTurn < s.turn);
+  const exhausted = SEATS.every(
+    (x) => Object.values(s.inPlay).every((u) => u.controller !== x) && s.seats[x].reserves.length === 0 && s.seats[x].lastCommitTurn < s.turn,
+  );
   if (exhausted) return byScore(out, 'neither side has a unit in play or in Reserves, and neither committed one this turn');
   if (s.turn >= s.maxTurns) return byScore(out, `the turn limit (${s.maxTurns}) was reached`);
   return false;

@@ -10,7 +10,20 @@ import { SITUATIONS, type Situation } from './data/situations.js';
 import { decide, Out } from './decide.js';
 import { evolve } from './evolve.js';
 import { legalCommands, pending } from './legal.js';
-import { commandSchema, isOpenOrder, ORDER_STEP_TYPES, SEATS, type Command, type OrderStepCommand, type DeckChoice, type Event, type Options, type PlacedUnit, type SeatState, type State } from './model.js';
+import {
+  commandSchema,
+  isOpenOrder,
+  ORDER_STEP_TYPES,
+  SEATS,
+  type Command,
+  type OrderStepCommand,
+  type DeckChoice,
+  type Event,
+  type Options,
+  type PlacedUnit,
+  type SeatState,
+  type State,
+} from './model.js';
 import { COMMANDS_DEALT, commitLine, deckProblems, RULE } from './rules.js';
 import { view } from './view.js';
 
@@ -111,15 +124,23 @@ export const optionsSchema = z
       if (choice && 'preset' in choice) {
         const p = PRESET_DECKS[choice.preset];
         if (!p || p.side !== side) {
-          ctx.addIssue({ code: 'custom', path: [side, 'preset'], message: `no ${side} preset "${choice.preset}"; choose one of ${Object.keys(PRESET_DECKS).filter((k) => PRESET_DECKS[k]!.side === side).join(', ')}` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [side, 'preset'],
+            message: `no ${side} preset "${choice.preset}"; choose one of ${Object.keys(PRESET_DECKS)
+              .filter((k) => PRESET_DECKS[k]!.side === side)
+              .join(', ')}`,
+          });
           continue;
         }
       }
       const { min, max } = situation.deckPoints[side];
-      for (const p of deckProblems(catalog.units, side, resolveDeck(catalog, situation, side, choice), min, max)) ctx.addIssue({ code: 'custom', path: [side], message: p });
+      for (const p of deckProblems(catalog.units, side, resolveDeck(catalog, situation, side, choice), min, max))
+        ctx.addIssue({ code: 'custom', path: [side], message: p });
       const idx = indexCatalog(catalog);
       for (const placed of situation.startInPlay[side]) {
-        if (!idx.hasUnit(placed.card) || (placed.crew && !idx.hasUnit(placed.crew))) ctx.addIssue({ code: 'custom', path: ['situation'], message: `the catalog lacks ${placed.card} needed by ${situation.title}` });
+        if (!idx.hasUnit(placed.card) || (placed.crew && !idx.hasUnit(placed.crew)))
+          ctx.addIssue({ code: 'custom', path: ['situation'], message: `the catalog lacks ${placed.card} needed by ${situation.title}` });
       }
     }
   });
@@ -220,7 +241,8 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
       });
       out.emit({ type: 'SituationUnitsPlaced', seat, units }, PUBLIC);
     }
-    if (out.s.seats.us.reserves.length === 0 && out.s.seats.de.reserves.length === 0) return err(violation('setup/empty-decks', 'Both Reserves decks are empty', RULE.setup));
+    if (out.s.seats.us.reserves.length === 0 && out.s.seats.de.reserves.length === 0)
+      return err(violation('setup/empty-decks', 'Both Reserves decks are empty', RULE.setup));
     return ok(out.list as readonly Emitted<Event>[]);
   },
   evolve,

@@ -59,7 +59,8 @@ function leavePlay(s: State, id: string): State {
   };
 }
 
-const underReserves = (s: State, card: string | null): State => (card === null ? s : seat(s, s.cards[card]!.owner, (x) => ({ reserves: [...x.reserves, card] })));
+const underReserves = (s: State, card: string | null): State =>
+  card === null ? s : seat(s, s.cards[card]!.owner, (x) => ({ reserves: [...x.reserves, card] }));
 
 function record(s: State, card: string, by: Side | null, kind: Removed['kind'], points: number): State {
   const next: State = { ...s, removed: [...s.removed, { card, owner: s.cards[card]!.owner, by, kind, points }] };
@@ -136,7 +137,10 @@ export function evolve(s: State, e: Event): State {
       const next = seat(s, e.seat, (x) => ({ commands: without(x.commands, e.card) }));
       const lasting = ['defense', 'concealment', 'accuracy', 'intensity', 'rateOfFire', 'initiative', 'smoke', 'sabotage'].includes(card.effect.kind);
       if (!lasting) return { ...next, commandDiscard: [...next.commandDiscard, e.card] };
-      return { ...next, effects: [...next.effects, { card: e.card, title: card.title, seat: e.seat, unit: e.target, effect: card.effect, duration: card.duration }] };
+      return {
+        ...next,
+        effects: [...next.effects, { card: e.card, title: card.title, seat: e.seat, unit: e.target, effect: card.effect, duration: card.duration }],
+      };
     }
     case 'CommandCardVoided':
     case 'CommandCardDiscardedForBonus':

@@ -114,7 +114,8 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
       return out;
     }
     case 'combat': {
-      if (s.friendlyFire) return s.friendlyFire.chooser === seat ? s.friendlyFire.candidates.map((unit): Command => ({ type: 'ChooseFriendlyFireVictim', unit })) : [];
+      if (s.friendlyFire)
+        return s.friendlyFire.chooser === seat ? s.friendlyFire.candidates.map((unit): Command => ({ type: 'ChooseFriendlyFireVictim', unit })) : [];
       if (s.chooser !== seat) return [];
       for (const a of s.attacks) {
         if (a.seat !== seat || a.status !== 'pending') continue;
@@ -155,16 +156,32 @@ export function pending(s: State): Pending[] {
   if (s.result) return [];
   switch (s.phase) {
     case 'muster':
-      return SEATS.filter((x) => !s.seats[x].handReady).map((seat) => ({ seat, kind: 'sealed', prompt: 'Pick your starting hand of 4 units from your Reserves deck' }));
+      return SEATS.filter((x) => !s.seats[x].handReady).map((seat) => ({
+        seat,
+        kind: 'sealed',
+        prompt: 'Pick your starting hand of 4 units from your Reserves deck',
+      }));
     case 'commitment':
-      return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({ seat, kind: 'sealed', prompt: `Turn ${s.turn}: give your commitment order (units, crews, command cards), then seal it` }));
+      return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({
+        seat,
+        kind: 'sealed',
+        prompt: `Turn ${s.turn}: give your commitment order (units, crews, command cards), then seal it`,
+      }));
     case 'declaration':
-      return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({ seat, kind: 'sealed', prompt: `Turn ${s.turn}: declare one target per attacking unit, then seal` }));
+      return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({
+        seat,
+        kind: 'sealed',
+        prompt: `Turn ${s.turn}: declare one target per attacking unit, then seal`,
+      }));
     case 'combat':
       if (s.friendlyFire) return [{ seat: s.friendlyFire.chooser, kind: 'reaction', prompt: 'Friendly fire: choose which enemy unit its own attack hits' }];
       return s.chooser ? [{ seat: s.chooser, kind: 'move', prompt: 'Choose one of your declared attacks to resolve' }] : [];
     case 'draw':
-      return SEATS.filter((x) => !s.seats[x].drawDone).map((seat) => ({ seat, kind: 'move', prompt: 'Draw one Command card, then any two cards; discard down to 7 units and 5 commands' }));
+      return SEATS.filter((x) => !s.seats[x].drawDone).map((seat) => ({
+        seat,
+        kind: 'move',
+        prompt: 'Draw one Command card, then any two cards; discard down to 7 units and 5 commands',
+      }));
     case 'over':
       return [];
   }

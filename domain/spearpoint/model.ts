@@ -82,7 +82,15 @@ export const commandSchema = z.discriminatedUnion('type', [
   /** Draw phase: draw one card (the first must be a Command card while any remain). */
   z.object({ type: z.literal('DrawCard'), from: z.enum(['command', 'reserves']) }).strict(),
   /** Draw: several draws in one move, in this order (e.g. the whole turn's three), all or nothing. */
-  z.object({ type: z.literal('DrawCards'), from: z.array(z.enum(['command', 'reserves'])).min(1).max(3) }).strict(),
+  z
+    .object({
+      type: z.literal('DrawCards'),
+      from: z
+        .array(z.enum(['command', 'reserves']))
+        .min(1)
+        .max(3),
+    })
+    .strict(),
   /** Draw phase, over the hand limit: put a unit under your Reserves deck. */
   z.object({ type: z.literal('DiscardUnit'), card: id }).strict(),
   /** Draw phase, over the hand limit: discard a command card face up. */
@@ -262,16 +270,45 @@ export type Event =
   | { type: 'CommandCardDiscardedForBonus'; seat: Side; card: string; roll: 'initiative' | 'hit' | 'intensity' | 'capture' }
   | { type: 'InitiativeRolled'; rolls: { us: number; de: number }[]; modifiers: { us: number; de: number }; winner: Side }
   | { type: 'CombatBegan'; chooser: Side | null }
-  | { type: 'AttackRolled'; attackId: string; weapon: number; dice: [number, number]; bonus: number; needed: number; result: 'hit' | 'miss' | 'friendly-fire' | 'double-intensity' | 'destroyed-outright' }
+  | {
+      type: 'AttackRolled';
+      attackId: string;
+      weapon: number;
+      dice: [number, number];
+      bonus: number;
+      needed: number;
+      result: 'hit' | 'miss' | 'friendly-fire' | 'double-intensity' | 'destroyed-outright';
+    }
   | { type: 'FriendlyFirePending'; attackId: string; chooser: Side; candidates: string[]; weapon: number }
   | { type: 'BoostsHeld'; seat: Side; boosts: Boost[] }
   | { type: 'FriendlyFireVictimChosen'; attackId: string; unit: string; automatic: boolean }
   | { type: 'FriendlyFireHarmless'; attackId: string }
-  | { type: 'HitResolved'; attackId: string; target: string; intensity: number[]; doubled: boolean; bonus: number; damageIndex: number; defense: number; net: number; endurance: number }
+  | {
+      type: 'HitResolved';
+      attackId: string;
+      target: string;
+      intensity: number[];
+      doubled: boolean;
+      bonus: number;
+      damageIndex: number;
+      defense: number;
+      net: number;
+      endurance: number;
+    }
   | { type: 'DamageCardDrawn'; unit: string; card: string }
   | { type: 'DamageDeckReshuffled'; order: string[] }
   | { type: 'CrewKilled'; unit: string; crew: string; by: Side | null; points: number }
-  | { type: 'UnitDestroyed'; unit: string; by: Side | null; points: number; cause: 'damage' | 'outright' | 'explosion'; crew: string | null; crewFate: 'returned' | 'captured' | 'lost' | null; crewPoints: number; baseIntensity: number | null }
+  | {
+      type: 'UnitDestroyed';
+      unit: string;
+      by: Side | null;
+      points: number;
+      cause: 'damage' | 'outright' | 'explosion';
+      crew: string | null;
+      crewFate: 'returned' | 'captured' | 'lost' | null;
+      crewPoints: number;
+      baseIntensity: number | null;
+    }
   | { type: 'AttackResolved'; attackId: string; next: Side | null }
   | { type: 'CombatEnded' }
   | { type: 'AircraftReturned'; seat: Side; unit: string; pilot: string | null }

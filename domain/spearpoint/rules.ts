@@ -97,7 +97,8 @@ export function cannotAttack(s: State, unit: string): RuleViolation | null {
   if (card.weapons.length === 0) return violation('combat/no-weapons', `${card.title} has no weapons`, RULE.target);
   if (!isCrewed(s, u)) return violation('combat/idle', `${card.title} has no crew and stands idle`, RULE.commitment);
   if (u.shakenUntil >= s.turn) return violation('combat/shaken', `${card.title} is shaken and cannot attack`, RULE.damage);
-  if (unitEffects(s, unit).some((e) => e.effect.kind === 'sabotage')) return violation('combat/sabotaged', `${card.title} was sabotaged and cannot attack this turn`, RULE.command);
+  if (unitEffects(s, unit).some((e) => e.effect.kind === 'sabotage'))
+    return violation('combat/sabotaged', `${card.title} was sabotaged and cannot attack this turn`, RULE.command);
   return null;
 }
 
@@ -145,7 +146,8 @@ export function targetProblem(s: State, attacker: string, target: string, weapon
   return null;
 }
 
-export const isLegalTarget = (s: State, attacker: string, weapons: readonly number[], target: string): boolean => targetProblem(s, attacker, target, weapons) === null;
+export const isLegalTarget = (s: State, attacker: string, weapons: readonly number[], target: string): boolean =>
+  targetProblem(s, attacker, target, weapons) === null;
 
 /** Weapon positions of the attacker that could fire at the target. */
 export function legalWeapons(s: State, attacker: string, target: string): number[] {
@@ -179,10 +181,13 @@ export function closeAssaultProblem(s: State, attacker: string, target: string):
   if (blocked) return blocked;
   const a = s.inPlay[attacker]!;
   const t = s.inPlay[target];
-  if (cardOf(s, attacker).type !== 'infantry' || a.line !== 'front') return violation('combat/close-assault-infantry', 'Only front-line infantry may close assault', RULE.target);
+  if (cardOf(s, attacker).type !== 'infantry' || a.line !== 'front')
+    return violation('combat/close-assault-infantry', 'Only front-line infantry may close assault', RULE.target);
   if (!t || t.controller === a.controller) return violation('combat/target-friendly', 'Close assault an enemy unit', RULE.target);
-  if (!closeAssaultTarget(s, target)) return violation('combat/close-assault-target', 'Close assaults are made against armored front-line units (tanks, vehicles, guns, artillery)', RULE.target);
-  if (closeAssaultValue(s, attacker) === null) return violation('combat/close-assault-means', `${cardOf(s, attacker).title} has no weapon with a value against vehicles`, RULE.target);
+  if (!closeAssaultTarget(s, target))
+    return violation('combat/close-assault-target', 'Close assaults are made against armored front-line units (tanks, vehicles, guns, artillery)', RULE.target);
+  if (closeAssaultValue(s, attacker) === null)
+    return violation('combat/close-assault-means', `${cardOf(s, attacker).title} has no weapon with a value against vehicles`, RULE.target);
   return null;
 }
 
@@ -203,15 +208,30 @@ export function specialRoll(naturalSum: number): SpecialRoll {
  * artillery and guns, easier by the attacker's accuracy cards, harder by its accuracy damage
  * and by the target's concealment and its side's smoke (front-line units of the printed types).
  */
-export function hitThreshold(s: State, attacker: string, weapon: number | 'close-assault', target: string, assaultGroup: readonly string[] = [attacker]): number {
+export function hitThreshold(
+  s: State,
+  attacker: string,
+  weapon: number | 'close-assault',
+  target: string,
+  assaultGroup: readonly string[] = [attacker],
+): number {
   const tc = cardOf(s, target);
   const t = s.inPlay[target]!;
-  const base = weapon === 'close-assault' ? Math.min(...assaultGroup.map((u) => closeAssaultValue(s, u) ?? 20)) : cardOf(s, attacker).weapons[weapon]!.attack[targetIcon(tc.type)] ?? 99;
+  const base =
+    weapon === 'close-assault'
+      ? Math.min(...assaultGroup.map((u) => closeAssaultValue(s, u) ?? 20))
+      : (cardOf(s, attacker).weapons[weapon]!.attack[targetIcon(tc.type)] ?? 99);
   const immobileBonus = isImmobile(tc) ? 2 : 0;
   const accuracy = amountOf(unitEffects(s, attacker), 'accuracy');
   const aimLoss = s.inPlay[attacker]?.accuracyLoss ?? 0;
   const concealment = amountOf(unitEffects(s, target), 'concealment');
-  const smoke = t.line === 'front' ? amountOf(sideEffects(s, t.controller).filter((e) => commandOf(s, e.card).appliesTo.includes(tc.type as never)), 'smoke') : 0;
+  const smoke =
+    t.line === 'front'
+      ? amountOf(
+          sideEffects(s, t.controller).filter((e) => commandOf(s, e.card).appliesTo.includes(tc.type as never)),
+          'smoke',
+        )
+      : 0;
   return base - immobileBonus - accuracy + aimLoss + concealment + smoke;
 }
 
@@ -249,7 +269,8 @@ export const victoryPoints = (cost: number, captured: boolean): number => (captu
 export const recoveredEndurance = (card: UnitCard, hasDamageCard: boolean): number => (hasDamageCard ? card.endurance.half : card.endurance.full);
 
 /** Does this hit take the unit to its Half Endurance breakpoint without a Damage card yet? */
-export const needsDamageCard = (card: UnitCard, enduranceAfter: number, hasDamageCard: boolean): boolean => !hasDamageCard && enduranceAfter > 0 && enduranceAfter <= card.endurance.half;
+export const needsDamageCard = (card: UnitCard, enduranceAfter: number, hasDamageCard: boolean): boolean =>
+  !hasDamageCard && enduranceAfter > 0 && enduranceAfter <= card.endurance.half;
 
 export const landUnits = (s: State, seat: string): UnitInPlay[] => Object.values(s.inPlay).filter((u) => u.controller === seat && u.line !== 'air');
 export const hasGroundUnit = (s: State, seat: string): boolean => landUnits(s, seat).length > 0;
@@ -301,7 +322,8 @@ export const identicalInEffect = (s: State, title: string, seat: string, unit: s
 /** Can this attack still be resolved: attackers able and present, target present? */
 export function attackVoid(s: State, a: Attack): string | null {
   if (!s.inPlay[a.target]) return 'the target is gone';
-  if (a.closeAssault) return assaultParticipants(s, a).length < MIN_CLOSE_ASSAULT ? `fewer than ${MIN_CLOSE_ASSAULT} infantry of the close assault can still attack` : null;
+  if (a.closeAssault)
+    return assaultParticipants(s, a).length < MIN_CLOSE_ASSAULT ? `fewer than ${MIN_CLOSE_ASSAULT} infantry of the close assault can still attack` : null;
   if (a.attackers.some((u) => !s.inPlay[u] || cannotAttack(s, u) !== null)) return 'the attacker can no longer attack';
   return null;
 }

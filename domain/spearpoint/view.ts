@@ -49,8 +49,14 @@ export function view(s: State, viewer: Viewer) {
     };
   };
   const battle = (seat: Side) => {
-    const mine = Object.values(s.inPlay).filter((u) => u.controller === seat).sort((a, b) => (a.id < b.id ? -1 : 1));
-    return { front: mine.filter((u) => u.line === 'front').map(unitView), rear: mine.filter((u) => u.line === 'rear').map(unitView), air: mine.filter((u) => u.line === 'air').map(unitView) };
+    const mine = Object.values(s.inPlay)
+      .filter((u) => u.controller === seat)
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    return {
+      front: mine.filter((u) => u.line === 'front').map(unitView),
+      rear: mine.filter((u) => u.line === 'rear').map(unitView),
+      air: mine.filter((u) => u.line === 'air').map(unitView),
+    };
   };
   const seatView = (seat: Side) => {
     const x = s.seats[seat];
@@ -69,7 +75,18 @@ export function view(s: State, viewer: Viewer) {
         ? {
             hand: x.hand.map((id) => {
               const c = cardOf(s, id);
-              return { id, card: c.id, title: c.title, type: c.type, cost: c.cost, crew: c.crew, line: c.line, defense: c.defense, endurance: c.endurance, weapons: c.weapons.map(weaponLine) };
+              return {
+                id,
+                card: c.id,
+                title: c.title,
+                type: c.type,
+                cost: c.cost,
+                crew: c.crew,
+                line: c.line,
+                defense: c.defense,
+                endurance: c.endurance,
+                weapons: c.weapons.map(weaponLine),
+              };
             }),
             commands: x.commands.map((id) => ({ id, title: idx.command(id).title, text: idx.command(id).text })),
             order: x.order,

@@ -15,7 +15,14 @@ export const cryptoSeeds: SeedSource = {
 };
 
 /** The service wired to the DynamoDB store, with one snapshot interval shared by both. */
-export function createDynamoGameService(opts: { client: DynamoDBClient; tableName: string; engines: EngineRegistry; clock?: Clock; seeds?: SeedSource; snapshotEvery?: number }): { service: GameService; store: DynamoEventStore } {
+export function createDynamoGameService(opts: {
+  client: DynamoDBClient;
+  tableName: string;
+  engines: EngineRegistry;
+  clock?: Clock;
+  seeds?: SeedSource;
+  snapshotEvery?: number;
+}): { service: GameService; store: DynamoEventStore } {
   const snapshotEvery = opts.snapshotEvery ?? DEFAULT_SNAPSHOT_INTERVAL;
   const store = new DynamoEventStore({ client: opts.client, tableName: opts.tableName, snapshotInterval: snapshotEvery });
   const service = createGameService({ store, engines: opts.engines, clock: opts.clock ?? systemClock, seeds: opts.seeds ?? cryptoSeeds, snapshotEvery });

@@ -26,7 +26,17 @@ import {
   type Seat,
   type Viewer,
 } from '../../domain/kernel/index.js';
-import { AppError, ConcurrencyError, DuplicateCommandError, type Clock, type CommandRecord, type EventStore, type LoadedStream, type SeedSource, type Snapshot } from '../ports.js';
+import {
+  AppError,
+  ConcurrencyError,
+  DuplicateCommandError,
+  type Clock,
+  type CommandRecord,
+  type EventStore,
+  type LoadedStream,
+  type SeedSource,
+  type Snapshot,
+} from '../ports.js';
 
 /**
  * The application service: load a game's stream (one read), fold it, let the kernel and the
@@ -56,10 +66,17 @@ export interface GameView {
 
 export interface GameService {
   /** Creates a game; the creator also takes `seat` when given, in the same command. */
-  create(player: string, input: { engine: string; options?: unknown; reserve?: Record<string, string>; seat?: string; entropy?: string; timeLimitHours?: number; commandId: string }): Promise<CommandResult>;
+  create(
+    player: string,
+    input: { engine: string; options?: unknown; reserve?: Record<string, string>; seat?: string; entropy?: string; timeLimitHours?: number; commandId: string },
+  ): Promise<CommandResult>;
   join(player: string, gameId: string, input: { seat?: string; entropy?: string; commandId: string }): Promise<CommandResult>;
   /** `draft`: steps drafted in private, sealed by `command` (see preview). */
-  submit(player: string, gameId: string, input: { command: unknown; commandId: string; seat?: string; expectedVersion?: number; draft?: unknown[] }): Promise<CommandResult>;
+  submit(
+    player: string,
+    gameId: string,
+    input: { command: unknown; commandId: string; seat?: string; expectedVersion?: number; draft?: unknown[] },
+  ): Promise<CommandResult>;
   resign(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
   /** A seat the game is not waiting for claims it once the others have let the time limit pass. */
   claimTimeout(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
@@ -71,7 +88,11 @@ export interface GameService {
    * other seat can tell a preview happened. Send the draft with the sealing command to submit.
    */
   preview(player: string, gameId: string, input: { steps: unknown[]; seat?: string }): Promise<GameView>;
-  events(player: string | null, gameId: string, opts?: { after?: number; limit?: number; seat?: string }): Promise<{ events: EventEnvelope[]; version: number; next?: number }>;
+  events(
+    player: string | null,
+    gameId: string,
+    opts?: { after?: number; limit?: number; seat?: string },
+  ): Promise<{ events: EventEnvelope[]; version: number; next?: number }>;
   /** The full log, for audit; only once the game has ended (409 'game/not-ended' before). */
   exportLog(player: string | null, gameId: string): Promise<EventEnvelope[]>;
 }
@@ -96,7 +117,14 @@ const MAX_EVENTS_LIMIT = 1000;
 const RULE_PLATFORM = 'Fieldpost platform';
 
 /** Violations that are the request's shape, not the rules: 400. Seat problems: 403. Everything else: 422. */
-const BAD_REQUEST = new Set(['game/bad-options', 'game/bad-time-limit', 'command/malformed', 'action/seat-required', 'seat/entropy-too-long', 'seat/reserved-twice']);
+const BAD_REQUEST = new Set([
+  'game/bad-options',
+  'game/bad-time-limit',
+  'command/malformed',
+  'action/seat-required',
+  'seat/entropy-too-long',
+  'seat/reserved-twice',
+]);
 const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat', 'action/not-creator']);
 
 export function violationError(v: RuleViolation): AppError {
@@ -193,13 +221,25 @@ export function createGameService(deps: GameServiceDeps): GameService {
     const evs = await eventsBetween(l, rec.from, rec.to);
     // The id was used by someone else: this caller's command was never applied, so it is no duplicate.
     if (evs[0] !== undefined && evs[0].player !== player) {
-      throw new AppError(409, 'command/id-in-use', 'Another player already used this commandId in this game; your command was not applied. Send it again with a new commandId', RULE_PLATFORM);
+      throw new AppError(
+        409,
+        'command/id-in-use',
+        'Another player already used this commandId in this game; your command was not applied. Send it again with a new commandId',
+        RULE_PLATFORM,
+      );
     }
     return { gameId: l.stream.gameId, version: rec.to, duplicate: true, events: visible(evs, l.state, player, seat) };
   }
 
   /** Load, decide, append; reload and decide again when another command got in first. */
-  async function run(gameId: string, player: string, commandId: string, seat: Seat | undefined, expectedVersion: number | undefined, decide: Decision): Promise<CommandResult> {
+  async function run(
+    gameId: string,
+    player: string,
+    commandId: string,
+    seat: Seat | undefined,
+    expectedVersion: number | undefined,
+    decide: Decision,
+  ): Promise<CommandResult> {
     checkCommandId(commandId);
     if (expectedVersion !== undefined && (!Number.isInteger(expectedVersion) || expectedVersion < 0)) {
       throw new AppError(400, 'version/bad', 'expectedVersion must be a whole number of events, 0 or more');
@@ -257,7 +297,13 @@ export function createGameService(deps: GameServiceDeps): GameService {
   }
 
   const conflict = (expected: number, actual?: number) =>
-    new AppError(409, 'version/conflict', actual === undefined ? `Another command changed the game after version ${expected}; reload and decide again` : `The game is at version ${actual}, not ${expected}; reload and decide again`);
+    new AppError(
+      409,
+      'version/conflict',
+      actual === undefined
+        ? `Another command changed the game after version ${expected}; reload and decide again`
+        : `The game is at version ${actual}, not ${expected}; reload and decide again`,
+    );
 
   function heldSeat(state: GameState, player: string | null, seat?: Seat): Seat | null {
     if (player === null) return null;
@@ -333,13 +379,29 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
     join(player, gameId, input) {
       return run(gameId, player, input.commandId, input.seat, undefined, (l) =>
-        decideJoin(l.engine, l.state, { player, ...(input.seat !== undefined ? { seat: input.seat } : {}), ...(input.entropy !== undefined ? { entropy: input.entropy } : {}) }, l.stream.seed),
+        decideJoin(
+          l.engine,
+          l.state,
+          { player, ...(input.seat !== undefined ? { seat: input.seat } : {}), ...(input.entropy !== undefined ? { entropy: input.entropy } : {}) },
+          l.stream.seed,
+        ),
       );
     },
 
     submit(player, gameId, input) {
       return run(gameId, player, input.commandId, input.seat, input.expectedVersion, (l, at) =>
-        decidePlay(l.engine, l.state, { player, command: input.command, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}), ...(input.draft !== undefined ? { draft: input.draft } : {}) }, l.stream.seed),
+        decidePlay(
+          l.engine,
+          l.state,
+          {
+            player,
+            command: input.command,
+            now: at,
+            ...(input.seat !== undefined ? { seat: input.seat } : {}),
+            ...(input.draft !== undefined ? { draft: input.draft } : {}),
+          },
+          l.stream.seed,
+        ),
       );
     },
 
@@ -368,7 +430,12 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
     async preview(player, gameId, input) {
       const l = await loadGame(gameId);
-      const drafted = decideDraft(l.engine, l.state, { player, steps: input.steps, now: clock.now(), ...(input.seat !== undefined ? { seat: input.seat } : {}) });
+      const drafted = decideDraft(l.engine, l.state, {
+        player,
+        steps: input.steps,
+        now: clock.now(),
+        ...(input.seat !== undefined ? { seat: input.seat } : {}),
+      });
       if (!drafted.ok) throw violationError(drafted.error);
       const { seat } = drafted.value;
       return viewOf(l.engine, l.state, drafted.value.game, { kind: 'seat', seat }, seat, drafted.value.steps);
@@ -382,7 +449,10 @@ export function createGameService(deps: GameServiceDeps): GameService {
       const after = Math.max(0, Math.floor(opts.after ?? 0));
       const limit = Math.min(MAX_EVENTS_LIMIT, Math.max(1, Math.floor(opts.limit ?? DEFAULT_EVENTS_LIMIT)));
       // Events after the snapshot came with the load; older ones cost one more query.
-      const raw = after >= l.memFrom ? l.events.filter((e) => e.seq > after).slice(0, limit) : (await store.readEvents(gameId, after, limit)).filter((e) => e.seq <= version);
+      const raw =
+        after >= l.memFrom
+          ? l.events.filter((e) => e.seq > after).slice(0, limit)
+          : (await store.readEvents(gameId, after, limit)).filter((e) => e.seq <= version);
       const last = raw[raw.length - 1]?.seq;
       const next = last !== undefined && last < version ? last : undefined;
       return { events: visible(raw, state, player, opts.seat), version, ...(next !== undefined ? { next } : {}) };
@@ -390,7 +460,13 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
     async exportLog(_player, gameId) {
       const l = await loadGame(gameId);
-      if (l.state.meta.status !== 'ended') throw new AppError(409, 'game/not-ended', 'A game can be exported for audit once it has ended; until then its seed and hidden events stay secret', RULE_PLATFORM);
+      if (l.state.meta.status !== 'ended')
+        throw new AppError(
+          409,
+          'game/not-ended',
+          'A game can be exported for audit once it has ended; until then its seed and hidden events stay secret',
+          RULE_PLATFORM,
+        );
       if (l.memFrom === 0) return [...l.events];
       return store.readEvents(gameId, 0, l.state.meta.version);
     },

@@ -15,7 +15,7 @@ function readExportFile(file: string): { events: EventEnvelope[]; claims: Export
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`${file} is not a JSON file: ${(e as Error).message}`);
+    throw new Error(`${file} is not a JSON file: ${(e as Error).message}`, { cause: e });
   }
   const events = Array.isArray(parsed) ? parsed : (parsed as { events?: unknown } | null)?.events;
   if (!Array.isArray(events)) throw new Error(`${file} holds no event list (expected an export from GET /v1/games/{id}/export)`);
@@ -31,15 +31,21 @@ export function readExport(file: string): EventEnvelope[] {
 export function claimProblems(events: readonly EventEnvelope[], claims: ExportClaims): string[] {
   const last = events[events.length - 1];
   const problems: string[] = [];
-  if ('gameId' in claims && claims.gameId !== events[0]?.gameId) problems.push(`the export names game ${String(claims.gameId)}, but its events belong to ${events[0]?.gameId ?? 'no game'}`);
-  if ('version' in claims && claims.version !== (last?.seq ?? 0)) problems.push(`the export states version ${String(claims.version)}, but its events end at ${last?.seq ?? 0}`);
-  if ('finalHash' in claims && claims.finalHash !== (last?.hash ?? null)) problems.push(`the export states final hash ${String(claims.finalHash)}, but its last event hashes to ${last?.hash ?? 'nothing'}`);
+  if ('gameId' in claims && claims.gameId !== events[0]?.gameId)
+    problems.push(`the export names game ${String(claims.gameId)}, but its events belong to ${events[0]?.gameId ?? 'no game'}`);
+  if ('version' in claims && claims.version !== (last?.seq ?? 0))
+    problems.push(`the export states version ${String(claims.version)}, but its events end at ${last?.seq ?? 0}`);
+  if ('finalHash' in claims && claims.finalHash !== (last?.hash ?? null))
+    problems.push(`the export states final hash ${String(claims.finalHash)}, but its last event hashes to ${last?.hash ?? 'nothing'}`);
   return problems;
 }
 
 /** domain/registry.ts plus engines from --engines modules or FIELDPOST_ENGINES (comma-separated). */
 export async function auditEngines(extraModules: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<EngineRegistry> {
-  const fromEnv = (env['FIELDPOST_ENGINES'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const fromEnv = (env['FIELDPOST_ENGINES'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return withEngines(registry, await loadEngineModules([...extraModules, ...fromEnv]));
 }
 

@@ -41,7 +41,11 @@ export class ApiClient {
       res = await (this.opts.fetch ?? fetch)(`${this.opts.url}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new ApiError(0, 'network/unreachable', `Cannot reach ${this.opts.url} (${cause?.code ?? cause?.message ?? (e as Error).message}). Is the server running (npm start)?`);
+      throw new ApiError(
+        0,
+        'network/unreachable',
+        `Cannot reach ${this.opts.url} (${cause?.code ?? cause?.message ?? (e as Error).message}). Is the server running (npm start)?`,
+      );
     }
     const text = await res.text();
     let parsed: unknown = undefined;

@@ -113,7 +113,11 @@ export function readableJson(x: unknown, width = 110, pad = ''): string {
   const flat = JSON.stringify(x) ?? 'null';
   if (pad.length + flat.length <= width || x === null || typeof x !== 'object') return flat;
   const inner = pad + '  ';
-  const items = Array.isArray(x) ? x.map((v) => readableJson(v, width, inner)) : Object.entries(x).filter(([, v]) => v !== undefined).map(([k, v]) => `${JSON.stringify(k)}: ${readableJson(v, width, inner)}`);
+  const items = Array.isArray(x)
+    ? x.map((v) => readableJson(v, width, inner))
+    : Object.entries(x)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${JSON.stringify(k)}: ${readableJson(v, width, inner)}`);
   const lines: string[] = [];
   for (const item of items) {
     const last = lines.length - 1;
@@ -141,7 +145,9 @@ export function formatGame(v: GameViewBody, me: string): string {
   }
   for (const p of v.pending) {
     const mine = p.player === me && (v.seat === null || v.seat === p.seat);
-    lines.push(`Waiting for ${p.seat}${p.player ? ` (${p.player})` : ''}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${p.deadline ? ` (until ${p.deadline})` : ''}${mine ? '   ← YOUR MOVE' : ''}`);
+    lines.push(
+      `Waiting for ${p.seat}${p.player ? ` (${p.player})` : ''}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${p.deadline ? ` (until ${p.deadline})` : ''}${mine ? '   ← YOUR MOVE' : ''}`,
+    );
   }
   // The prompts were printed just above; a view that repeats them needs not say them twice.
   const view = isRecord(v.view) && Array.isArray(v.view['pending']) ? Object.fromEntries(Object.entries(v.view).filter(([k]) => k !== 'pending')) : v.view;
@@ -165,7 +171,13 @@ export function formatInbox(body: unknown, me: string): string {
     const pending = Array.isArray(g['pending']) ? (g['pending'] as { player?: string }[]) : [];
     const yourMove = g['yourMove'] === true || pending.some((p) => p.player === me);
     const outcome = g['outcome'] as { result?: string } | undefined;
-    const note = yourMove ? 'YOUR MOVE' : g['invited'] === true ? `invited: npm run cli -- join ${String(g['gameId'])}` : outcome?.result ? `you ${outcome.result}` : '';
+    const note = yourMove
+      ? 'YOUR MOVE'
+      : g['invited'] === true
+        ? `invited: npm run cli -- join ${String(g['gameId'])}`
+        : outcome?.result
+          ? `you ${outcome.result}`
+          : '';
     return `${yourMove ? '*' : ' '} ${String(g['gameId'] ?? '?').padEnd(24)} ${String(g['title'] ?? g['engine'] ?? '').padEnd(28)} ${String(g['status'] ?? '').padEnd(7)} v${String(g['version'] ?? '?').padEnd(5)} ${note}`;
   });
   const count = (body as { yourMoveCount?: number } | null)?.yourMoveCount;

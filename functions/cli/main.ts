@@ -3,9 +3,32 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { EventEnvelope } from '../../domain/kernel/index.js';
 import { ApiClient, ApiError, newCommandId } from './client.js';
-import { cliHome, loadConfig, loadDraft, loadListing, playerFromToken, resolveUrl, saveConfig, saveDraft, saveListing, type CliConfig, type ServerLogin } from './config.js';
+import {
+  cliHome,
+  loadConfig,
+  loadDraft,
+  loadListing,
+  playerFromToken,
+  resolveUrl,
+  saveConfig,
+  saveDraft,
+  saveListing,
+  type CliConfig,
+  type ServerLogin,
+} from './config.js';
 import { auditFile } from './audit.js';
-import { explainCommand, staleChoice, formatEvent, formatGame, formatInbox, formatLegal, formatLobby, glossary, type CommandReply, type GameViewBody } from './format.js';
+import {
+  explainCommand,
+  staleChoice,
+  formatEvent,
+  formatGame,
+  formatInbox,
+  formatLegal,
+  formatLobby,
+  glossary,
+  type CommandReply,
+  type GameViewBody,
+} from './format.js';
 
 const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url URL]
 
@@ -84,7 +107,8 @@ function client(ctx: Ctx, signedIn = true): ApiClient {
  */
 async function allPages(ctx: Ctx, path: string): Promise<unknown> {
   const api = client(ctx);
-  const paged = (v: unknown): v is { games: unknown[]; nextCursor?: unknown } => typeof v === 'object' && v !== null && Array.isArray((v as { games?: unknown }).games);
+  const paged = (v: unknown): v is { games: unknown[]; nextCursor?: unknown } =>
+    typeof v === 'object' && v !== null && Array.isArray((v as { games?: unknown }).games);
   const first = await api.request<unknown>('GET', path);
   if (!paged(first)) return first;
   const games = [...first.games];
@@ -171,11 +195,17 @@ async function legalOf(ctx: Ctx, gameId: string): Promise<GameViewBody> {
  * A log too long for one response, read through the event feed (everything is open once the
  * game has ended) into the same file the export route gives.
  */
-async function exportInPages(ctx: Ctx, gameId: string): Promise<{ format: string; gameId: string; version: number; finalHash: string | null; events: EventEnvelope[] }> {
+async function exportInPages(
+  ctx: Ctx,
+  gameId: string,
+): Promise<{ format: string; gameId: string; version: number; finalHash: string | null; events: EventEnvelope[] }> {
   const events: EventEnvelope[] = [];
   const limit = int(ctx.flags.limit, '--limit') ?? 1000;
-  for (let after = 0; ; ) {
-    const page = await client(ctx).request<{ events: EventEnvelope[]; version: number; next?: number }>('GET', gamePath(gameId, `/events?after=${after}&limit=${limit}`));
+  for (let after = 0; ;) {
+    const page = await client(ctx).request<{ events: EventEnvelope[]; version: number; next?: number }>(
+      'GET',
+      gamePath(gameId, `/events?after=${after}&limit=${limit}`),
+    );
     events.push(...page.events);
     if (page.next === undefined) break;
     after = page.next;
@@ -184,7 +214,14 @@ async function exportInPages(ctx: Ctx, gameId: string): Promise<{ format: string
   return { format: 'fieldpost-log/1', gameId, version: last?.seq ?? 0, finalHash: last?.hash ?? null, events };
 }
 
-const listingOf = (ctx: Ctx, gameId: string, v: GameViewBody) => ({ url: ctx.url, gameId, seat: v.seat, version: v.summary.version, commands: v.legalCommands, draft: v.drafting?.steps.length ?? 0 });
+const listingOf = (ctx: Ctx, gameId: string, v: GameViewBody) => ({
+  url: ctx.url,
+  gameId,
+  seat: v.seat,
+  version: v.summary.version,
+  commands: v.legalCommands,
+  draft: v.drafting?.steps.length ?? 0,
+});
 
 /** Remembers the numbered list a player has just been shown, so `play <n>` can tell when it went stale. */
 function remember(ctx: Ctx, gameId: string, v: GameViewBody): void {
@@ -212,7 +249,11 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
   async login(ctx) {
     const player = arg(ctx, 0, 'player');
     const r = await client(ctx, false).request<{ player: string; token: string; expiresAt: string }>('POST', '/local/token', { player });
-    const config: CliConfig = { ...ctx.config, defaultUrl: ctx.url, servers: { ...ctx.config.servers, [ctx.url]: { player: r.player, token: r.token, expiresAt: r.expiresAt } } };
+    const config: CliConfig = {
+      ...ctx.config,
+      defaultUrl: ctx.url,
+      servers: { ...ctx.config.servers, [ctx.url]: { player: r.player, token: r.token, expiresAt: r.expiresAt } },
+    };
     saveConfig(config);
     out(`Signed in as ${r.player} at ${ctx.url} (token saved in ${cliHome()}, valid until ${r.expiresAt}).`);
   },
@@ -291,7 +332,9 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     out(`Send one with:  npm run cli -- play ${gameId} <n>`);
     const d = v.drafting;
     if (d && d.stepChoices.length) {
-      out(`Order steps go into your private draft${d.steps.length ? ` (now ${d.steps.length} step${d.steps.length === 1 ? '' : 's'}: npm run cli -- draft ${gameId})` : ''}; sealing sends it whole.`);
+      out(
+        `Order steps go into your private draft${d.steps.length ? ` (now ${d.steps.length} step${d.steps.length === 1 ? '' : 's'}: npm run cli -- draft ${gameId})` : ''}; sealing sends it whole.`,
+      );
     }
   },
 
@@ -302,7 +345,10 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const chosen = v.legalCommands[n - 1];
     const stale = staleListing(ctx, gameId, v, n);
     if (stale) throw new UsageError(stale);
-    if (chosen === undefined) throw new UsageError(v.legalCommands.length ? `choose 1 to ${v.legalCommands.length}; see  npm run cli -- legal ${gameId}` : 'you have no legal command now');
+    if (chosen === undefined)
+      throw new UsageError(
+        v.legalCommands.length ? `choose 1 to ${v.legalCommands.length}; see  npm run cli -- legal ${gameId}` : 'you have no legal command now',
+      );
     const why = explainCommand(chosen, glossary(v.view));
     const drafting = v.drafting;
     if (drafting?.stepChoices.includes(n - 1)) {
@@ -324,7 +370,8 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     // A local draft, even an empty one, goes with the seal; with none, the seal is sent alone.
     const local = loadDraft(ctx.url, gameId, ctx.flags.seat);
     const draft = local && drafting?.sealChoices.includes(n - 1) ? drafting.steps : undefined;
-    const withDraft = draft === undefined ? '' : draft.length ? ` with your draft of ${draft.length} step${draft.length === 1 ? '' : 's'}` : ' with your empty draft';
+    const withDraft =
+      draft === undefined ? '' : draft.length ? ` with your draft of ${draft.length} step${draft.length === 1 ? '' : 's'}` : ' with your empty draft';
     out(`Playing ${JSON.stringify(chosen)}${withDraft}${why ? `\n  (${why})` : ''}`);
     // The choice was made on this version: if the game moved on meanwhile, refuse (409) rather than guess.
     await send(ctx, gameId, chosen, v.summary.version, draft);
@@ -359,7 +406,9 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const local = loadDraft(ctx.url, gameId, ctx.flags.seat);
     if (local) {
       // `do` sends exactly what it is given: say so, since a seal sent this way leaves the draft out.
-      process.stderr.write(`Note: your draft of ${local.steps.length} step${local.steps.length === 1 ? '' : 's'} stays on this computer and is not part of this command (seal it with play, or drop it with  npm run cli -- draft ${gameId} --clear).\n`);
+      process.stderr.write(
+        `Note: your draft of ${local.steps.length} step${local.steps.length === 1 ? '' : 's'} stays on this computer and is not part of this command (seal it with play, or drop it with  npm run cli -- draft ${gameId} --clear).\n`,
+      );
     }
     await send(ctx, gameId, command, int(ctx.flags.expect, '--expect'));
   },
@@ -371,7 +420,10 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     if (ctx.flags.limit) q.set('limit', String(int(ctx.flags.limit, '--limit')));
     if (ctx.flags.seat) q.set('seat', ctx.flags.seat);
     const qs = q.toString();
-    const r = await client(ctx).request<{ events: CommandReply['events']; version: number; next?: number }>('GET', gamePath(gameId, `/events${qs ? `?${qs}` : ''}`));
+    const r = await client(ctx).request<{ events: CommandReply['events']; version: number; next?: number }>(
+      'GET',
+      gamePath(gameId, `/events${qs ? `?${qs}` : ''}`),
+    );
     if (ctx.flags.json) {
       out(JSON.stringify(r, null, 2));
       return;
@@ -479,4 +531,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code));
+void main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -11,7 +11,10 @@ import { createNotifier, retryPolicyFromEnv, tableFromEnv } from '../notify/wiri
  * retries it and, after maxReceiveCount, moves it to the dead-letter queue. A receiver
  * that refuses a webhook is not an infrastructure error: that retry is a delayed message.
  */
-export function createNotifierHandler(notifier: Pick<Notifier, 'handle'>, log: (msg: string, data: Record<string, unknown>) => void = (msg, data) => console.error(JSON.stringify({ level: 'error', msg, ...data }))) {
+export function createNotifierHandler(
+  notifier: Pick<Notifier, 'handle'>,
+  log: (msg: string, data: Record<string, unknown>) => void = (msg, data) => console.error(JSON.stringify({ level: 'error', msg, ...data })),
+) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: { itemIdentifier: string }[] = [];
     await Promise.all(
@@ -36,7 +39,9 @@ export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
     // No allowPrivateWebhooks here: deployed webhooks are public https only (address-policy.ts).
-    fromEnv = createNotifierHandler(createNotifier({ client, tableName, env: process.env, retry: retryPolicyFromEnv(process.env, 'requeue'), queue: SqsNotifyQueue.fromEnv(process.env) }));
+    fromEnv = createNotifierHandler(
+      createNotifier({ client, tableName, env: process.env, retry: retryPolicyFromEnv(process.env, 'requeue'), queue: SqsNotifyQueue.fromEnv(process.env) }),
+    );
   }
   return fromEnv(event);
 };

@@ -13,8 +13,7 @@ export interface LocalClaims {
 }
 
 export type JwtCheck =
-  | { readonly ok: true; readonly claims: LocalClaims }
-  | { readonly ok: false; readonly reason: 'malformed' | 'algorithm' | 'signature' | 'expired' | 'claims' };
+  { readonly ok: true; readonly claims: LocalClaims } | { readonly ok: false; readonly reason: 'malformed' | 'algorithm' | 'signature' | 'expired' | 'claims' };
 
 export const LOCAL_ISSUER = 'fieldpost-local';
 

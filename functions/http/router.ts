@@ -123,7 +123,16 @@ export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opt
     seen.add(key);
   }
   const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const logError = opts.logError ?? ((err, id) => console.error(JSON.stringify({ level: 'error', requestId: id, error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) })));
+  const logError =
+    opts.logError ??
+    ((err, id) =>
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          requestId: id,
+          error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+        }),
+      ));
 
   return async (event) => {
     const requestId = event.requestContext?.requestId ?? 'local';
@@ -135,7 +144,10 @@ export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opt
       const hit = candidates.find((x) => x.c.route.method === method);
       if (!hit) {
         const allow = [...new Set(candidates.map((x) => x.c.route.method))].join(', ');
-        return respond(errorReply(405, 'http/method-not-allowed', `${method} is not allowed on ${pathOf(event)}; use ${allow}`, undefined, { allow }), requestId);
+        return respond(
+          errorReply(405, 'http/method-not-allowed', `${method} is not allowed on ${pathOf(event)}; use ${allow}`, undefined, { allow }),
+          requestId,
+        );
       }
       const { route } = hit.c;
       const player = route.auth === 'required' ? opts.authenticate(event) : '';
@@ -160,5 +172,9 @@ export function toErrorReply(e: unknown, requestId: string, logError: (err: unkn
   }
   logError(e, requestId);
   // Never leak internals: the request id lets an operator find the logged error.
-  return errorReply(500, 'internal/error', `Something went wrong on our side (request ${requestId}). Sending the same request again with the same commandId is safe`);
+  return errorReply(
+    500,
+    'internal/error',
+    `Something went wrong on our side (request ${requestId}). Sending the same request again with the same commandId is safe`,
+  );
 }

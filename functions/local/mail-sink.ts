@@ -73,7 +73,9 @@ const SAFE_ID = /^[A-Za-z0-9._-]+\.eml$/;
 export function listMail(dir: string): MailSummary[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((f) => SAFE_ID.test(f)).sort();
+    names = readdirSync(dir)
+      .filter((f) => SAFE_ID.test(f))
+      .sort();
   } catch {
     return [];
   }
@@ -94,7 +96,17 @@ export function readRawMail(dir: string, id: string): Buffer | undefined {
 export function summarizeMail(id: string, raw: Buffer): MailSummary {
   const { headers, body } = splitMessage(raw.toString('latin1'));
   const h = (k: string) => decodeWords(headers.get(k) ?? '');
-  return { id, from: h('from'), to: h('to'), subject: h('subject'), date: h('date'), messageId: h('message-id'), deliveryId: h('x-fieldpost-delivery'), size: raw.length, text: textPart(headers, body) };
+  return {
+    id,
+    from: h('from'),
+    to: h('to'),
+    subject: h('subject'),
+    date: h('date'),
+    messageId: h('message-id'),
+    deliveryId: h('x-fieldpost-delivery'),
+    size: raw.length,
+    text: textPart(headers, body),
+  };
 }
 
 function splitMessage(s: string): { headers: Map<string, string>; body: string } {
@@ -116,7 +128,11 @@ function decodeBody(body: string, encoding: string, charset: string): string {
   let bytes: Buffer;
   const enc = encoding.toLowerCase();
   if (enc === 'base64') bytes = Buffer.from(body.replace(/\s+/g, ''), 'base64');
-  else if (enc === 'quoted-printable') bytes = Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-Fa-f]{2})/g, (_, x: string) => String.fromCharCode(parseInt(x, 16))), 'latin1');
+  else if (enc === 'quoted-printable')
+    bytes = Buffer.from(
+      body.replace(/=\r?\n/g, '').replace(/=([0-9A-Fa-f]{2})/g, (_, x: string) => String.fromCharCode(parseInt(x, 16))),
+      'latin1',
+    );
   else bytes = Buffer.from(body, 'latin1');
   return bytes.toString(/utf-?8/i.test(charset) || charset === '' ? 'utf8' : 'latin1');
 }
@@ -143,26 +159,48 @@ function textPart(headers: Map<string, string>, body: string, depth = 0): string
 
 /** RFC 2047 encoded words (=?UTF-8?Q?...?= / =?UTF-8?B?...?=) in headers. */
 function decodeWords(s: string): string {
-  return s
-    .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_, charset: string, enc: string, text: string) => {
-      const bytes = enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, x: string) => String.fromCharCode(parseInt(x, 16))), 'latin1');
-      return bytes.toString(/utf-?8/i.test(charset) ? 'utf8' : 'latin1');
-    });
+  return s.replace(/\?=\s+=\?/g, '?==?').replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_, charset: string, enc: string, text: string) => {
+    const bytes =
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64')
+        : Buffer.from(
+            text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_m, x: string) => String.fromCharCode(parseInt(x, 16))),
+            'latin1',
+          );
+    return bytes.toString(/utf-?8/i.test(charset) ? 'utf8' : 'latin1');
+  });
 }
 
 /**
  * GET /local/mail (JSON list, newest last) and GET /local/mail/<id> (the raw .eml) for the
  * local runtime's HTTP server. Answers undefined for other paths.
  */
-export function mailHttp(dir: string, method: string, path: string): { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean } | undefined {
+export function mailHttp(
+  dir: string,
+  method: string,
+  path: string,
+): { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean } | undefined {
   if (path !== '/local/mail' && !path.startsWith('/local/mail/')) return undefined;
-  if (method !== 'GET') return { statusCode: 405, headers: { 'content-type': 'application/json', allow: 'GET' }, body: JSON.stringify({ code: 'http/method-not-allowed', message: 'Use GET' }) };
+  if (method !== 'GET')
+    return {
+      statusCode: 405,
+      headers: { 'content-type': 'application/json', allow: 'GET' },
+      body: JSON.stringify({ code: 'http/method-not-allowed', message: 'Use GET' }),
+    };
   if (path === '/local/mail' || path === '/local/mail/') {
     const mails = listMail(dir);
-    return { statusCode: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: JSON.stringify({ dir, count: mails.length, mails: mails.map((m) => ({ ...m, raw: `/local/mail/${m.id}` })) }) };
+    return {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      body: JSON.stringify({ dir, count: mails.length, mails: mails.map((m) => ({ ...m, raw: `/local/mail/${m.id}` })) }),
+    };
   }
   const raw = readRawMail(dir, decodeURIComponent(path.slice('/local/mail/'.length)));
-  if (!raw) return { statusCode: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'local/mail-not-found', message: 'No such mail in the sink' }) };
+  if (!raw)
+    return {
+      statusCode: 404,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'local/mail-not-found', message: 'No such mail in the sink' }),
+    };
   return { statusCode: 200, headers: { 'content-type': 'message/rfc822', 'cache-control': 'no-store' }, body: raw.toString('base64'), isBase64Encoded: true };
 }

@@ -160,7 +160,13 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
       apiId: 'local',
       domainName: headers['host'] ?? '127.0.0.1',
       domainPrefix: 'local',
-      http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: randomUUID(),
       routeKey: '$default',
       stage: '$default',
@@ -220,7 +226,11 @@ async function gamePageFor(deps: ApiDeps, gameId: string, base: string): Promise
     const seats = s.seats.map((x) => `<li>${escapeHtml(x.name)} (${escapeHtml(x.id)}): ${escapeHtml(x.player ?? 'open')}</li>`).join('');
     const pending = s.pending.map((p) => `<li>${escapeHtml(p.player ?? p.seat)}: ${escapeHtml(p.prompt)}</li>`).join('') || '<li>nobody</li>';
     const result = s.outcome ? `<p>Result: ${escapeHtml(s.outcome.reason)}; winners ${escapeHtml(s.outcome.winners.join(', ') || 'none')}</p>` : '';
-    return html(200, `${s.title}: ${s.status}`, `<ul>${seats}</ul><h2>Waiting for</h2><ul>${pending}</ul>${result}<p>Version ${s.version}, event hash <code>${escapeHtml(s.hash)}</code></p><p>Play it from a terminal:</p><pre>npm run cli -- show ${escapeHtml(gameId)} --url ${escapeHtml(base)}</pre>`);
+    return html(
+      200,
+      `${s.title}: ${s.status}`,
+      `<ul>${seats}</ul><h2>Waiting for</h2><ul>${pending}</ul>${result}<p>Version ${s.version}, event hash <code>${escapeHtml(s.hash)}</code></p><p>Play it from a terminal:</p><pre>npm run cli -- show ${escapeHtml(gameId)} --url ${escapeHtml(base)}</pre>`,
+    );
   } catch (e) {
     const status = (e as { status?: number }).status === 404 ? 404 : 500;
     return html(status, status === 404 ? 'No such game' : 'Something went wrong', `<p>${escapeHtml(gameId)}</p>`);
@@ -240,7 +250,8 @@ function verifyPageFor(token: string | null, base: string): APIGatewayProxyStruc
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
     body: `<!doctype html><meta charset="utf-8"><title>Confirm your email address</title><h1>Confirm your email address</h1>${body}`,
   });
-  if (!token || !/^[A-Za-z0-9_-]{16,200}$/.test(token)) return page(400, '<p>This is not a verification link: the token is missing or malformed. Ask for a new mail with POST /v1/me/email/resend.</p>');
+  if (!token || !/^[A-Za-z0-9_-]{16,200}$/.test(token))
+    return page(400, '<p>This is not a verification link: the token is missing or malformed. Ask for a new mail with POST /v1/me/email/resend.</p>');
   const curl = `curl -s -X POST ${base}/local/token -H 'content-type: application/json' -d '{"player":"YOUR-NAME"}'\ncurl -s -X POST ${base}/v1/me/email/verify -H 'authorization: Bearer TOKEN-FROM-ABOVE' -H 'content-type: application/json' -d '{"token":"${token}"}'`;
   return page(
     200,
@@ -312,7 +323,11 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       tableName,
       engines: opts.engines ?? defaultRegistry,
       authenticate: localAuthenticator(secret),
-      modules: opts.modules ?? routeModules.map((m) => (m === settingsRoutes ? createSettingsRoutes({ allowPrivateWebhooks: opts.allowPrivateWebhooks ?? true, verificationMail: () => mail }) : m)),
+      modules:
+        opts.modules ??
+        routeModules.map((m) =>
+          m === settingsRoutes ? createSettingsRoutes({ allowPrivateWebhooks: opts.allowPrivateWebhooks ?? true, verificationMail: () => mail }) : m,
+        ),
     });
     const handler: ApiHandler = api.handler;
 
@@ -322,12 +337,18 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
           const body = await readBody(req, DEFAULT_MAX_BODY_BYTES);
           const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
           if (path === '/local/token') {
-            send(res, req.method === 'POST' ? tokenEndpoint(body, (p) => issue(p)) : json(405, { code: 'http/method-not-allowed', message: 'Use POST /local/token {"player":"name"}' }));
+            send(
+              res,
+              req.method === 'POST'
+                ? tokenEndpoint(body, (p) => issue(p))
+                : json(405, { code: 'http/method-not-allowed', message: 'Use POST /local/token {"player":"name"}' }),
+            );
             return;
           }
           const gamePage = /^\/games\/([A-Za-z0-9_-]{1,64})$/.exec(path);
           if (gamePage && req.method === 'GET') return send(res, await gamePageFor(api.deps, gamePage[1]!, `http://${req.headers.host ?? '127.0.0.1'}`));
-          if (path === '/verify-email' && req.method === 'GET') return send(res, verifyPageFor(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token'), `http://${req.headers.host ?? '127.0.0.1'}`));
+          if (path === '/verify-email' && req.method === 'GET')
+            return send(res, verifyPageFor(new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token'), `http://${req.headers.host ?? '127.0.0.1'}`));
           for (const ext of started) {
             const local = ext.handle?.(req.method ?? 'GET', path);
             if (local) return send(res, local);

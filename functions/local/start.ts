@@ -33,7 +33,9 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not ${values.port}`);
   const engines = withEngines(registry, await loadEngineModules(values.engines));
 
-  console.log(values.memory ? 'Starting DynamoDB Local in memory (nothing is kept)...' : `Starting DynamoDB Local with data in ${values.data ?? '.data'}/dynamodb ...`);
+  console.log(
+    values.memory ? 'Starting DynamoDB Local in memory (nothing is kept)...' : `Starting DynamoDB Local with data in ${values.data ?? '.data'}/dynamodb ...`,
+  );
   const rt = await startLocalRuntime({
     port,
     memory: values.memory,

@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record, type Shard } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
 import { SmtpMailer, type Mailer } from '../notify/mailer.js';
 import type { Notifier, RetryPolicy } from '../notify/notifier.js';
 import { InProcessQueue } from '../notify/queue.js';
@@ -155,7 +162,9 @@ export class StreamPoller {
     const shards = await this.shards();
     const order = topological(shards);
     for (const shard of order) {
-      const it = await this.streams.send(new GetShardIteratorCommand({ StreamArn: await this.arn(), ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }));
+      const it = await this.streams.send(
+        new GetShardIteratorCommand({ StreamArn: await this.arn(), ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }),
+      );
       let iterator = it.ShardIterator;
       while (iterator) {
         const r = await this.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
@@ -216,11 +225,18 @@ export interface LocalNotificationsOptions {
   readonly allowPrivateWebhooks?: boolean;
 }
 
-export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log' | 'provideMail'> & { url?: string }, opts: LocalNotificationsOptions = {}): Promise<LocalNotifications> {
+export async function startLocalNotifications(
+  ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log' | 'provideMail'> & { url?: string },
+  opts: LocalNotificationsOptions = {},
+): Promise<LocalNotifications> {
   // Local: webhooks may be plain http to 127.0.0.1 receivers (allowPrivateWebhooks below).
   const base = opts.env ?? process.env;
   // Links in local mail open this runtime's own game page unless APP_URL says otherwise.
-  const env: Readonly<Record<string, string | undefined>> = { ...base, ...(base['APP_URL'] ?? ctx.url ? { APP_URL: base['APP_URL'] ?? ctx.url } : {}), AUTH_MODE: 'local' };
+  const env: Readonly<Record<string, string | undefined>> = {
+    ...base,
+    ...((base['APP_URL'] ?? ctx.url) ? { APP_URL: base['APP_URL'] ?? ctx.url } : {}),
+    AUTH_MODE: 'local',
+  };
   const stops: (() => Promise<void>)[] = [];
   try {
     let mailSink: MailSink | undefined;
@@ -241,8 +257,8 @@ export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client'
       }
     }
     const retry = opts.retry ?? retryPolicyFromEnv(env, 'inline');
-    let notifierRef: Notifier | undefined;
-    const queue = new InProcessQueue((job) => notifierRef!.handle(job).then(() => undefined), {
+    const notifierRef: { current?: Notifier } = {};
+    const queue = new InProcessQueue((job) => notifierRef.current!.handle(job).then(() => undefined), {
       delayScaleMs: opts.delayScaleMs ?? 1000,
       onError: (e, job) => ctx.log(`[notify] ${job.notice.kind} for ${job.notice.player} failed: ${(e as Error).message}`),
     });
@@ -257,7 +273,7 @@ export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client'
       ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
       ...(opts.clock ? { clock: opts.clock } : {}),
     });
-    notifierRef = notifier;
+    notifierRef.current = notifier;
     // The API's verification mail goes through the same mailer, with links to the same place.
     ctx.provideMail?.({ mailer: mailer!, appUrl: env['APP_URL'] ?? 'http://127.0.0.1' });
     const readModels = new ReadModelStore(ctx.client, ctx.tableName);
@@ -267,7 +283,8 @@ export async function startLocalNotifications(ctx: Pick<RuntimeContext, 'client'
       tableName: ctx.tableName,
       intervalMs: opts.pollIntervalMs ?? 250,
       log: ctx.log,
-      onRecords: (records) => processStreamRecords(records, { readModels, queue, log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`) }),
+      onRecords: (records) =>
+        processStreamRecords(records, { readModels, queue, log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`) }),
     });
     poller.start();
     stops.push(async () => {

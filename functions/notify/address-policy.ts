@@ -178,7 +178,13 @@ const inV4 = (v: number, base: number, prefix: number) => prefix === 0 || v >>> 
 const inV6 = (v: bigint, base: bigint, prefix: number) => v >> BigInt(128 - prefix) === base >> BigInt(128 - prefix);
 
 const V4_COMPILED = V4_BLOCKS.map(([base, prefix, kind, what]) => ({ base: parseIpv4(base)!, prefix, kind, range: `${base}/${prefix}: ${what}` }));
-const V6_COMPILED = V6_BLOCKS.map(([base, prefix, kind, what, shift]) => ({ base: parseIpv6(base)!, prefix, kind, range: `${base}/${prefix}: ${what}`, shift: BigInt(shift ?? 0) }));
+const V6_COMPILED = V6_BLOCKS.map(([base, prefix, kind, what, shift]) => ({
+  base: parseIpv6(base)!,
+  prefix,
+  kind,
+  range: `${base}/${prefix}: ${what}`,
+  shift: BigInt(shift ?? 0),
+}));
 const GLOBAL_UNICAST = parseIpv6('2000::')!;
 
 function classifyV4(v: number): AddressClass | undefined {
@@ -275,7 +281,11 @@ export function checkWebhookUrl(raw: string, policy: WebhookPolicy = STRICT_WEBH
   if (policy.allowPrivate) return { ok: true, url, ...(ip ? { ip } : {}) };
   if (ip) {
     const c = classifyAddress(ip);
-    if (c) return refuse('webhook/non-public-address', `points at ${describeAddress(host.replace(/^\[|\]$/g, ''), c)}; webhooks must go to a public internet address`);
+    if (c)
+      return refuse(
+        'webhook/non-public-address',
+        `points at ${describeAddress(host.replace(/^\[|\]$/g, ''), c)}; webhooks must go to a public internet address`,
+      );
     return { ok: true, url, ip };
   }
   const nameProblem = hostNameProblem(host);
@@ -293,7 +303,11 @@ export function checkResolved(host: string, addresses: readonly string[], policy
   if (addresses.length === 0) return { code: 'webhook/resolves-to-non-public-address', reason: `has a host, ${host}, that resolves to no address` };
   for (const a of addresses) {
     const c = classifyAddress(a);
-    if (c) return { code: 'webhook/resolves-to-non-public-address', reason: `has a host, ${host}, that resolves to ${describeAddress(a, c)}; webhooks must go to a public internet address` };
+    if (c)
+      return {
+        code: 'webhook/resolves-to-non-public-address',
+        reason: `has a host, ${host}, that resolves to ${describeAddress(a, c)}; webhooks must go to a public internet address`,
+      };
   }
   return undefined;
 }

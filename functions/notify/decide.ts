@@ -10,7 +10,13 @@ export const NOTICE_KINDS = ['turn', 'started', 'ended', 'invited'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 const seatRef = z.object({ seat: z.string(), name: z.string(), player: z.string().nullable() });
-const asked = z.object({ seat: z.string(), name: z.string(), kind: z.enum(['move', 'sealed', 'reaction']), prompt: z.string(), deadline: z.string().optional() });
+const asked = z.object({
+  seat: z.string(),
+  name: z.string(),
+  kind: z.enum(['move', 'sealed', 'reaction']),
+  prompt: z.string(),
+  deadline: z.string().optional(),
+});
 
 export const noticeSchema = z.object({
   /** Dedupe key: game, kind, the recipient's seats, and the version the notice is about. */
@@ -30,7 +36,14 @@ export const noticeSchema = z.object({
   /** A turn notice sent as the game starts: one message instead of two. */
   gameStarted: z.boolean().optional(),
   invitedBy: z.string().optional(),
-  outcome: z.object({ winners: z.array(z.string()), reason: z.string(), score: z.record(z.string(), z.number()).optional(), result: z.enum(['won', 'lost', 'draw', 'cancelled']) }).optional(),
+  outcome: z
+    .object({
+      winners: z.array(z.string()),
+      reason: z.string(),
+      score: z.record(z.string(), z.number()).optional(),
+      result: z.enum(['won', 'lost', 'draw', 'cancelled']),
+    })
+    .optional(),
 });
 export type Notice = z.infer<typeof noticeSchema>;
 
@@ -42,7 +55,8 @@ export const notifyJobSchema = z.object({
 });
 export type NotifyJob = z.infer<typeof notifyJobSchema>;
 
-export const noticeKey = (gameId: string, kind: NoticeKind, seats: readonly string[], version: number) => `${gameId}#${kind}#${[...seats].sort().join('+')}#${version}`;
+export const noticeKey = (gameId: string, kind: NoticeKind, seats: readonly string[], version: number) =>
+  `${gameId}#${kind}#${[...seats].sort().join('+')}#${version}`;
 
 /** Players (non-null) holding the given seats, each with their seats in seat order. */
 function bySeatPlayer(s: GameSummary, seats: readonly string[]): Map<string, string[]> {
@@ -75,14 +89,23 @@ export function decideNotices(old: GameSummary | undefined, next: GameSummary): 
   const reservedBefore = new Set(old?.seats.filter((s) => s.player !== null).map((s) => s.id) ?? []);
   const invitedSeats = next.seats.filter((s) => s.player !== null && !s.joined && !reservedBefore.has(s.id) && s.player !== next.createdBy).map((s) => s.id);
   for (const [player, seats] of bySeatPlayer(next, invitedSeats)) {
-    notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'invited', seats, next.version), kind: 'invited', asked: [], invitedBy: next.createdBy });
+    notices.push({
+      ...base(player, seats),
+      key: noticeKey(next.gameId, 'invited', seats, next.version),
+      kind: 'invited',
+      asked: [],
+      invitedBy: next.createdBy,
+    });
   }
 
   const started = next.status === 'active' && old?.status !== 'active' && old?.status !== 'ended';
   // Your turn: exactly the seats pending now that were not pending before.
   const before = new Set(old?.pending.map((p) => p.seat) ?? []);
   const fresh = next.pending.filter((p) => !before.has(p.seat));
-  const turnPlayers = bySeatPlayer(next, fresh.map((p) => p.seat));
+  const turnPlayers = bySeatPlayer(
+    next,
+    fresh.map((p) => p.seat),
+  );
   for (const [player, seats] of turnPlayers) {
     const askedOf = fresh
       .filter((p) => seats.includes(p.seat))
@@ -90,12 +113,21 @@ export function decideNotices(old: GameSummary | undefined, next: GameSummary): 
         const deadline = (p as { deadline?: unknown }).deadline;
         return { seat: p.seat, name: seatName(p.seat), kind: p.kind, prompt: p.prompt, ...(typeof deadline === 'string' ? { deadline } : {}) };
       });
-    notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'turn', seats, next.version), kind: 'turn', asked: askedOf, ...(started ? { gameStarted: true } : {}) });
+    notices.push({
+      ...base(player, seats),
+      key: noticeKey(next.gameId, 'turn', seats, next.version),
+      kind: 'turn',
+      asked: askedOf,
+      ...(started ? { gameStarted: true } : {}),
+    });
   }
 
   if (started) {
     // Everyone seated hears the game began; those whose move it is already got one notice.
-    const everyone = bySeatPlayer(next, next.seats.map((s) => s.id));
+    const everyone = bySeatPlayer(
+      next,
+      next.seats.map((s) => s.id),
+    );
     for (const [player, seats] of everyone) {
       if (turnPlayers.has(player)) continue;
       notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'started', seats, next.version), kind: 'started', asked: [] });
@@ -106,10 +138,19 @@ export function decideNotices(old: GameSummary | undefined, next: GameSummary): 
     const outcome = next.outcome;
     // A game that ends before it began was cancelled by its creator: tell the others (joined or invited).
     const cancelled = old?.status === 'open';
-    for (const [player, seats] of bySeatPlayer(next, next.seats.map((s) => s.id))) {
+    for (const [player, seats] of bySeatPlayer(
+      next,
+      next.seats.map((s) => s.id),
+    )) {
       if (cancelled && player === next.createdBy) continue;
       const result = cancelled ? 'cancelled' : outcome.winners.length === 0 ? 'draw' : outcome.winners.some((w) => seats.includes(w)) ? 'won' : 'lost';
-      notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'ended', seats, next.version), kind: 'ended', asked: [], outcome: { ...outcome, winners: [...outcome.winners], result } });
+      notices.push({
+        ...base(player, seats),
+        key: noticeKey(next.gameId, 'ended', seats, next.version),
+        kind: 'ended',
+        asked: [],
+        outcome: { ...outcome, winners: [...outcome.winners], result },
+      });
     }
   }
   return notices;

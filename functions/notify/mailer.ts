@@ -79,7 +79,15 @@ export function mailerFromEnv(env: Readonly<Record<string, string | undefined>>)
   const smtp = env['SMTP_URL'];
   if (smtp) {
     const u = new URL(smtp);
-    return new SmtpMailer({ host: u.hostname, port: Number(u.port || 25), secure: u.protocol === 'smtps:', ...(u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : {}) }, from);
+    return new SmtpMailer(
+      {
+        host: u.hostname,
+        port: Number(u.port || 25),
+        secure: u.protocol === 'smtps:',
+        ...(u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : {}),
+      },
+      from,
+    );
   }
   return new SesMailer(new SESv2Client({}), from, env['SES_CONFIGURATION_SET']);
 }

@@ -50,7 +50,9 @@ export interface NotifierDeps {
   readonly isStale?: (notice: Notice) => Promise<boolean>;
 }
 
-type Channel = { id: 'email'; kind: 'email'; to: string; verified: boolean } | { id: string; kind: 'webhook'; url: string; secret: string; format: 'json' | 'discord' | 'slack' };
+type Channel =
+  | { id: 'email'; kind: 'email'; to: string; verified: boolean }
+  | { id: string; kind: 'webhook'; url: string; secret: string; format: 'json' | 'discord' | 'slack' };
 
 export interface ChannelResult {
   readonly channel: string;
@@ -58,14 +60,19 @@ export interface ChannelResult {
 }
 
 /** The delivery log's reason for a notice not mailed to an unconfirmed address. */
-export const EMAIL_NOT_VERIFIED = 'email not verified yet: confirm the address with the link in the verification mail (POST /v1/me/email/resend sends a new one)';
+export const EMAIL_NOT_VERIFIED =
+  'email not verified yet: confirm the address with the link in the verification mail (POST /v1/me/email/resend sends a new one)';
 
-export const deliveryIdOf = (key: string, player: string, channel: string) => `dlv_${createHash('sha256').update(`${key}\n${player}\n${channel}`).digest('hex').slice(0, 32)}`;
+export const deliveryIdOf = (key: string, player: string, channel: string) =>
+  `dlv_${createHash('sha256').update(`${key}\n${player}\n${channel}`).digest('hex').slice(0, 32)}`;
 
 function channelsOf(s: NotificationSettings | undefined): Channel[] {
   if (!s) return [];
   // An unverified address stays a channel so the skipped notice is recorded where its owner looks.
-  return [...(s.email ? [{ id: 'email' as const, kind: 'email' as const, to: s.email, verified: s.emailVerifiedAt !== undefined }] : []), ...s.webhooks.map((w) => ({ id: w.id, kind: 'webhook' as const, url: w.url, secret: w.secret, format: w.format }))];
+  return [
+    ...(s.email ? [{ id: 'email' as const, kind: 'email' as const, to: s.email, verified: s.emailVerifiedAt !== undefined }] : []),
+    ...s.webhooks.map((w) => ({ id: w.id, kind: 'webhook' as const, url: w.url, secret: w.secret, format: w.format })),
+  ];
 }
 
 export class Notifier {
@@ -83,14 +90,20 @@ export class Notifier {
       // A scheduled retry of one channel (requeue mode).
       const ch = all.find((c) => c.id === job.channel);
       const attempt = job.attempt ?? 2;
-      if (!ch || !(await this.deps.ledger.claimRetry(notice.key, ch.id, attempt, this.deps.clock.now()))) return [{ channel: job.channel, outcome: 'duplicate' }];
+      if (!ch || !(await this.deps.ledger.claimRetry(notice.key, ch.id, attempt, this.deps.clock.now())))
+        return [{ channel: job.channel, outcome: 'duplicate' }];
       return [await this.deliver(notice, rendered, ch, attempt)];
     }
     if (notice.kind === 'turn' && (await this.deps.isStale?.(notice))) return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
     // On a replay the ledger returns the channels chosen the first time, so a channel
     // added since then does not receive old news.
     // Opened even with no channels: a channel added later must not receive this notice on a replay.
-    const chosen = await this.deps.ledger.open(notice.key, notice.player, all.map((c) => c.id), this.deps.clock.now());
+    const chosen = await this.deps.ledger.open(
+      notice.key,
+      notice.player,
+      all.map((c) => c.id),
+      this.deps.clock.now(),
+    );
     if (chosen.length === 0) return [];
     const out: ChannelResult[] = [];
     for (const ch of all.filter((c) => chosen.includes(c.id))) {
@@ -147,7 +160,12 @@ export class Notifier {
   }
 
   /** One try. `final`: the target is refused (address policy, or an unverified email), so no retry. */
-  private async attempt(notice: Notice, rendered: Rendered, ch: Channel, deliveryId: string): Promise<{ ok: boolean; status?: number; error?: string; final?: boolean }> {
+  private async attempt(
+    notice: Notice,
+    rendered: Rendered,
+    ch: Channel,
+    deliveryId: string,
+  ): Promise<{ ok: boolean; status?: number; error?: string; final?: boolean }> {
     if (ch.kind === 'email') {
       // Never mail an address its owner has not confirmed (email-verification.ts); final, so no retry.
       if (!ch.verified) return { ok: false, error: EMAIL_NOT_VERIFIED, final: true };
@@ -169,7 +187,13 @@ export class Notifier {
     } catch (e) {
       if (e instanceof WebhookRefused) return { ok: false, error: e.message.slice(0, 300), final: true };
       const err = e as Error;
-      return { ok: false, error: `could not reach the receiver: ${err.name === 'TimeoutError' ? 'timed out' : (err.cause as Error | undefined)?.message ?? err.message}`.slice(0, 300) };
+      return {
+        ok: false,
+        error: `could not reach the receiver: ${err.name === 'TimeoutError' ? 'timed out' : ((err.cause as Error | undefined)?.message ?? err.message)}`.slice(
+          0,
+          300,
+        ),
+      };
     }
   }
 }

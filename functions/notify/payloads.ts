@@ -14,7 +14,14 @@ export interface JsonPayload {
   readonly seats: readonly string[];
   readonly asked: Notice['asked'];
   readonly opponents: Notice['opponents'];
-  readonly game: { readonly id: string; readonly title: string; readonly engine: string; readonly url: string; readonly version: number; readonly hash: string };
+  readonly game: {
+    readonly id: string;
+    readonly title: string;
+    readonly engine: string;
+    readonly url: string;
+    readonly version: number;
+    readonly hash: string;
+  };
   readonly gameStarted?: boolean;
   readonly invitedBy?: string;
   readonly outcome?: Notice['outcome'];
@@ -23,7 +30,7 @@ export interface JsonPayload {
 /** Slack mrkdwn treats &, < and > as markup. */
 const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** Discord markdown: neutralise formatting characters in player-chosen names. */
-const discordEscape = (s: string) => s.replace(/([\\*_~`|>\[\]()])/g, '\\$1');
+const discordEscape = (s: string) => s.replace(/([\\*_~`|>[\]()])/g, '\\$1');
 
 export function webhookPayload(format: WebhookFormat, n: Notice, r: Rendered, deliveryId: string): unknown {
   switch (format) {
@@ -56,7 +63,9 @@ export function webhookPayload(format: WebhookFormat, n: Notice, r: Rendered, de
           {
             title: discordEscape(r.subject).slice(0, 256),
             url: r.link,
-            description: [...r.asked.map((a) => `• ${discordEscape(a)}`), r.deadline ? `Deadline: ${r.deadline}` : ''].filter(Boolean).join('\n').slice(0, 4000) || undefined,
+            description:
+              [...r.asked.map((a) => `• ${discordEscape(a)}`), r.deadline ? `Deadline: ${r.deadline}` : ''].filter(Boolean).join('\n').slice(0, 4000) ||
+              undefined,
             footer: { text: `Receipt: ${r.receipt}` },
             timestamp: n.at,
           },
@@ -68,7 +77,17 @@ export function webhookPayload(format: WebhookFormat, n: Notice, r: Rendered, de
         text: r.headline,
         blocks: [
           { type: 'section', text: { type: 'mrkdwn', text: `*${slackEscape(r.subject)}*\n${slackEscape(r.headline)}` } },
-          ...(r.asked.length ? [{ type: 'section', text: { type: 'mrkdwn', text: r.asked.map((a) => `• ${slackEscape(a)}`).join('\n') + (r.deadline ? `\nDeadline: ${slackEscape(r.deadline)}` : '') } }] : []),
+          ...(r.asked.length
+            ? [
+                {
+                  type: 'section',
+                  text: {
+                    type: 'mrkdwn',
+                    text: r.asked.map((a) => `• ${slackEscape(a)}`).join('\n') + (r.deadline ? `\nDeadline: ${slackEscape(r.deadline)}` : ''),
+                  },
+                },
+              ]
+            : []),
           { type: 'section', text: { type: 'mrkdwn', text: `<${r.link}|Open the game>` } },
           { type: 'context', elements: [{ type: 'mrkdwn', text: `Receipt: ${slackEscape(r.receipt)}` }] },
         ],

@@ -55,13 +55,16 @@ export class InProcessQueue implements NotifyQueue {
   async enqueue(jobs: readonly NotifyJob[], delaySeconds = 0): Promise<void> {
     for (const job of jobs) {
       this.pending++;
-      const t = setTimeout(() => {
-        this.timers.delete(t);
-        if (this.stopped) return this.done();
-        this.run(job)
-          .catch((e) => (this.opts.onError ?? ((err) => console.error('[notify] job failed', err)))(e, job))
-          .finally(() => this.done());
-      }, delaySeconds * (this.opts.delayScaleMs ?? 1000));
+      const t = setTimeout(
+        () => {
+          this.timers.delete(t);
+          if (this.stopped) return this.done();
+          this.run(job)
+            .catch((e) => (this.opts.onError ?? ((err) => console.error('[notify] job failed', err)))(e, job))
+            .finally(() => this.done());
+        },
+        delaySeconds * (this.opts.delayScaleMs ?? 1000),
+      );
       this.timers.add(t);
     }
   }

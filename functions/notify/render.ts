@@ -31,7 +31,10 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
   const opponents = listing(n.opponents.map(who));
   const game = `${n.title} (game ${n.gameId})`;
   const asked = n.asked.map((a) => `${a.name}: ${a.prompt}${kindNote[a.kind]}`);
-  const deadlines = n.asked.map((a) => a.deadline).filter((d): d is string => d !== undefined).sort();
+  const deadlines = n.asked
+    .map((a) => a.deadline)
+    .filter((d): d is string => d !== undefined)
+    .sort();
   const deadline = deadlines[0];
   const receipt = `version ${n.version}, event hash ${n.hash}`;
   let subject: string;
@@ -57,18 +60,23 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
       headline = `${n.player}: ${n.invitedBy ?? 'someone'} reserved a seat for you in ${game}; join it to play against ${opponents}.`;
       break;
   }
-  const lines = [
-    `Hello ${n.player},`,
-    '',
-    headline.slice(n.player.length + 2),
-    `You play ${listing(n.seats)}.`,
-  ];
+  const lines = [`Hello ${n.player},`, '', headline.slice(n.player.length + 2), `You play ${listing(n.seats)}.`];
   if (asked.length) lines.push('', 'What is asked:', ...asked.map((a) => `  - ${a}`), '', deadline ? `Deadline: ${deadline}` : 'Deadline: none set.');
   if (n.kind === 'ended' && n.outcome) {
     lines.push('', `Winners: ${n.outcome.winners.length ? n.outcome.winners.join(', ') : 'none'}. ${n.outcome.reason}.`);
-    if (n.outcome.score) lines.push(`Score: ${Object.entries(n.outcome.score).map(([s, v]) => `${s} ${v}`).join(', ')}.`);
+    if (n.outcome.score)
+      lines.push(
+        `Score: ${Object.entries(n.outcome.score)
+          .map(([s, v]) => `${s} ${v}`)
+          .join(', ')}.`,
+      );
   }
-  lines.push('', `Open the game: ${link}`, '', `Receipt: ${receipt}. The game's log ends with this hash at this version; an exported log can be verified against it.`);
+  lines.push(
+    '',
+    `Open the game: ${link}`,
+    '',
+    `Receipt: ${receipt}. The game's log ends with this hash at this version; an exported log can be verified against it.`,
+  );
   const text = lines.join('\n') + '\n';
   const html = `<!doctype html><html><body style="font-family:sans-serif">${lines
     .map((l) => (l === '' ? '<br>' : `<div>${escapeHtml(l).replace(escapeHtml(link), `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`)}</div>`))
@@ -88,7 +96,11 @@ export function escapeHtml(s: string): string {
 export const verifyLink = (appUrl: string, token: string) => `${appUrl.replace(/\/+$/, '')}/verify-email?token=${encodeURIComponent(token)}`;
 
 /** The mail that asks the owner of an address to confirm it before any notice is sent there. */
-export function renderVerificationMail(v: { player: string; email: string; link: string; token: string; expiresAt: string }): { subject: string; text: string; html: string } {
+export function renderVerificationMail(v: { player: string; email: string; link: string; token: string; expiresAt: string }): {
+  subject: string;
+  text: string;
+  html: string;
+} {
   const subject = 'Confirm your email address for Fieldpost';
   const lines = [
     `Hello ${v.player},`,

@@ -26,7 +26,13 @@ export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason
  * @param nowSeconds the receiver's clock, unix seconds
  * @param toleranceSeconds how far the timestamp may be from now (default 5 minutes)
  */
-export function verifySignature(opts: { header: string | undefined | null; body: string; secret: string; nowSeconds: number; toleranceSeconds?: number }): VerifyResult {
+export function verifySignature(opts: {
+  header: string | undefined | null;
+  body: string;
+  secret: string;
+  nowSeconds: number;
+  toleranceSeconds?: number;
+}): VerifyResult {
   const tolerance = opts.toleranceSeconds ?? 300;
   if (!opts.header) return { ok: false, reason: 'malformed' };
   let t: number | undefined;

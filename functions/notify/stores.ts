@@ -10,14 +10,19 @@ const expiresAt = (nowIso: string) => Math.floor(Date.parse(nowIso) / 1000) + RE
 /** PLAYER#<p>/SETTINGS: a player's notification channels and their email's verification state. */
 export class DynamoSettingsStore implements SettingsStore {
   private readonly doc: DynamoDBDocumentClient;
-  constructor(client: DynamoDBClient, private readonly tableName: string) {
+  constructor(
+    client: DynamoDBClient,
+    private readonly tableName: string,
+  ) {
     this.doc = documentClient(client);
   }
   private key = (player: string) => ({ pk: `PLAYER#${player}`, sk: 'SETTINGS' });
   async get(player: string): Promise<NotificationSettings | undefined> {
     const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: this.key(player), ConsistentRead: true }));
     if (!r.Item) return undefined;
-    const { email, webhooks, emailVerifiedAt, emailVerification, verificationMailedAt } = r.Item as NotificationSettings & { webhooks?: NotificationSettings['webhooks'] };
+    const { email, webhooks, emailVerifiedAt, emailVerification, verificationMailedAt } = r.Item as NotificationSettings & {
+      webhooks?: NotificationSettings['webhooks'];
+    };
     return {
       ...(email ? { email } : {}),
       ...(email && emailVerifiedAt ? { emailVerifiedAt } : {}),
@@ -70,14 +75,21 @@ export class DynamoSettingsStore implements SettingsStore {
    * Replaces the pending token of a still unverified `email` (a resend), only if no verification
    * mail went out after `notAfterIso` (the rate limit, checked in the same write).
    */
-  async renewVerification(player: string, email: string, pending: { tokenHash: string; expiresAt: string }, nowIso: string, notAfterIso: string): Promise<boolean> {
+  async renewVerification(
+    player: string,
+    email: string,
+    pending: { tokenHash: string; expiresAt: string },
+    nowIso: string,
+    notAfterIso: string,
+  ): Promise<boolean> {
     try {
       await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(player),
           UpdateExpression: 'SET emailVerification = :v, verificationMailedAt = :now',
-          ConditionExpression: 'email = :email AND attribute_not_exists(emailVerifiedAt) AND (attribute_not_exists(verificationMailedAt) OR verificationMailedAt <= :cutoff)',
+          ConditionExpression:
+            'email = :email AND attribute_not_exists(emailVerifiedAt) AND (attribute_not_exists(verificationMailedAt) OR verificationMailedAt <= :cutoff)',
           ExpressionAttributeValues: { ':email': email, ':v': pending, ':now': nowIso, ':cutoff': notAfterIso },
         }),
       );
@@ -117,14 +129,23 @@ export interface DeliveryLog {
 /** PLAYER#<p>/DELIVERY#<time>#<deliveryId>#<attempt>: every delivery attempt, visible to its owner. */
 export class DynamoDeliveryLog implements DeliveryLog {
   private readonly doc: DynamoDBDocumentClient;
-  constructor(client: DynamoDBClient, private readonly tableName: string) {
+  constructor(
+    client: DynamoDBClient,
+    private readonly tableName: string,
+  ) {
     this.doc = documentClient(client);
   }
   async record(player: string, d: DeliveryRecord): Promise<void> {
     await this.doc.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { pk: `PLAYER#${player}`, sk: `DELIVERY#${d.at}#${d.deliveryId}#${String(d.attempt).padStart(3, '0')}`, type: 'delivery', ...d, expiresAt: expiresAt(d.at) },
+        Item: {
+          pk: `PLAYER#${player}`,
+          sk: `DELIVERY#${d.at}#${d.deliveryId}#${String(d.attempt).padStart(3, '0')}`,
+          type: 'delivery',
+          ...d,
+          expiresAt: expiresAt(d.at),
+        },
       }),
     );
   }
@@ -173,7 +194,11 @@ export class DynamoNoticeLedger implements NoticeLedger {
    * notifier Lambda times out after 30 s); it is kept below the queue's visibility timeout so
    * the redelivered message can take it over instead of being dropped as a duplicate.
    */
-  constructor(client: DynamoDBClient, private readonly tableName: string, private readonly staleSeconds = 90) {
+  constructor(
+    client: DynamoDBClient,
+    private readonly tableName: string,
+    private readonly staleSeconds = 90,
+  ) {
     this.doc = documentClient(client);
   }
   private pk = (key: string) => `NOTIFIED#${key}`;
@@ -200,7 +225,15 @@ export class DynamoNoticeLedger implements NoticeLedger {
     return this.conditional(
       new PutCommand({
         TableName: this.tableName,
-        Item: { pk: this.pk(key), sk: `CHANNEL#${channel}`, type: 'notified-channel', state: 'sending', attempt: 1, claimedAt: nowIso, expiresAt: expiresAt(nowIso) },
+        Item: {
+          pk: this.pk(key),
+          sk: `CHANNEL#${channel}`,
+          type: 'notified-channel',
+          state: 'sending',
+          attempt: 1,
+          claimedAt: nowIso,
+          expiresAt: expiresAt(nowIso),
+        },
         ConditionExpression: 'attribute_not_exists(pk) OR (#s = :sending AND claimedAt < :stale)',
         ExpressionAttributeNames: { '#s': 'state' },
         ExpressionAttributeValues: { ':sending': 'sending', ':stale': stale },
@@ -245,7 +278,14 @@ export class DynamoNoticeLedger implements NoticeLedger {
       await this.doc.send(
         attempt <= 1
           ? new DeleteCommand({ TableName: this.tableName, Key, ConditionExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: values })
-          : new UpdateCommand({ TableName: this.tableName, Key, UpdateExpression: 'SET #s = :retrying, attempt = :a', ConditionExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: { ...values, ':a': attempt } }),
+          : new UpdateCommand({
+              TableName: this.tableName,
+              Key,
+              UpdateExpression: 'SET #s = :retrying, attempt = :a',
+              ConditionExpression,
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: { ...values, ':a': attempt },
+            }),
       );
     } catch (e) {
       if (!isConditionFailure(e)) throw e;

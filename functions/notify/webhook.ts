@@ -39,14 +39,22 @@ export function guardedLookup(policy: WebhookPolicy, resolve: Resolver = systemR
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (all) => {
-        const refusal = checkResolved(hostname, all.map((a) => a.address), policy);
+        const refusal = checkResolved(
+          hostname,
+          all.map((a) => a.address),
+          policy,
+        );
         if (refusal) return callback(new WebhookRefused(refusal), []);
         const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
         const usable = family === 0 ? all : all.filter((a) => a.family === family);
         const first = usable[0];
         if (!first) return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), []);
         // Happy eyeballs (net's autoSelectFamily) asks for all addresses, plain connects for one.
-        if (options.all) callback(null, usable.map((a) => ({ ...a })));
+        if (options.all)
+          callback(
+            null,
+            usable.map((a) => ({ ...a })),
+          );
         else callback(null, first.address, first.family);
       },
       (err: NodeJS.ErrnoException) => callback(err, []),
@@ -73,10 +81,14 @@ export function webhookTransport(opts: { timeoutMs?: number; policy?: WebhookPol
       return new Promise((resolve, reject) => {
         // agent: false: a fresh, freshly checked connection per delivery (and no kept-alive
         // socket going stale while a Lambda is frozen).
-        const req = request(verdict.url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false, lookup, signal }, (res) => {
-          resolve({ status: res.statusCode ?? 0 });
-          res.destroy();
-        });
+        const req = request(
+          verdict.url,
+          { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false, lookup, signal },
+          (res) => {
+            resolve({ status: res.statusCode ?? 0 });
+            res.destroy();
+          },
+        );
         req.on('error', (e) => {
           if (e instanceof WebhookRefused || !signal.aborted) return reject(e);
           reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' }));

@@ -17,7 +17,9 @@ export function tableFromEnv(env: Env): { client: DynamoDBClient; tableName: str
   const tableName = env['TABLE_NAME'];
   if (!tableName) throw new Error('TABLE_NAME is not set');
   const endpoint = env['DYNAMODB_ENDPOINT'];
-  const client = endpoint ? new DynamoDBClient({ endpoint, region: env['AWS_REGION'] ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }) : new DynamoDBClient({});
+  const client = endpoint
+    ? new DynamoDBClient({ endpoint, region: env['AWS_REGION'] ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } })
+    : new DynamoDBClient({});
   return { client, tableName };
 }
 
@@ -56,7 +58,8 @@ export function createNotifier(opts: {
     ledger: new DynamoNoticeLedger(client, tableName),
     deliveries: new DynamoDeliveryLog(client, tableName),
     mailer: opts.mailer ?? mailerFromEnv(env),
-    webhooks: opts.webhooks ?? webhookTransport({ timeoutMs: num(env['WEBHOOK_TIMEOUT_MS'], 5000), policy: { allowPrivate: opts.allowPrivateWebhooks === true } }),
+    webhooks:
+      opts.webhooks ?? webhookTransport({ timeoutMs: num(env['WEBHOOK_TIMEOUT_MS'], 5000), policy: { allowPrivate: opts.allowPrivateWebhooks === true } }),
     clock: opts.clock ?? systemClock,
     appUrl: env['APP_URL'] ?? 'http://localhost:3000',
     retry: opts.retry,

@@ -113,12 +113,29 @@ export function pendingSince(prev: SummaryModel | undefined, next: GameSummary):
 
 export function projectGame(prev: SummaryModel | undefined, next: GameSummary): GameProjection {
   const since = pendingSince(prev, next);
-  const summary: SummaryModel = { pk: summaryPk(next.gameId), sk: SUMMARY_SK, type: 'summary', gameId: next.gameId, version: next.version, summary: next, pendingSince: since };
+  const summary: SummaryModel = {
+    pk: summaryPk(next.gameId),
+    sk: SUMMARY_SK,
+    type: 'summary',
+    gameId: next.gameId,
+    version: next.version,
+    summary: next,
+    pendingSince: since,
+  };
   const seatName = new Map(next.seats.map((s) => [s.id, s.name]));
   const asked: Asked[] = next.pending.map((p) => {
     const s = since[p.seat]!;
     const deadline = deadlineOf(p);
-    return { seat: p.seat, name: seatName.get(p.seat) ?? p.seat, player: p.player, kind: p.kind, prompt: p.prompt, since: s.at, sinceVersion: s.version, ...(deadline ? { deadline } : {}) };
+    return {
+      seat: p.seat,
+      name: seatName.get(p.seat) ?? p.seat,
+      player: p.player,
+      kind: p.kind,
+      prompt: p.prompt,
+      since: s.at,
+      sinceVersion: s.version,
+      ...(deadline ? { deadline } : {}),
+    };
   });
   const earliest = (xs: readonly Asked[]): string | undefined => [...xs].sort((a, b) => a.sinceVersion - b.sinceVersion)[0]?.since;
 

@@ -1,7 +1,25 @@
 import { TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
-import { gameSk, inboxPk, LOBBY_PK, projectGame, summaryPk, SUMMARY_SK, type GameProjection, type InboxModel, type LobbyModel, type SummaryModel } from './project.js';
+import {
+  gameSk,
+  inboxPk,
+  LOBBY_PK,
+  projectGame,
+  summaryPk,
+  SUMMARY_SK,
+  type GameProjection,
+  type InboxModel,
+  type LobbyModel,
+  type SummaryModel,
+} from './project.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -143,7 +161,9 @@ export class ReadModelStore {
 
   private async write(p: GameProjection, prev: SummaryModel | undefined, current: CurrentPages): Promise<void> {
     const T = this.tableName;
-    const gate = prev ? { ConditionExpression: 'version = :prev', ExpressionAttributeValues: { ':prev': prev.version } } : { ConditionExpression: 'attribute_not_exists(pk)' };
+    const gate = prev
+      ? { ConditionExpression: 'version = :prev', ExpressionAttributeValues: { ':prev': prev.version } }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
     const items: TransactItem[] = [{ Put: { TableName: T, Item: p.summary, ...gate } }];
     const dropPage = (pk: string, old: string | undefined, kept?: string) => {
       if (old !== undefined && old !== kept) items.push({ Delete: { TableName: T, Key: { pk, sk: old } } });
@@ -188,8 +208,12 @@ export class ReadModelStore {
    * One page of a player's games in list order: "your move" first (longest waiting first),
    * then the rest, most recently changed first. `after` is the `next` of the page before.
    */
-  async inboxPage(player: string, opts: { limit: number; after?: string | undefined; yourMove?: boolean | undefined; status?: string | undefined }): Promise<Page<InboxModel>> {
-    const filter = opts.status === undefined ? undefined : { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': opts.status } };
+  async inboxPage(
+    player: string,
+    opts: { limit: number; after?: string | undefined; yourMove?: boolean | undefined; status?: string | undefined },
+  ): Promise<Page<InboxModel>> {
+    const filter =
+      opts.status === undefined ? undefined : { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': opts.status } };
     return (await this.page(inboxPk(player), inboxPagePrefix(opts.yourMove), opts.limit, opts.after, filter)) as unknown as Page<InboxModel>;
   }
 
@@ -205,7 +229,11 @@ export class ReadModelStore {
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           ...(status === undefined
             ? { ExpressionAttributeValues: { ':pk': inboxPk(player), ':prefix': inboxPagePrefix(true) } }
-            : { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':pk': inboxPk(player), ':prefix': inboxPagePrefix(true), ':status': status } }),
+            : {
+                FilterExpression: '#status = :status',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':pk': inboxPk(player), ':prefix': inboxPagePrefix(true), ':status': status },
+              }),
           ExclusiveStartKey: start,
         }),
       );
@@ -217,7 +245,8 @@ export class ReadModelStore {
 
   /** One page of the open games, newest first. */
   async lobbyPage(opts: { limit: number; after?: string | undefined; engine?: string | undefined }): Promise<Page<LobbyModel>> {
-    const filter = opts.engine === undefined ? undefined : { expression: '#engine = :engine', names: { '#engine': 'engine' }, values: { ':engine': opts.engine } };
+    const filter =
+      opts.engine === undefined ? undefined : { expression: '#engine = :engine', names: { '#engine': 'engine' }, values: { ':engine': opts.engine } };
     return (await this.page(LOBBY_PK, PAGE_PREFIX, opts.limit, opts.after, filter)) as unknown as Page<LobbyModel>;
   }
 
@@ -228,7 +257,13 @@ export class ReadModelStore {
    * a filtered page may take more Queries; it stops after MAX_QUERIES_PER_PAGE and hands back
    * a shorter page with a cursor where it stopped.
    */
-  private async page(pk: string, prefix: string, limit: number, after: string | undefined, filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> }): Promise<Page<Record<string, unknown>>> {
+  private async page(
+    pk: string,
+    prefix: string,
+    limit: number,
+    after: string | undefined,
+    filter?: { expression: string; names: Record<string, string>; values: Record<string, unknown> },
+  ): Promise<Page<Record<string, unknown>>> {
     if (after !== undefined && !after.startsWith(prefix)) throw new Error(`page cursor ${after} is outside ${prefix}`);
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined = after === undefined ? undefined : { pk, sk: after };
@@ -256,7 +291,14 @@ export class ReadModelStore {
     const out: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const r = await this.doc.send(new QueryCommand({ TableName: this.tableName, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)', ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix }, ExclusiveStartKey: start }));
+      const r = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+          ExclusiveStartKey: start,
+        }),
+      );
       out.push(...((r.Items ?? []) as Record<string, unknown>[]));
       start = r.LastEvaluatedKey;
     } while (start);

@@ -23,8 +23,16 @@ async function main(): Promise<void> {
   if (!env['TABLE_NAME']) env['TABLE_NAME'] = 'fieldpost';
   const { client, tableName } = tableFromEnv(env);
   const engines = withEngines(registry, await loadEngineModules(values.engines));
-  const r = await rebuildReadModels({ client, sourceTable: tableName, ...(values.target ? { targetTable: values.target } : {}), engines, log: (l) => console.error(l) });
-  console.log(`Rebuilt the read models of ${r.games} game(s) into ${values.target ?? tableName}: ${r.written} written, ${r.keptNewer} already newer, ${r.removed} stale item(s) removed, ${r.failed.length} failed.`);
+  const r = await rebuildReadModels({
+    client,
+    sourceTable: tableName,
+    ...(values.target ? { targetTable: values.target } : {}),
+    engines,
+    log: (l) => console.error(l),
+  });
+  console.log(
+    `Rebuilt the read models of ${r.games} game(s) into ${values.target ?? tableName}: ${r.written} written, ${r.keptNewer} already newer, ${r.removed} stale item(s) removed, ${r.failed.length} failed.`,
+  );
   client.destroy();
   if (r.failed.length) process.exitCode = 1;
 }

@@ -54,7 +54,13 @@ const isReadModelPk = (pk: string) => pk === LOBBY_PK || pk.startsWith('INBOX#')
  * deleted. Safe to run while the projector runs: a game whose read models are newer than
  * the events it read is left alone.
  */
-export async function rebuildReadModels(opts: { client: DynamoDBClient; sourceTable: string; targetTable?: string; engines: EngineRegistry; log?: (line: string) => void }): Promise<RebuildReport> {
+export async function rebuildReadModels(opts: {
+  client: DynamoDBClient;
+  sourceTable: string;
+  targetTable?: string;
+  engines: EngineRegistry;
+  log?: (line: string) => void;
+}): Promise<RebuildReport> {
   const doc = documentClient(opts.client);
   const target = opts.targetTable ?? opts.sourceTable;
   const store = new DynamoEventStore({ client: opts.client, tableName: opts.sourceTable });
@@ -94,14 +100,19 @@ export async function rebuildReadModels(opts: { client: DynamoDBClient; sourceTa
     if (scanned.has(gameId)) return false;
     let known = createdSince.get(gameId);
     if (known === undefined) {
-      known = (await doc.send(new GetCommand({ TableName: opts.sourceTable, Key: { pk: `GAME#${gameId}`, sk: 'HEAD' }, ConsistentRead: true }))).Item !== undefined;
+      known =
+        (await doc.send(new GetCommand({ TableName: opts.sourceTable, Key: { pk: `GAME#${gameId}`, sk: 'HEAD' }, ConsistentRead: true }))).Item !== undefined;
       createdSince.set(gameId, known);
     }
     return known;
   };
 
   let removed = 0;
-  for await (const item of scanAll(doc, target, 'begins_with(pk, :inbox) OR begins_with(pk, :summary) OR pk = :lobby', { ':inbox': 'INBOX#', ':summary': 'SUMMARY#', ':lobby': LOBBY_PK })) {
+  for await (const item of scanAll(doc, target, 'begins_with(pk, :inbox) OR begins_with(pk, :summary) OR pk = :lobby', {
+    ':inbox': 'INBOX#',
+    ':summary': 'SUMMARY#',
+    ':lobby': LOBBY_PK,
+  })) {
     const pk = String(item['pk']);
     const sk = String(item['sk']);
     if (!isReadModelPk(pk) || keep.has(`${pk}|${sk}`) || keep.has(`*|${sk}`)) continue;
@@ -120,10 +131,23 @@ export async function rebuildReadModels(opts: { client: DynamoDBClient; sourceTa
   return { games, written, keptNewer, removed, failed };
 }
 
-async function* scanAll(doc: ReturnType<typeof documentClient>, table: string, filter: string, values: Record<string, unknown>): AsyncGenerator<Record<string, unknown>> {
+async function* scanAll(
+  doc: ReturnType<typeof documentClient>,
+  table: string,
+  filter: string,
+  values: Record<string, unknown>,
+): AsyncGenerator<Record<string, unknown>> {
   let start: Record<string, unknown> | undefined;
   do {
-    const r = await doc.send(new ScanCommand({ TableName: table, FilterExpression: filter, ExpressionAttributeValues: values, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const r = await doc.send(
+      new ScanCommand({
+        TableName: table,
+        FilterExpression: filter,
+        ExpressionAttributeValues: values,
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
     for (const i of r.Items ?? []) yield i as Record<string, unknown>;
     start = r.LastEvaluatedKey;
   } while (start);

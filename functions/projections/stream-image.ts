@@ -91,6 +91,12 @@ export function headChange(r: StreamRecordLike): HeadChange | undefined {
 
 export function parseSummary(raw: unknown): GameSummary {
   const r = gameSummarySchema.safeParse(raw);
-  if (!r.success) throw new Error(`HEAD summary is malformed: ${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!r.success)
+    throw new Error(
+      `HEAD summary is malformed: ${r.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
   return r.data as GameSummary;
 }

@@ -20,7 +20,8 @@ export interface RecordOutcome {
   readonly notices: number;
 }
 
-const defaultLog: NonNullable<StreamDeps['log']> = (level, msg, data) => (level === 'error' ? console.error : console.log)(JSON.stringify({ level, msg, ...data }));
+const defaultLog: NonNullable<StreamDeps['log']> = (level, msg, data) =>
+  (level === 'error' ? console.error : console.log)(JSON.stringify({ level, msg, ...data }));
 
 /**
  * One batch of stream records (Lambda or the local poller). Only HEAD records matter: each

@@ -2,7 +2,16 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope, GameState } from '../../domain/kernel/index.js';
-import { AppError, ConcurrencyError, DuplicateCommandError, type AppendRequest, type CommandRecord, type EventStore, type LoadedStream, type Snapshot } from '../ports.js';
+import {
+  AppError,
+  ConcurrencyError,
+  DuplicateCommandError,
+  type AppendRequest,
+  type CommandRecord,
+  type EventStore,
+  type LoadedStream,
+  type Snapshot,
+} from '../ports.js';
 import { itemSize, MAX_ITEM_BYTES, MAX_TRANSACT_BYTES, MAX_TRANSACT_ITEMS } from './item-size.js';
 
 /**
@@ -109,7 +118,12 @@ export class DynamoEventStore implements EventStore {
         const sk = item['sk'] as string;
         if (sk === 'SNAP') snapshot = decodeSnapshot(item);
         else if (sk === 'SECRET') seed = item['seed'] as string;
-        else if (sk === 'HEAD') head = { version: item['version'] as number, hash: item['hash'] as string, recent: (item['recent'] as Record<string, CommandRecord> | undefined) ?? {} };
+        else if (sk === 'HEAD')
+          head = {
+            version: item['version'] as number,
+            hash: item['hash'] as string,
+            recent: (item['recent'] as Record<string, CommandRecord> | undefined) ?? {},
+          };
         else if (sk.startsWith(EV)) {
           // Events a half-visible append wrote past the head are not part of this read.
           if (head && (item['seq'] as number) > head.version) continue;
@@ -148,37 +162,82 @@ export class DynamoEventStore implements EventStore {
     const last = events[events.length - 1];
     if (!first || !last) throw new Error('append needs at least one event');
     events.forEach((e, i) => {
-      if (e.seq !== expectedVersion + i + 1 || e.gameId !== gameId) throw new Error(`event ${i} of the append is numbered ${e.seq} for game ${e.gameId}, expected ${expectedVersion + i + 1} for ${gameId}`);
+      if (e.seq !== expectedVersion + i + 1 || e.gameId !== gameId)
+        throw new Error(`event ${i} of the append is numbered ${e.seq} for game ${e.gameId}, expected ${expectedVersion + i + 1} for ${gameId}`);
     });
     if (expectedVersion === 0 && req.seed === undefined) throw new Error('creating a game needs its seed');
     const record: CommandRecord = { from: first.seq, to: last.seq };
 
-    const puts: { Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown>; ReturnValuesOnConditionCheckFailure?: 'ALL_OLD' }[] = [];
-    puts.push({ Item: { pk, sk: commandSk(commandId), gameId, commandId, ...record }, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
+    const puts: {
+      Item: Record<string, unknown>;
+      ConditionExpression?: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues?: Record<string, unknown>;
+      ReturnValuesOnConditionCheckFailure?: 'ALL_OLD';
+    }[] = [];
+    puts.push({
+      Item: { pk, sk: commandSk(commandId), gameId, commandId, ...record },
+      ConditionExpression: 'attribute_not_exists(pk)',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
     const CMD_INDEX = 0;
     puts.push({
-      Item: { pk, sk: 'HEAD', gameId, version: last.seq, hash: last.hash, engine: req.summary.engine, status: req.summary.status, updatedAt: last.at, summary: req.summary, recent: this.nextRecent(req.recent ?? {}, commandId, record) },
-      ...(expectedVersion === 0 ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: '#v = :expected', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':expected': expectedVersion } }),
+      Item: {
+        pk,
+        sk: 'HEAD',
+        gameId,
+        version: last.seq,
+        hash: last.hash,
+        engine: req.summary.engine,
+        status: req.summary.status,
+        updatedAt: last.at,
+        summary: req.summary,
+        recent: this.nextRecent(req.recent ?? {}, commandId, record),
+      },
+      ...(expectedVersion === 0
+        ? { ConditionExpression: 'attribute_not_exists(pk)' }
+        : {
+            ConditionExpression: '#v = :expected',
+            ExpressionAttributeNames: { '#v': 'version' },
+            ExpressionAttributeValues: { ':expected': expectedVersion },
+          }),
     });
     if (req.seed !== undefined) puts.push({ Item: { pk, sk: 'SECRET', gameId, seed: req.seed }, ConditionExpression: 'attribute_not_exists(pk)' });
     for (const e of events) {
       const Item = { pk, sk: eventSk(e.seq), gameId, seq: e.seq, type: e.type, envelope: JSON.stringify(e) };
       const size = itemSize(Item);
       if (size > MAX_ITEM_BYTES) {
-        throw new AppError(413, 'store/event-too-large', `Event ${e.seq} (${e.type}) would take ${Math.ceil(size / 1024)} KB; a stored event must stay under ${MAX_ITEM_BYTES / 1024} KB. Nothing was written.`);
+        throw new AppError(
+          413,
+          'store/event-too-large',
+          `Event ${e.seq} (${e.type}) would take ${Math.ceil(size / 1024)} KB; a stored event must stay under ${MAX_ITEM_BYTES / 1024} KB. Nothing was written.`,
+        );
       }
       puts.push({ Item, ConditionExpression: 'attribute_not_exists(pk)' });
     }
     for (const p of puts) {
       const size = itemSize(p.Item);
-      if (size > MAX_ITEM_BYTES) throw new AppError(413, 'store/item-too-large', `The game's ${String(p.Item['sk'])} record would take ${Math.ceil(size / 1024)} KB, over the ${MAX_ITEM_BYTES / 1024} KB limit. Nothing was written.`);
+      if (size > MAX_ITEM_BYTES)
+        throw new AppError(
+          413,
+          'store/item-too-large',
+          `The game's ${String(p.Item['sk'])} record would take ${Math.ceil(size / 1024)} KB, over the ${MAX_ITEM_BYTES / 1024} KB limit. Nothing was written.`,
+        );
     }
-    let total = puts.reduce((s, p) => s + itemSize(p.Item), 0);
+    const total = puts.reduce((s, p) => s + itemSize(p.Item), 0);
     if (puts.length > MAX_TRANSACT_ITEMS) {
-      throw new AppError(413, 'store/command-too-large', `This command produced ${events.length} events; one command may add at most ${MAX_TRANSACT_ITEMS - (puts.length - events.length)}. Nothing was written.`);
+      throw new AppError(
+        413,
+        'store/command-too-large',
+        `This command produced ${events.length} events; one command may add at most ${MAX_TRANSACT_ITEMS - (puts.length - events.length)}. Nothing was written.`,
+      );
     }
     if (total > MAX_TRANSACT_BYTES) {
-      throw new AppError(413, 'store/command-too-large', `This command's events come to ${Math.ceil(total / 1024)} KB; one command may write at most ${Math.floor(MAX_TRANSACT_BYTES / 1024)} KB. Nothing was written.`);
+      throw new AppError(
+        413,
+        'store/command-too-large',
+        `This command's events come to ${Math.ceil(total / 1024)} KB; one command may write at most ${Math.floor(MAX_TRANSACT_BYTES / 1024)} KB. Nothing was written.`,
+      );
     }
     if (req.snapshot) {
       const snap = encodeSnapshot(pk, gameId, req.snapshot);
@@ -186,7 +245,6 @@ export class DynamoEventStore implements EventStore {
       // A snapshot that does not fit is skipped: the tail just grows and loads page further.
       if (size <= MAX_ITEM_BYTES && puts.length < MAX_TRANSACT_ITEMS && total + size <= MAX_TRANSACT_BYTES) {
         puts.push({ Item: snap });
-        total += size;
         this.stats.snapshotsWritten += 1;
       } else {
         this.stats.snapshotsSkipped += 1;
@@ -199,7 +257,8 @@ export class DynamoEventStore implements EventStore {
     } catch (e) {
       const reasons = cancellationReasons(e);
       if (!reasons) {
-        if (isItemSizeError(e)) throw new AppError(413, 'store/command-too-large', 'This command writes more than DynamoDB accepts in one item or transaction. Nothing was written.');
+        if (isItemSizeError(e))
+          throw new AppError(413, 'store/command-too-large', 'This command writes more than DynamoDB accepts in one item or transaction. Nothing was written.');
         throw e;
       }
       const cmd = reasons[CMD_INDEX];
@@ -217,7 +276,10 @@ export class DynamoEventStore implements EventStore {
   private nextRecent(prev: Readonly<Record<string, CommandRecord>>, commandId: string, rec: CommandRecord): Record<string, CommandRecord> {
     const entries = Object.entries(prev).filter(([id]) => id !== commandId);
     entries.sort((a, b) => b[1].to - a[1].to);
-    return Object.fromEntries([[commandId, { from: rec.from, to: rec.to }], ...entries.slice(0, this.recentLimit - 1).map(([id, r]) => [id, { from: r.from, to: r.to }])]);
+    return Object.fromEntries([
+      [commandId, { from: rec.from, to: rec.to }],
+      ...entries.slice(0, this.recentLimit - 1).map(([id, r]) => [id, { from: r.from, to: r.to }]),
+    ]);
   }
 
   async getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined> {
@@ -278,7 +340,8 @@ function cancellationReasons(e: unknown): Reason[] | undefined {
 /** The CMD record returned with the failed condition, raw AttributeValues or plain. */
 function recordFrom(item: Record<string, unknown> | undefined): CommandRecord | undefined {
   if (!item) return undefined;
-  const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'object' && v !== null && 'N' in v ? Number((v as { N: string }).N) : undefined);
+  const num = (v: unknown): number | undefined =>
+    typeof v === 'number' ? v : typeof v === 'object' && v !== null && 'N' in v ? Number((v as { N: string }).N) : undefined;
   const from = num(item['from']);
   const to = num(item['to']);
   return from !== undefined && to !== undefined ? { from, to } : undefined;

@@ -40,7 +40,8 @@ export async function startDynamoLocal(opts: { port?: number; path?: string } = 
   const client = localClient(endpoint);
   const started = Date.now();
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}); is Java 17+ installed? ${stderr.slice(-500)}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`DynamoDB Local exited (${child.exitCode}); is Java 17+ installed? ${stderr.slice(-500)}`);
     try {
       await client.send(new ListTablesCommand({}));
       break;

@@ -33,7 +33,7 @@ async function rejection(p: Promise<unknown>): Promise<AppError> {
 }
 
 describe('commandIds belong to the player who sent them', () => {
-  it("a commandId already used by the other player is 409 command/id-in-use, not a duplicate of their command", async () => {
+  it('a commandId already used by the other player is 409 command/id-in-use, not a duplicate of their command', async () => {
     const { gameId } = await svc.create('alice', { engine: 'dice-race', options: { target: 10_000 }, seat: 'p1', commandId: cid() });
     await svc.join('bob', gameId, { commandId: cid() });
     const aliceRoll = await svc.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'shared-id' });
@@ -45,7 +45,10 @@ describe('commandIds belong to the player who sent them', () => {
     expect(e).toMatchObject({ status: 409, code: 'command/id-in-use' });
     expect((await store.load(gameId))!.version).toBe(version);
     // Alice's own retry is still her duplicate.
-    expect(await svc.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'shared-id' })).toMatchObject({ duplicate: true, version: aliceRoll.version });
+    expect(await svc.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'shared-id' })).toMatchObject({
+      duplicate: true,
+      version: aliceRoll.version,
+    });
     // And bob's roll under a fresh id lands.
     expect((await svc.submit('bob', gameId, { command: { type: 'Roll' }, commandId: cid() })).duplicate).toBe(false);
   });

@@ -109,7 +109,10 @@ describe('creating and joining', () => {
 
   it('bad options are 400 game/bad-options and a bad commandId is 400 command/bad-id; nothing written', async () => {
     const before = await itemCount();
-    expect(await caught(svc.create('alice', { engine: 'dice-race', options: { target: 'lots' }, commandId: cid() }))).toMatchObject({ status: 400, code: 'game/bad-options' });
+    expect(await caught(svc.create('alice', { engine: 'dice-race', options: { target: 'lots' }, commandId: cid() }))).toMatchObject({
+      status: 400,
+      code: 'game/bad-options',
+    });
     expect(await caught(svc.create('alice', { engine: 'dice-race', commandId: 'has space' }))).toMatchObject({ status: 400, code: 'command/bad-id' });
     expect(await caught(svc.create('alice', { engine: 'dice-race', commandId: '' }))).toMatchObject({ status: 400, code: 'command/bad-id' });
     expect(await itemCount()).toBe(before);
@@ -135,9 +138,19 @@ describe('commands', () => {
   it('a seat cannot act for another: 403 for a seat not held, 422 out of turn, nothing written', async () => {
     const gameId = await started();
     const before = await itemCount();
-    expect(await caught(svc.submit('bob', gameId, { command: { type: 'Roll' }, seat: 'p1', commandId: cid() }))).toMatchObject({ status: 403, code: 'action/not-your-seat' });
-    expect(await caught(svc.submit('mallory', gameId, { command: { type: 'Roll' }, commandId: cid() }))).toMatchObject({ status: 403, code: 'action/not-seated' });
-    expect(await caught(svc.submit('bob', gameId, { command: { type: 'Roll' }, commandId: cid() }))).toMatchObject({ status: 422, code: 'action/inactive-player', rule: 'Dice Race: turns' });
+    expect(await caught(svc.submit('bob', gameId, { command: { type: 'Roll' }, seat: 'p1', commandId: cid() }))).toMatchObject({
+      status: 403,
+      code: 'action/not-your-seat',
+    });
+    expect(await caught(svc.submit('mallory', gameId, { command: { type: 'Roll' }, commandId: cid() }))).toMatchObject({
+      status: 403,
+      code: 'action/not-seated',
+    });
+    expect(await caught(svc.submit('bob', gameId, { command: { type: 'Roll' }, commandId: cid() }))).toMatchObject({
+      status: 422,
+      code: 'action/inactive-player',
+      rule: 'Dice Race: turns',
+    });
     expect(await caught(svc.resign('mallory', gameId, { commandId: cid() }))).toMatchObject({ status: 403, code: 'action/not-seated' });
     expect(await caught(svc.view('bob', gameId, { seat: 'p1' }))).toMatchObject({ status: 403, code: 'action/not-your-seat' });
     expect(await caught(svc.events('bob', gameId, { seat: 'p1' }))).toMatchObject({ status: 403, code: 'action/not-your-seat' });
@@ -219,7 +232,10 @@ describe('commands', () => {
     // In turn again: decision succeeds, the conditional write refuses the commandId.
     expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual({ ...first, duplicate: true });
     // A client retrying with the version it first decided on gets the same answer, not a 409.
-    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient', expectedVersion: 7 })).toEqual({ ...first, duplicate: true });
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient', expectedVersion: 7 })).toEqual({
+      ...first,
+      duplicate: true,
+    });
     expect((await s2.readEvents(gameId, 0, 1000)).filter((e) => e.commandId === 'ancient')).toHaveLength(2);
   });
 });

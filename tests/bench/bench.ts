@@ -57,16 +57,28 @@ function baseline(client: DynamoDBClient, tableName: string, gameId: string) {
     await client.send(
       new TransactWriteItemsCommand({
         TransactItems: [
-          { Put: { TableName: tableName, Item: { pk: { S: pk }, sk: { S: commandSk(cmd) }, from: { N: String(version + 1) }, to: { N: String(to) } }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Put: {
+              TableName: tableName,
+              Item: { pk: { S: pk }, sk: { S: commandSk(cmd) }, from: { N: String(version + 1) }, to: { N: String(to) } },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
           {
             Put: {
               TableName: tableName,
               Item: { pk: { S: pk }, sk: { S: 'HEAD' }, version: { N: String(to) } },
-              ...(version === 0 ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': { N: String(version) } } }),
+              ...(version === 0
+                ? { ConditionExpression: 'attribute_not_exists(pk)' }
+                : { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': { N: String(version) } } }),
             },
           },
           ...events.map((e, i) => ({
-            Put: { TableName: tableName, Item: { pk: { S: pk }, sk: { S: eventSk(version + i + 1) }, seq: { N: String(version + i + 1) }, envelope: { S: JSON.stringify(e) } }, ConditionExpression: 'attribute_not_exists(pk)' },
+            Put: {
+              TableName: tableName,
+              Item: { pk: { S: pk }, sk: { S: eventSk(version + i + 1) }, seq: { N: String(version + i + 1) }, envelope: { S: JSON.stringify(e) } },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
           })),
         ],
       }),
@@ -138,8 +150,12 @@ async function main(): Promise<number> {
 
     console.log('');
     console.log(`1. DynamoDB calls per command on a long game (versions ${first} -> ${lastVersion}, ${COMMANDS} commands):`);
-    console.log(`   reads ${(reads / COMMANDS).toFixed(2)} + writes ${(writes / COMMANDS).toFixed(2)} per command (other calls: ${other}); commands not exactly 1 + 1: ${bad}`);
-    console.log(`   store: extra load pages ${store.stats.extraPages - statsBefore.extraPages}, torn reads ${store.stats.tornReads - statsBefore.tornReads}, snapshots written ${store.stats.snapshotsWritten - statsBefore.snapshotsWritten}, skipped ${store.stats.snapshotsSkipped - statsBefore.snapshotsSkipped}`);
+    console.log(
+      `   reads ${(reads / COMMANDS).toFixed(2)} + writes ${(writes / COMMANDS).toFixed(2)} per command (other calls: ${other}); commands not exactly 1 + 1: ${bad}`,
+    );
+    console.log(
+      `   store: extra load pages ${store.stats.extraPages - statsBefore.extraPages}, torn reads ${store.stats.tornReads - statsBefore.tornReads}, snapshots written ${store.stats.snapshotsWritten - statsBefore.snapshotsWritten}, skipped ${store.stats.snapshotsSkipped - statsBefore.snapshotsSkipped}`,
+    );
 
     const [sp50, sp95, bp50, bp95] = [pct(svcMs, 50), pct(svcMs, 95), pct(baseMs, 50), pct(baseMs, 95)];
     console.log('');
@@ -163,8 +179,12 @@ async function main(): Promise<number> {
     const verifySecs = (performance.now() - v0) / 1000;
     console.log('');
     console.log('3. Fold throughput of the fixture engine (kernel foldEvent + Dice Race evolve):');
-    console.log(`   ${Math.round((folds * log.length) / foldSecs).toLocaleString('en')} events/s (${folds} folds of ${log.length} events in ${foldSecs.toFixed(2)} s)`);
-    console.log(`   verifyLog of the exported log (hash chain, every die, refold): ${report.ok ? 'ok' : 'FAILED ' + report.problems.join('; ')}, ${Math.round(log.length / verifySecs).toLocaleString('en')} events/s`);
+    console.log(
+      `   ${Math.round((folds * log.length) / foldSecs).toLocaleString('en')} events/s (${folds} folds of ${log.length} events in ${foldSecs.toFixed(2)} s)`,
+    );
+    console.log(
+      `   verifyLog of the exported log (hash chain, every die, refold): ${report.ok ? 'ok' : 'FAILED ' + report.problems.join('; ')}, ${Math.round(log.length / verifySecs).toLocaleString('en')} events/s`,
+    );
     console.log('');
     console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     if (bad > 0 || reads !== COMMANDS || writes !== COMMANDS) {

@@ -44,7 +44,11 @@ describe('verify CLI: the export wrapper', () => {
     const versionAt = text.indexOf(`"version": `) + `"version": `.length;
     const badVersion = text.slice(0, versionAt) + String((Number(text[versionAt]) % 9) + 1) + text.slice(versionAt + 1);
     const gameAt = text.indexOf(`"gameId": "`) + `"gameId": "`.length;
-    for (const [name, t] of [['hash.json', flip(text, hashAt)], ['version.json', badVersion], ['game.json', flip(text, gameAt)]] as const) {
+    for (const [name, t] of [
+      ['hash.json', flip(text, hashAt)],
+      ['version.json', badVersion],
+      ['game.json', flip(text, gameAt)],
+    ] as const) {
       expect(t.length).toBe(text.length);
       const r = await auditFile(write(name, t), [FIXTURE]);
       expect(r.ok, `${name}: ${r.text}`).toBe(false);

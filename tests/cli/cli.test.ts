@@ -20,7 +20,12 @@ let rt: LocalRuntime;
 let dir: string;
 
 beforeAll(async () => {
-  rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `cli-${Date.now().toString(36)}`, engines: createRegistry([diceRace]), extensions: [notificationsExtension] });
+  rt = await startLocalRuntime({
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName: `cli-${Date.now().toString(36)}`,
+    engines: createRegistry([diceRace]),
+    extensions: [notificationsExtension],
+  });
   dir = mkdtempSync(join(tmpdir(), 'fieldpost-cli-'));
 });
 afterAll(async () => {
@@ -28,7 +33,8 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (script: string, home: string, args: string[], env: Record<string, string> = {}) => runScript(script, args, { FIELDPOST_HOME: home, FIELDPOST_URL: '', ...env });
+const run = (script: string, home: string, args: string[], env: Record<string, string> = {}) =>
+  runScript(script, args, { FIELDPOST_HOME: home, FIELDPOST_URL: '', ...env });
 const cli = (home: string, ...args: string[]) => run('functions/cli/main.ts', home, args);
 
 /** In-process reads, to wait for the eventually consistent read models before asserting on the CLI. */
@@ -86,7 +92,12 @@ describe('terminal client', () => {
     expect(ended).toBe(true);
     const file = join(dir, 'log.json');
     await eventually(async () => JSON.stringify(await get('/v1/me/games', 'alice')).includes('"ended"'));
-    const [final, evs, games, exported] = await Promise.all([cli(bob, 'show', gameId!), cli(bob, 'events', gameId!, '--after', '3'), cli(alice, 'games'), cli(bob, 'export', gameId!, file)]);
+    const [final, evs, games, exported] = await Promise.all([
+      cli(bob, 'show', gameId!),
+      cli(bob, 'events', gameId!, '--after', '3'),
+      cli(alice, 'games'),
+      cli(bob, 'export', gameId!, file),
+    ]);
     expect(final.out).toMatch(/Result: won by p[12]/);
     expect(evs.out).toMatch(/#\s+4 /);
     expect(evs.out).not.toMatch(/#\s+3 /);
@@ -96,7 +107,10 @@ describe('terminal client', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).events.at(-1).type).toBe('Game.Ended');
 
     const tampered = join(dir, 'tampered.json');
-    writeFileSync(tampered, readFileSync(file, 'utf8').replace(/"die": (\d)/, (_m, d) => `"die": ${(Number(d) % 6) + 1}`));
+    writeFileSync(
+      tampered,
+      readFileSync(file, 'utf8').replace(/"die": (\d)/, (_m, d) => `"die": ${(Number(d) % 6) + 1}`),
+    );
     const [verified, npmVerify, bad] = await Promise.all([
       cli(alice, 'verify', file, '--engines', FIXTURE),
       run('functions/cli/verify.ts', alice, [file], { FIELDPOST_ENGINES: FIXTURE }),
@@ -114,7 +128,9 @@ describe('terminal client', () => {
     const carol = join(dir, 'carol');
     expect((await cli(carol, 'login', 'carol', '--url', rt.url)).code).toBe(0);
     const post = async (path: string, player: string, body: unknown) =>
-      (await fetch(`${rt.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${rt.issueToken(player)}` }, body: JSON.stringify(body) })).json() as Promise<{ gameId: string }>;
+      (
+        await fetch(`${rt.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${rt.issueToken(player)}` }, body: JSON.stringify(body) })
+      ).json() as Promise<{ gameId: string }>;
     const { gameId } = await post('/v1/games', 'carol', { engine: 'dice-race', seat: 'p1', commandId: 'carol-game' });
     await post(`/v1/games/${gameId}/join`, 'dave', { commandId: 'dave-join' });
     const r = await cli(carol, 'resign', gameId);
@@ -126,7 +142,9 @@ describe('terminal client', () => {
   it('works with a token from $FIELDPOST_TOKEN and no saved login (as against a deployed server)', async () => {
     const empty = join(dir, 'token-only');
     const post = async (path: string, player: string, body: unknown) =>
-      (await fetch(`${rt.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${rt.issueToken(player)}` }, body: JSON.stringify(body) })).json() as Promise<{ gameId: string }>;
+      (
+        await fetch(`${rt.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${rt.issueToken(player)}` }, body: JSON.stringify(body) })
+      ).json() as Promise<{ gameId: string }>;
     const { gameId } = await post('/v1/games', 'erin', { engine: 'dice-race', seat: 'p1', commandId: 'erin-game' });
     await post(`/v1/games/${gameId}/join`, 'frank', { commandId: 'frank-join' });
     const env = { FIELDPOST_TOKEN: rt.issueToken('erin') };
@@ -187,7 +205,10 @@ describe('ApiClient retries', () => {
 
     let n = 0;
     const refusing = (async () => (n++, new Response(JSON.stringify({ code: 'rule/x', message: 'no' }), { status: 422 }))) as unknown as typeof fetch;
-    await expect(new ApiClient({ url: 'http://x', fetch: refusing, retryDelayMs: 1 }).request('POST', '/p', { commandId: 'c' })).rejects.toMatchObject({ status: 422, code: 'rule/x' });
+    await expect(new ApiClient({ url: 'http://x', fetch: refusing, retryDelayMs: 1 }).request('POST', '/p', { commandId: 'c' })).rejects.toMatchObject({
+      status: 422,
+      code: 'rule/x',
+    });
     expect(n).toBe(1);
   });
 });

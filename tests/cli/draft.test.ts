@@ -32,7 +32,8 @@ type Player = 'alice' | 'bob';
 const homeOf = (player: Player) => join(dir, player);
 
 /** One run of the CLI at `player`'s terminal (a token in $FIELDPOST_TOKEN, as against a deployed server: no login round). */
-const cli = (player: Player, ...args: string[]) => runScript('functions/cli/main.ts', args, { FIELDPOST_HOME: homeOf(player), FIELDPOST_URL: rt.url, FIELDPOST_TOKEN: rt.issueToken(player) });
+const cli = (player: Player, ...args: string[]) =>
+  runScript('functions/cli/main.ts', args, { FIELDPOST_HOME: homeOf(player), FIELDPOST_URL: rt.url, FIELDPOST_TOKEN: rt.issueToken(player) });
 
 /** Asserts a CLI run succeeded and returns its output. */
 function ok(r: { code: number; out: string; err: string }): string {
@@ -42,7 +43,11 @@ function ok(r: { code: number; out: string; err: string }): string {
 
 /** In-process requests: setting the game up and reading what the CLI's numbers will refer to. */
 async function request(method: string, path: string, player: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${rt.url}${path}`, { method, headers: { authorization: `Bearer ${rt.issueToken(player)}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${rt.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${rt.issueToken(player)}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const json = await res.json();
   expect(res.status, JSON.stringify(json)).toBeLessThan(300);
   return json;
@@ -80,7 +85,9 @@ describe('terminal client: private drafts of sealed orders', () => {
     const n1 = numberOf(aliceList, (c) => c.type === 'CommitUnit');
     const s1 = aliceList[n1 - 1]!;
     const m1 = numberOf(bobsList, (c) => c.type === 'CommitUnit');
-    const [listed, bobBefore, bobStep] = (await Promise.all([cli(alice, 'legal', gameId), cli(bob, 'events', gameId), cli(bob, 'play', gameId, String(m1))])).map(ok) as [string, string, string];
+    const [listed, bobBefore, bobStep] = (
+      await Promise.all([cli(alice, 'legal', gameId), cli(bob, 'events', gameId), cli(bob, 'play', gameId, String(m1))])
+    ).map(ok) as [string, string, string];
     expect(listed).toMatch(/Order steps go into your private draft; sealing sends it whole/);
     expect(listed).toContain(`${String(n1).padStart(4)}. ${JSON.stringify(s1)}`);
     expect(bobStep).toContain(`Drafted ${JSON.stringify(bobsList[m1 - 1])}`);
@@ -126,7 +133,9 @@ describe('terminal client: private drafts of sealed orders', () => {
     expect(bobNoDraft).toMatch(/^No draft\./);
     expect(draftsIn(alice)).toEqual({});
 
-    const [aliceEvents, bobAfter] = (await Promise.all([cli(alice, 'events', gameId, '--json', '--after', String(version)), cli(bob, 'events', gameId)])).map(ok) as [string, string];
+    const [aliceEvents, bobAfter] = (await Promise.all([cli(alice, 'events', gameId, '--json', '--after', String(version)), cli(bob, 'events', gameId)])).map(
+      ok,
+    ) as [string, string];
     const mine = JSON.parse(aliceEvents) as { events: EventEnvelope[]; version: number };
     expect(mine.events.map((e) => e.type)).toEqual(['Game.CommandAccepted', 'OrderFinalized', 'OrderSealed']);
     expect((mine.events[0]!.data as { command: unknown }).command).toEqual({ type: 'SealOrder', steps: [s1, s2] });

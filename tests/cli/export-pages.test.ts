@@ -18,8 +18,15 @@ let rt: LocalRuntime;
 let dir: string;
 
 beforeAll(async () => {
-  const modules = routeModules.map((m) => (m === gameRoutes ? (deps: Parameters<typeof gameRoutes>[0]) => gameRoutes({ ...deps, exportLimitBytes: 2_000 }) : m));
-  rt = await startLocalRuntime({ dynamoEndpoint: inject('dynamoEndpoint'), tableName: `export-${Date.now().toString(36)}`, engines: createRegistry([diceRace]), modules });
+  const modules = routeModules.map((m) =>
+    m === gameRoutes ? (deps: Parameters<typeof gameRoutes>[0]) => gameRoutes({ ...deps, exportLimitBytes: 2_000 }) : m,
+  );
+  rt = await startLocalRuntime({
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName: `export-${Date.now().toString(36)}`,
+    engines: createRegistry([diceRace]),
+    modules,
+  });
   dir = mkdtempSync(join(tmpdir(), 'fieldpost-export-'));
 });
 afterAll(async () => {

@@ -10,8 +10,23 @@ const view = {
     },
   },
   battleArea: {
-    us: { front: [{ id: 'us-014', title: 'M4A1 Sherman', weapons: ['75mm M3 Gun: inf 11, veh 10; DI 7', '.50cal M2HB MG: inf 10; DI 3'], commandCards: [{ card: 'cmd-21', title: 'Dig In' }] }] },
-    de: { front: [{ id: 'de-004', title: 'MG-42 Team', weapons: ['MG-42: inf 7; DI 3'] }, { id: 'de-001', title: 'Rifle Squad', weapons: [] }, { id: 'de-002', title: 'Rifle Squad', weapons: [] }] },
+    us: {
+      front: [
+        {
+          id: 'us-014',
+          title: 'M4A1 Sherman',
+          weapons: ['75mm M3 Gun: inf 11, veh 10; DI 7', '.50cal M2HB MG: inf 10; DI 3'],
+          commandCards: [{ card: 'cmd-21', title: 'Dig In' }],
+        },
+      ],
+    },
+    de: {
+      front: [
+        { id: 'de-004', title: 'MG-42 Team', weapons: ['MG-42: inf 7; DI 3'] },
+        { id: 'de-001', title: 'Rifle Squad', weapons: [] },
+        { id: 'de-002', title: 'Rifle Squad', weapons: [] },
+      ],
+    },
   },
   attacks: [
     { id: 't1-us-1', attackers: ['us-014'], target: 'de-004', weapons: [0, 1], closeAssault: false, status: 'pending' },
@@ -31,7 +46,9 @@ describe('CLI: naming the ids in legal commands', () => {
 
   it('explains a command by its ids and weapon positions, and says nothing about ids it does not know', () => {
     const names = glossary(view);
-    expect(explainCommand({ type: 'DeclareAttack', attacker: 'us-014', target: 'de-004', weapons: [1] }, names)).toBe('us-014 = M4A1 Sherman · de-004 = MG-42 Team · weapons: .50cal M2HB MG');
+    expect(explainCommand({ type: 'DeclareAttack', attacker: 'us-014', target: 'de-004', weapons: [1] }, names)).toBe(
+      'us-014 = M4A1 Sherman · de-004 = MG-42 Team · weapons: .50cal M2HB MG',
+    );
     expect(explainCommand({ type: 'ResolveAttack', attackId: 't1-us-1', boostWith: 'cmd-40', boostRoll: 'hit' }, names)).toBe(
       't1-us-1 = M4A1 Sherman (us-014) → MG-42 Team (de-004) with 75mm M3 Gun + .50cal M2HB MG · cmd-40 = Zero In Artillery',
     );
@@ -48,10 +65,22 @@ describe('CLI: naming the ids in legal commands', () => {
 describe('CLI: readable JSON', () => {
   it('keeps what fits on one line, packs short fields together, and stays valid JSON', () => {
     expect(readableJson({ a: 1, b: [1, 2] })).toBe('{"a":1,"b":[1,2]}');
-    const long = { id: 'us-001', title: 'Rifle Squad', text: 'x'.repeat(90), weapons: ['M1 Garand Rifles: inf 9, veh 15*, air 18; DI 2; 2X; bullets', 'Mk 2 Grenades: inf 11, veh 16; DI 3'] };
+    const long = {
+      id: 'us-001',
+      title: 'Rifle Squad',
+      text: 'x'.repeat(90),
+      weapons: ['M1 Garand Rifles: inf 9, veh 15*, air 18; DI 2; 2X; bullets', 'Mk 2 Grenades: inf 11, veh 16; DI 3'],
+    };
     const text = readableJson(long, 80);
     expect(text.split('\n')[1]).toBe('  "id": "us-001", "title": "Rifle Squad",');
-    expect(Math.max(...text.split('\n').filter((l) => !l.includes('xxxx')).map((l) => l.length))).toBeLessThanOrEqual(80);
+    expect(
+      Math.max(
+        ...text
+          .split('\n')
+          .filter((l) => !l.includes('xxxx'))
+          .map((l) => l.length),
+      ),
+    ).toBeLessThanOrEqual(80);
     expect(JSON.parse(text)).toEqual(long);
     expect(JSON.parse(readableJson(view, 60))).toEqual(view);
   });

@@ -36,7 +36,6 @@ afterAll(async () => {
   await rt?.stop();
 });
 
-const opp = (s: Side): Side => (s === 'us' ? 'de' : 'us');
 const ORDER_STEPS = new Set(['CommitUnit', 'ReplaceCrew', 'MoveCrew', 'MoveLine', 'PlayCommandCard', 'DeclareAttack', 'JoinCloseAssault']);
 
 /** The response text exactly as the server sent it: "byte-identical" means this string. */
@@ -52,7 +51,14 @@ async function partitionCount(gameId: string): Promise<number> {
   let start: Record<string, any> | undefined;
   do {
     const r = await rt.client.send(
-      new QueryCommand({ TableName: rt.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: `GAME#${gameId}` } }, Select: 'COUNT', ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }),
+      new QueryCommand({
+        TableName: rt.tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: `GAME#${gameId}` } },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
     );
     n += r.Count ?? 0;
     start = r.LastEvaluatedKey;
@@ -73,7 +79,8 @@ async function footprint(gameId: string) {
 }
 
 const preview = (gameId: string, token: string, body: unknown) => api.post(`/v1/games/${gameId}/preview`, token, body);
-const command = (gameId: string, seat: Side, body: Record<string, unknown>) => api.post(`/v1/games/${gameId}/commands`, tokens[seat], { commandId: cid(seat), ...body });
+const command = (gameId: string, seat: Side, body: Record<string, unknown>) =>
+  api.post(`/v1/games/${gameId}/commands`, tokens[seat], { commandId: cid(seat), ...body });
 
 async function view(gameId: string, seat: Side): Promise<Res> {
   const v = await api.get(`/v1/games/${gameId}`, tokens[seat]);
@@ -149,7 +156,8 @@ describe('sealed order drafts over HTTP', () => {
     const plain = JSON.parse(before.usView) as { legalCommands: Command[]; drafting: Drafting; view: { seats: Record<Side, { order?: unknown[] }> } };
     expect(plain.drafting.steps).toEqual([]);
     expect(plain.drafting.stepChoices.length).toBeGreaterThan(0);
-    for (const k of plain.drafting.stepChoices) expect(ORDER_STEPS.has(plain.legalCommands[k]!.type) || plain.legalCommands[k]!.type === 'ClearOrder').toBe(true);
+    for (const k of plain.drafting.stepChoices)
+      expect(ORDER_STEPS.has(plain.legalCommands[k]!.type) || plain.legalCommands[k]!.type === 'ClearOrder').toBe(true);
     expect(plain.drafting.sealChoices.map((k) => plain.legalCommands[k])).toEqual([{ type: 'SealOrder' }]);
     // Every order step the seat is offered is a step choice; nothing else is.
     expect(plain.drafting.stepChoices).toEqual(plain.legalCommands.flatMap((c, k) => (ORDER_STEPS.has(c.type) ? [k] : [])));
@@ -162,7 +170,14 @@ describe('sealed order drafts over HTTP', () => {
     expect(steps.map((s) => s.type)).toEqual(['CommitUnit', 'CommitUnit', 'CommitUnit']);
     let legalBefore = JSON.stringify(plain.legalCommands);
     for (let k = 1; k <= 3; k++) {
-      const p = previews[k]!.body as { seat: string; summary: { version: number }; legalCommands: Command[]; drafting: Drafting; pending: unknown; view: { seats: Record<Side, { order: { kind: string; unit: string }[]; sealed: boolean; handCount: number }> } };
+      const p = previews[k]!.body as {
+        seat: string;
+        summary: { version: number };
+        legalCommands: Command[];
+        drafting: Drafting;
+        pending: unknown;
+        view: { seats: Record<Side, { order: { kind: string; unit: string }[]; sealed: boolean; handCount: number }> };
+      };
       expect(p.seat).toBe('us');
       expect(p.summary.version).toBe(before.version);
       expect(p.drafting.steps).toEqual(steps.slice(0, k));
@@ -208,7 +223,12 @@ describe('sealed order drafts over HTTP', () => {
       const deView = (await view(gameId, 'de')).body;
       // The other seat: the seal, and nothing that depends on the order.
       expect(deEvents.map((e) => e.type)).toEqual(['OrderSealed']);
-      seen.push({ steps: n, versionDelta: version - before.version, opponentEvents: deEvents.map((e) => shape(e, before.version)), opponentViewChanges: diffPaths(JSON.parse(before.deView), deView) });
+      seen.push({
+        steps: n,
+        versionDelta: version - before.version,
+        opponentEvents: deEvents.map((e) => shape(e, before.version)),
+        opponentViewChanges: diffPaths(JSON.parse(before.deView), deView),
+      });
 
       // The sealing seat: the one command the draft became, and the finished order.
       const mine = (await feed(gameId, 'us', before.version)).events;
@@ -243,28 +263,90 @@ describe('sealed order drafts over HTTP', () => {
     const reusedId = cid('reused');
     const cases: { what: string; send: () => Promise<Res>; status: number; code?: string; message?: RegExp }[] = [
       // Previews
-      { what: 'a step that is not legal (the same unit twice)', send: () => preview(gameId, tokens.us, { steps: [s1, s2, s1] }), status: 422, message: /^Step 3 \(CommitUnit\): / },
-      { what: 'a unit not in hand', send: () => preview(gameId, tokens.us, { steps: [{ type: 'CommitUnit', unit: 'no-such-unit' }] }), status: 422, message: /^Step 1 \(CommitUnit\): / },
-      { what: 'a draw in a draft', send: () => preview(gameId, tokens.us, { steps: [s1, { type: 'DrawCard', from: 'command' }] }), status: 422, code: 'draft/not-a-step', message: /^Step 2 \(DrawCard\)/ },
-      { what: 'a seal in a draft', send: () => preview(gameId, tokens.us, { steps: [s1, { type: 'SealOrder' }] }), status: 422, code: 'draft/not-a-step', message: /^Step 2 \(SealOrder\)/ },
-      { what: 'a step the engine cannot read', send: () => preview(gameId, tokens.us, { steps: [s1, { type: 'CommitUnit' }] }), status: 400, code: 'command/malformed', message: /^Step 2 \(CommitUnit\)/ },
+      {
+        what: 'a step that is not legal (the same unit twice)',
+        send: () => preview(gameId, tokens.us, { steps: [s1, s2, s1] }),
+        status: 422,
+        message: /^Step 3 \(CommitUnit\): /,
+      },
+      {
+        what: 'a unit not in hand',
+        send: () => preview(gameId, tokens.us, { steps: [{ type: 'CommitUnit', unit: 'no-such-unit' }] }),
+        status: 422,
+        message: /^Step 1 \(CommitUnit\): /,
+      },
+      {
+        what: 'a draw in a draft',
+        send: () => preview(gameId, tokens.us, { steps: [s1, { type: 'DrawCard', from: 'command' }] }),
+        status: 422,
+        code: 'draft/not-a-step',
+        message: /^Step 2 \(DrawCard\)/,
+      },
+      {
+        what: 'a seal in a draft',
+        send: () => preview(gameId, tokens.us, { steps: [s1, { type: 'SealOrder' }] }),
+        status: 422,
+        code: 'draft/not-a-step',
+        message: /^Step 2 \(SealOrder\)/,
+      },
+      {
+        what: 'a step the engine cannot read',
+        send: () => preview(gameId, tokens.us, { steps: [s1, { type: 'CommitUnit' }] }),
+        status: 400,
+        code: 'command/malformed',
+        message: /^Step 2 \(CommitUnit\)/,
+      },
       { what: 'steps not a list', send: () => preview(gameId, tokens.us, { steps: 'CommitUnit' }), status: 400 },
       { what: 'a step not an object', send: () => preview(gameId, tokens.us, { steps: [42] }), status: 400 },
       { what: 'no steps', send: () => preview(gameId, tokens.us, {}), status: 400 },
-      { what: `more than ${MAX_DRAFT_STEPS} steps`, send: () => preview(gameId, tokens.us, { steps: Array.from({ length: MAX_DRAFT_STEPS + 1 }, () => s1) }), status: 400 },
+      {
+        what: `more than ${MAX_DRAFT_STEPS} steps`,
+        send: () => preview(gameId, tokens.us, { steps: Array.from({ length: MAX_DRAFT_STEPS + 1 }, () => s1) }),
+        status: 400,
+      },
       { what: 'an unknown field', send: () => preview(gameId, tokens.us, { steps: [s1], expectedVersion: before.version }), status: 400 },
       { what: 'a player without a seat', send: () => preview(gameId, tokens.carol, { steps: [s1] }), status: 403, code: 'action/not-seated' },
       { what: "the other player's seat", send: () => preview(gameId, tokens.de, { steps: [], seat: 'us' }), status: 403, code: 'action/not-your-seat' },
       { what: 'no token', send: () => api.call('POST', `/v1/games/${gameId}/preview`, { body: { steps: [s1] } }), status: 401 },
       // Commands with a draft
-      { what: 'a seal with an illegal step', send: () => api.post(`/v1/games/${gameId}/commands`, tokens.us, { commandId: reusedId, command: { type: 'SealOrder' }, draft: [s1, s1] }), status: 422, message: /Step 2 \(CommitUnit\): / },
-      { what: 'a seal with a draw in the draft', send: () => command(gameId, 'us', { command: { type: 'SealOrder' }, draft: [s1, { type: 'DrawCard', from: 'reserves' }] }), status: 422, code: 'draft/not-a-step', message: /^Step 2 \(DrawCard\)/ },
-      { what: 'ClearOrder with a draft', send: () => api.post(`/v1/games/${gameId}/commands`, tokens.us, { commandId: reusedId, command: { type: 'ClearOrder' }, draft: [s1] }), status: 422, code: 'draft/not-a-seal' },
+      {
+        what: 'a seal with an illegal step',
+        send: () => api.post(`/v1/games/${gameId}/commands`, tokens.us, { commandId: reusedId, command: { type: 'SealOrder' }, draft: [s1, s1] }),
+        status: 422,
+        message: /Step 2 \(CommitUnit\): /,
+      },
+      {
+        what: 'a seal with a draw in the draft',
+        send: () => command(gameId, 'us', { command: { type: 'SealOrder' }, draft: [s1, { type: 'DrawCard', from: 'reserves' }] }),
+        status: 422,
+        code: 'draft/not-a-step',
+        message: /^Step 2 \(DrawCard\)/,
+      },
+      {
+        what: 'ClearOrder with a draft',
+        send: () => api.post(`/v1/games/${gameId}/commands`, tokens.us, { commandId: reusedId, command: { type: 'ClearOrder' }, draft: [s1] }),
+        status: 422,
+        code: 'draft/not-a-seal',
+      },
       { what: 'a step with a draft', send: () => command(gameId, 'us', { command: s2, draft: [s1] }), status: 422, code: 'draft/not-a-seal' },
-      { what: 'a seal with steps of its own and a draft', send: () => command(gameId, 'us', { command: { type: 'SealOrder', steps: [s2] }, draft: [s1] }), status: 422, code: 'draft/not-a-seal' },
+      {
+        what: 'a seal with steps of its own and a draft',
+        send: () => command(gameId, 'us', { command: { type: 'SealOrder', steps: [s2] }, draft: [s1] }),
+        status: 422,
+        code: 'draft/not-a-seal',
+      },
       { what: 'a draft not a list', send: () => command(gameId, 'us', { command: { type: 'SealOrder' }, draft: { steps: [s1] } }), status: 400 },
-      { what: `a draft of more than ${MAX_DRAFT_STEPS} steps`, send: () => command(gameId, 'us', { command: { type: 'SealOrder' }, draft: Array.from({ length: MAX_DRAFT_STEPS + 1 }, () => s1) }), status: 400 },
-      { what: 'a draft sealed by a player without a seat', send: () => api.post(`/v1/games/${gameId}/commands`, tokens.carol, { commandId: cid('carol'), command: { type: 'SealOrder' }, draft: [s1] }), status: 403, code: 'action/not-seated' },
+      {
+        what: `a draft of more than ${MAX_DRAFT_STEPS} steps`,
+        send: () => command(gameId, 'us', { command: { type: 'SealOrder' }, draft: Array.from({ length: MAX_DRAFT_STEPS + 1 }, () => s1) }),
+        status: 400,
+      },
+      {
+        what: 'a draft sealed by a player without a seat',
+        send: () => api.post(`/v1/games/${gameId}/commands`, tokens.carol, { commandId: cid('carol'), command: { type: 'SealOrder' }, draft: [s1] }),
+        status: 403,
+        code: 'action/not-seated',
+      },
     ];
     for (const c of cases) {
       const r = await c.send();
@@ -275,7 +357,12 @@ describe('sealed order drafts over HTTP', () => {
       expect(await footprint(gameId), `${c.what} wrote something`).toEqual(before);
     }
     // A refused command leaves its id unused: the same id seals the draft now.
-    const ok = await api.post(`/v1/games/${gameId}/commands`, tokens.us, { commandId: reusedId, command: { type: 'SealOrder' }, draft: steps, expectedVersion: before.version });
+    const ok = await api.post(`/v1/games/${gameId}/commands`, tokens.us, {
+      commandId: reusedId,
+      command: { type: 'SealOrder' },
+      draft: steps,
+      expectedVersion: before.version,
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.duplicate).toBe(false);
     expect(ok.body.version).toBe(before.version + 3);
@@ -333,7 +420,11 @@ describe('sealed order drafts over HTTP', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const raceId = created.body.gameId as string;
     expect((await api.post(`/v1/games/${raceId}/join`, tokens.de, { commandId: cid('join') })).status).toBe(200);
-    const race = async () => ({ items: await partitionCount(raceId), p1: await rawGet(`/v1/games/${raceId}`, tokens.us), p2Feed: await rawGet(`/v1/games/${raceId}/events`, tokens.de) });
+    const race = async () => ({
+      items: await partitionCount(raceId),
+      p1: await rawGet(`/v1/games/${raceId}`, tokens.us),
+      p2Feed: await rawGet(`/v1/games/${raceId}/events`, tokens.de),
+    });
     const before = await race();
     const plain = JSON.parse(before.p1);
     expect(plain.drafting).toBeUndefined();
@@ -390,7 +481,11 @@ describe('sealed order drafts over HTTP', () => {
         sealedWith.push(steps);
         continue;
       }
-      const c = legal.find((x) => x.type === 'AutoPickHand') ?? legal.find((x) => x.type === 'ResolveAttack' && x.boostWith === undefined) ?? legal.find((x) => x.type === 'DrawCard' && x.from === 'reserves') ?? legal[0]!;
+      const c =
+        legal.find((x) => x.type === 'AutoPickHand') ??
+        legal.find((x) => x.type === 'ResolveAttack' && x.boostWith === undefined) ??
+        legal.find((x) => x.type === 'DrawCard' && x.from === 'reserves') ??
+        legal[0]!;
       const r = await command(gameId, seat, { command: c, expectedVersion: v.summary.version });
       expect(r.status, `${JSON.stringify(c)} → ${JSON.stringify(r.body)}`).toBe(200);
     }
@@ -407,7 +502,9 @@ describe('sealed order drafts over HTTP', () => {
     expect(report.ok).toBe(true);
     // Every step reached the log inside its seal: no OrderStepAdded, and each seal is the command its draft became.
     expect(events.filter((e) => e.type === 'OrderStepAdded')).toEqual([]);
-    const sealCommands = events.filter((e) => e.type === 'Game.CommandAccepted' && (e.data as { command: Command }).command.type === 'SealOrder').map((e) => (e.data as { command: Command }).command);
+    const sealCommands = events
+      .filter((e) => e.type === 'Game.CommandAccepted' && (e.data as { command: Command }).command.type === 'SealOrder')
+      .map((e) => (e.data as { command: Command }).command);
     expect(sealCommands).toEqual(sealedWith.map((steps) => ({ type: 'SealOrder', steps })));
     expect(events.filter((e) => e.type === 'CommitmentRevealed').length).toBeGreaterThanOrEqual(1);
     // A seal whose draft were changed after the fact no longer verifies.

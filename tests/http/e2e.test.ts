@@ -65,7 +65,7 @@ describe('health and tokens', () => {
 });
 
 describe('the local game page (where links in local mail land)', () => {
-  it('shows a game\'s public summary and how to play it, and nothing hidden', async () => {
+  it("shows a game's public summary and how to play it, and nothing hidden", async () => {
     const gameId = await startedRace();
     const page = await fetch(`${rt.url}/games/${gameId}`);
     expect(page.status).toBe(200);
@@ -120,7 +120,7 @@ describe('a full dice race over HTTP', () => {
     expect(verifyLog(tampered, (id) => engines.get(id)).ok).toBe(false);
   });
 
-  it('keeps hidden events out of a seat\'s feed while the game runs', async () => {
+  it("keeps hidden events out of a seat's feed while the game runs", async () => {
     const gameId = await startedRace();
     const feed = async (token: string) => (await api.get(`/v1/games/${gameId}/events?after=0&limit=100`, token)).body.events as EventEnvelope[];
     const [a, b, spectator] = await Promise.all([feed(alice), feed(bob), feed(carol)]);
@@ -368,4 +368,3 @@ describe('concurrency and idempotency over HTTP', () => {
     expect(second.body).toMatchObject({ gameId: first.body.gameId, duplicate: true, version: first.body.version });
   });
 });
-

@@ -12,7 +12,14 @@ const saved = { ...process.env };
 
 beforeAll(async () => {
   const { tableName, endpoint } = await freshTable('api');
-  Object.assign(process.env, { TABLE_NAME: tableName, AUTH_MODE: 'cognito', DYNAMODB_ENDPOINT: endpoint, AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  Object.assign(process.env, {
+    TABLE_NAME: tableName,
+    AUTH_MODE: 'cognito',
+    DYNAMODB_ENDPOINT: endpoint,
+    AWS_REGION: 'local',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
   handler = (await import('../../functions/handlers/api.js')).handler;
 });
 afterAll(() => {

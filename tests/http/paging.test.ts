@@ -28,13 +28,28 @@ let router: ReturnType<typeof createRouter>;
 const AT = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
 
 /** A two-seat game summary: p1 is `a`, p2 is `b` (null: a free seat), `turn` is pending. */
-function summary(gameId: string, o: { a: string; b: string | null; turn?: 'p1' | 'p2'; status?: GameSummary['status']; created: number; updated: number; engine?: string }): GameSummary {
+function summary(
+  gameId: string,
+  o: { a: string; b: string | null; turn?: 'p1' | 'p2'; status?: GameSummary['status']; created: number; updated: number; engine?: string },
+): GameSummary {
   const seats = [
     { id: 'p1', name: 'North', player: o.a, joined: true },
     { id: 'p2', name: 'South', player: o.b, joined: o.b !== null },
   ];
   const pending = o.turn ? [{ seat: o.turn, kind: 'move' as const, prompt: 'Roll', player: o.turn === 'p1' ? o.a : o.b }] : [];
-  return { gameId, engine: o.engine ?? 'dice-race', title: 'Dice race', status: o.status ?? 'active', version: 2, hash: 'h', createdBy: o.a, createdAt: AT(o.created), updatedAt: AT(o.updated), seats, pending };
+  return {
+    gameId,
+    engine: o.engine ?? 'dice-race',
+    title: 'Dice race',
+    status: o.status ?? 'active',
+    version: 2,
+    hash: 'h',
+    createdBy: o.a,
+    createdAt: AT(o.created),
+    updatedAt: AT(o.updated),
+    seats,
+    pending,
+  };
 }
 
 async function inParallel<T>(xs: readonly T[], f: (x: T) => Promise<unknown>, width = 8): Promise<void> {
@@ -87,13 +102,31 @@ beforeAll(async () => {
     aliceIds.push(id);
     const ended = n % 10 === 9;
     const mine = !ended && n % 4 === 0;
-    games.push(summary(id, { a: 'alice', b: `opp${n % 10}`, ...(ended ? { status: 'ended' as const } : { turn: mine ? ('p1' as const) : ('p2' as const) }), created: n, updated: mine ? 200 + Math.floor(n / 8) : 300 + (n % 45) }));
+    games.push(
+      summary(id, {
+        a: 'alice',
+        b: `opp${n % 10}`,
+        ...(ended ? { status: 'ended' as const } : { turn: mine ? ('p1' as const) : ('p2' as const) }),
+        created: n,
+        updated: mine ? 200 + Math.floor(n / 8) : 300 + (n % 45),
+      }),
+    );
   }
   // Bob: 3 games of his own, one with Alice.
   games.push(summary('b1', { a: 'bob', b: 'carol', turn: 'p1', created: 1, updated: 5 }));
   games.push(summary('b2', { a: 'bob', b: 'dave', turn: 'p2', created: 2, updated: 6 }));
   // The lobby: 25 open games with a free seat (some created at the same time), 5 of them for another engine.
-  for (let n = 0; n < LOBBY_GAMES; n++) games.push(summary(`open${String(n).padStart(2, '0')}`, { a: `host${n % 7}`, b: null, status: 'open', created: 1000 + (n % 20), updated: 1000 + n, engine: n % 5 === 3 ? 'spearpoint-1943' : 'dice-race' }));
+  for (let n = 0; n < LOBBY_GAMES; n++)
+    games.push(
+      summary(`open${String(n).padStart(2, '0')}`, {
+        a: `host${n % 7}`,
+        b: null,
+        status: 'open',
+        created: 1000 + (n % 20),
+        updated: 1000 + n,
+        engine: n % 5 === 3 ? 'spearpoint-1943' : 'dice-race',
+      }),
+    );
   await inParallel(games, (s) => models.apply(s), 16);
 }, 60_000);
 
@@ -187,7 +220,8 @@ describe('GET /v1/me/games, paged', () => {
 });
 
 describe('cursors', () => {
-  const firstCursor = async (player: string, query: Record<string, string> = {}) => (await get('/v1/me/games', player, { limit: '2', ...query })).body.nextCursor as string;
+  const firstCursor = async (player: string, query: Record<string, string> = {}) =>
+    (await get('/v1/me/games', player, { limit: '2', ...query })).body.nextCursor as string;
 
   it.each([
     ['not base64url', 'abc$%'],
@@ -270,7 +304,10 @@ describe('terminal client', () => {
   let url: string;
   let home: string;
   beforeAll(async () => {
-    const cliRouter = createRouter([inboxRoutes], { dynamo: { client, tableName } } as unknown as ApiDeps, { authenticate: (e) => (e.headers['authorization'] ?? '').replace(/^Bearer /, ''), logError: () => {} });
+    const cliRouter = createRouter([inboxRoutes], { dynamo: { client, tableName } } as unknown as ApiDeps, {
+      authenticate: (e) => (e.headers['authorization'] ?? '').replace(/^Bearer /, ''),
+      logError: () => {},
+    });
     server = createServer((req, res) => {
       const u = new URL(req.url ?? '/', 'http://x');
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
@@ -289,7 +326,8 @@ describe('terminal client', () => {
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
-  const cli = (player: string, ...args: string[]) => runScript('functions/cli/main.ts', args, { FIELDPOST_HOME: home, FIELDPOST_URL: url, FIELDPOST_TOKEN: player });
+  const cli = (player: string, ...args: string[]) =>
+    runScript('functions/cli/main.ts', args, { FIELDPOST_HOME: home, FIELDPOST_URL: url, FIELDPOST_TOKEN: player });
 
   it('`games` follows the cursors and prints every game once, in list order, with the "your move" count', async () => {
     const unpaged = (await models.inbox('alice')).sort(inboxOrder);
@@ -306,6 +344,11 @@ describe('terminal client', () => {
     const unpaged = (await models.lobby()).sort((a, b) => (a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : 0)).map((g) => g.gameId);
     const r = await cli('bob', 'lobby');
     expect(r.code).toBe(0);
-    expect(r.out.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(unpaged);
+    expect(
+      r.out
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(unpaged);
   }, 30_000);
 });

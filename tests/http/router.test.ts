@@ -14,7 +14,12 @@ import { apiEvent } from './support.js';
 const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('service must not be called')) });
 // Route modules may build read-model clients up front; this one points nowhere and is never called.
 const nowhere = new DynamoDBClient({ region: 'local', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-const deps = { service: unreachable, engines: { get: () => undefined, ids: () => ['x'] }, clock: { now: () => '2026-01-01T00:00:00.000Z' }, dynamo: { client: nowhere, tableName: 'none' } } as unknown as ApiDeps;
+const deps = {
+  service: unreachable,
+  engines: { get: () => undefined, ids: () => ['x'] },
+  clock: { now: () => '2026-01-01T00:00:00.000Z' },
+  dynamo: { client: nowhere, tableName: 'none' },
+} as unknown as ApiDeps;
 
 const event = apiEvent;
 

@@ -105,7 +105,13 @@ interface Played {
 
 /** alice (us) creates, bob (de) joins, then both play from what GET /v1/games/{id} offers until the game ends. */
 async function playGame(options: unknown, chooserSeed: string, maxCommands = 1500): Promise<Played> {
-  const created = await api.post('/v1/games', tokens.us, { engine: 'spearpoint-1943', ...(options !== undefined ? { options } : {}), seat: 'us', entropy: 'alice-noise', commandId: cid('create') });
+  const created = await api.post('/v1/games', tokens.us, {
+    engine: 'spearpoint-1943',
+    ...(options !== undefined ? { options } : {}),
+    seat: 'us',
+    entropy: 'alice-noise',
+    commandId: cid('create'),
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const gameId = created.body.gameId as string;
   const joined = await api.post(`/v1/games/${gameId}/join`, tokens.de, { entropy: 'bob-noise', commandId: cid('join') });
@@ -137,7 +143,10 @@ async function playGame(options: unknown, chooserSeed: string, maxCommands = 150
     if (vUs.body.summary.status === 'ended') break;
     const version = vUs.body.summary.version as number;
     expect(vDe.body.summary.version).toBe(version);
-    for (const [seat, f] of [['us', fUs], ['de', fDe]] as const) {
+    for (const [seat, f] of [
+      ['us', fUs],
+      ['de', fDe],
+    ] as const) {
       out.seen.push({ seat, version, what: 'view', body: views[seat].body });
       if (!f) continue;
       expect(f.body.version).toBe(version);
@@ -179,7 +188,11 @@ function strings(x: unknown, into: Set<string> = new Set()): Set<string> {
 /** Every key inside a value. */
 function keys(x: unknown, into: Set<string> = new Set()): Set<string> {
   if (Array.isArray(x)) for (const v of x) keys(v, into);
-  else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) (into.add(k), keys(v, into));
+  else if (x && typeof x === 'object')
+    for (const [k, v] of Object.entries(x)) {
+      into.add(k);
+      keys(v, into);
+    }
   return into;
 }
 
@@ -193,7 +206,17 @@ const deckCards = (s: State) => [...s.seats.us.reserves, ...s.seats.de.reserves,
  * and what carries it out (a committed unit, a card played, voided or discarded face up). Every
  * secret they show must have left the hand by the end of the command that produced them.
  */
-const REVEALS = new Set(['CommitmentRevealed', 'DeclarationRevealed', 'UnitCommitted', 'CrewReplaced', 'CommandCardPlayed', 'CommandCardVoided', 'CommandCardDiscardedForBonus', 'CommandDiscarded', 'UnitWithdrawn']);
+const REVEALS = new Set([
+  'CommitmentRevealed',
+  'DeclarationRevealed',
+  'UnitCommitted',
+  'CrewReplaced',
+  'CommandCardPlayed',
+  'CommandCardVoided',
+  'CommandCardDiscardedForBonus',
+  'CommandDiscarded',
+  'UnitWithdrawn',
+]);
 /** Events that put a card whose identity is public under a deck (the order stays hidden). */
 const UNDER_DECK = new Set(['AircraftReturned', 'UnitDestroyed', 'UnitDiscarded']);
 
@@ -231,9 +254,12 @@ function hiddenProblems(events: readonly EventEnvelope[], played: Played) {
       }
     }
     for (const t of deckCards(state)) if (tokens.has(t)) problems.push(`${s.seat}'s ${s.what} at v${s.version} names deck card ${t}`);
-    for (const k of ['commandDeckOrder', 'damageDeckOrder', 'reservesOrder']) if (ks.has(k)) problems.push(`${s.seat}'s ${s.what} at v${s.version} carries ${k}`);
+    for (const k of ['commandDeckOrder', 'damageDeckOrder', 'reservesOrder'])
+      if (ks.has(k)) problems.push(`${s.seat}'s ${s.what} at v${s.version} carries ${k}`);
     const view = (s.body as { view: { seats: Record<Side, Record<string, unknown>> } }).view;
-    for (const side of hiddenFrom) for (const k of ['hand', 'commands', 'order']) if (view.seats[side]![k] !== undefined) problems.push(`${s.seat}'s ${s.what} at v${s.version} shows ${side}'s ${k}`);
+    for (const side of hiddenFrom)
+      for (const k of ['hand', 'commands', 'order'])
+        if (view.seats[side]![k] !== undefined) problems.push(`${s.seat}'s ${s.what} at v${s.version} shows ${side}'s ${k}`);
     // Positive control: the same check finds the seat's own cards in its own view, so a leak would be caught.
     if (s.seat !== 'spectator') {
       for (const t of secretsOf(state, s.seat)) if (!tokens.has(t)) problems.push(`${s.seat}'s own card ${t} is missing from its view at v${s.version}`);
@@ -344,20 +370,33 @@ describe('Spearpoint 1943 over HTTP', () => {
       const probe = played.seen.find((s) => s.seat === 'us' && hidden.states[s.version]!.seats.de.hand.length > 0)!;
       const bobsCard = hidden.states[probe.version]!.seats.de.hand[0]!;
       // Any public engine event bob's hand was non-empty for will do; which ones a game has varies.
-      const publicEvent = (d: (typeof played.delivered)[number]) => d.seat === 'us' && !d.event.type.includes('.') && (d.event.visibility as { to: string }).to === 'all' && hidden.states[d.event.seq - 1]!.seats.de.hand.length > 0;
+      const publicEvent = (d: (typeof played.delivered)[number]) =>
+        d.seat === 'us' &&
+        !d.event.type.includes('.') &&
+        (d.event.visibility as { to: string }).to === 'all' &&
+        hidden.states[d.event.seq - 1]!.seats.de.hand.length > 0;
       const feedEvent = played.delivered.find((d) => d.event.type === 'InitiativeRolled' && publicEvent(d)) ?? played.delivered.find(publicEvent)!;
       expect(feedEvent).toBeDefined();
       const leaky: Played = {
         ...played,
         seen: [{ ...probe, body: { ...(probe.body as object), extra: [bobsCard] } }],
-        delivered: [{ ...feedEvent, event: { ...feedEvent.event, data: { ...(feedEvent.event.data as object), note: hidden.states[feedEvent.event.seq - 1]!.seats.de.hand[0] } } }],
+        delivered: [
+          {
+            ...feedEvent,
+            event: { ...feedEvent.event, data: { ...(feedEvent.event.data as object), note: hidden.states[feedEvent.event.seq - 1]!.seats.de.hand[0] } },
+          },
+        ],
       };
       const caught = hiddenProblems(events, leaky).problems;
       expect(caught.some((p) => p.includes(`names de's hidden card ${bobsCard}`))).toBe(true);
       expect(caught.some((p) => p.includes(feedEvent.event.type) && p.includes("names de's hidden"))).toBe(true);
       // The replay agrees with the auditor view the server gives after the end.
       const final = hidden.states[events.length]!;
-      const auditor = end.body.view as { seats: Record<Side, { hand: { id: string }[]; commands: { id: string }[]; reservesOrder: string[] }>; commandDeckOrder: string[]; damageDeckOrder: string[] };
+      const auditor = end.body.view as {
+        seats: Record<Side, { hand: { id: string }[]; commands: { id: string }[]; reservesOrder: string[] }>;
+        commandDeckOrder: string[];
+        damageDeckOrder: string[];
+      };
       for (const side of SIDES) {
         expect(auditor.seats[side].hand.map((c) => c.id)).toEqual(final.seats[side].hand);
         expect(auditor.seats[side].commands.map((c) => c.id)).toEqual(final.seats[side].commands);
@@ -365,7 +404,9 @@ describe('Spearpoint 1943 over HTTP', () => {
       }
       expect(auditor.commandDeckOrder).toEqual(final.commandDeck);
       expect(auditor.damageDeckOrder).toEqual(final.damageDeck);
-      console.log(`${name}: ${played.commands} commands, ${played.requests} requests, ${events.length} events, turn ${final.turn}, ${outcome.reason} (${JSON.stringify(outcome.score)}), ${played.boosted} boosted, ${Date.now() - t0} ms`);
+      console.log(
+        `${name}: ${played.commands} commands, ${played.requests} requests, ${events.length} events, turn ${final.turn}, ${outcome.reason} (${JSON.stringify(outcome.score)}), ${played.boosted} boosted, ${Date.now() - t0} ms`,
+      );
     }, 120_000);
   }
 });

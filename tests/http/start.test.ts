@@ -23,7 +23,12 @@ describe('npm start', () => {
   it('serves /v1/health and stops everything on Ctrl-C', async () => {
     const port = await freePort();
     // Its own process group, like a terminal job, so the test can signal it the way Ctrl-C does.
-    const child = spawn('npm', ['start', '--', '--memory', '--port', String(port)], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOCAL_JWT_SECRET: '' } });
+    const child = spawn('npm', ['start', '--', '--memory', '--port', String(port)], {
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LOCAL_JWT_SECRET: '' },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -66,7 +71,9 @@ describe('npm start', () => {
       if (child.exitCode === null) {
         try {
           process.kill(-child.pid!, 'SIGKILL');
-        } catch {}
+        } catch {
+          // already gone
+        }
       }
       if (javaPid && alive(javaPid)) process.kill(javaPid, 'SIGKILL');
     }

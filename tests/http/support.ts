@@ -13,7 +13,11 @@ export function http(base: string) {
     const headers: Record<string, string> = {};
     if (opts.token) headers['authorization'] = `Bearer ${opts.token}`;
     if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}${path}`, { method, headers, ...(opts.raw !== undefined ? { body: opts.raw } : opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      ...(opts.raw !== undefined ? { body: opts.raw } : opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
   };
@@ -33,7 +37,16 @@ export async function itemCount(client: DynamoDBClient, tableName: string): Prom
   let n = 0;
   let start: Record<string, any> | undefined;
   do {
-    const r = await client.send(new ScanCommand({ TableName: tableName, Select: 'COUNT', ConsistentRead: true, FilterExpression: 'begins_with(pk, :g)', ExpressionAttributeValues: { ':g': { S: 'GAME#' } }, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const r = await client.send(
+      new ScanCommand({
+        TableName: tableName,
+        Select: 'COUNT',
+        ConsistentRead: true,
+        FilterExpression: 'begins_with(pk, :g)',
+        ExpressionAttributeValues: { ':g': { S: 'GAME#' } },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
     n += r.Count ?? 0;
     start = r.LastEvaluatedKey;
   } while (start);
@@ -44,7 +57,18 @@ let counter = 0;
 export const cid = (label = 'c'): string => `${label}-${Date.now().toString(36)}-${++counter}`;
 
 /** An API Gateway HTTP API (payload v2) event as the Lambda receives it, for handler and router tests. */
-export function apiEvent(method: string, path: string, opts: { body?: string; headers?: Record<string, string>; query?: Record<string, string>; claims?: Record<string, string>; stage?: string; base64?: boolean } = {}): APIGatewayProxyEventV2 {
+export function apiEvent(
+  method: string,
+  path: string,
+  opts: {
+    body?: string;
+    headers?: Record<string, string>;
+    query?: Record<string, string>;
+    claims?: Record<string, string>;
+    stage?: string;
+    base64?: boolean;
+  } = {},
+): APIGatewayProxyEventV2 {
   return {
     version: '2.0',
     routeKey: '$default',
@@ -65,6 +89,8 @@ export function apiEvent(method: string, path: string, opts: { body?: string; he
       timeEpoch: 0,
       ...(opts.claims ? { authorizer: { jwt: { claims: opts.claims, scopes: [] } } } : {}),
     },
-    ...(opts.body !== undefined ? { body: opts.base64 ? Buffer.from(opts.body).toString('base64') : opts.body, isBase64Encoded: !!opts.base64 } : { isBase64Encoded: false }),
+    ...(opts.body !== undefined
+      ? { body: opts.base64 ? Buffer.from(opts.body).toString('base64') : opts.body, isBase64Encoded: !!opts.base64 }
+      : { isBase64Encoded: false }),
   } as APIGatewayProxyEventV2;
 }

@@ -9,7 +9,10 @@ const NAG = Match.stringLikeRegexp('AwsSolutions-');
 
 /** Every suppression in the template: resource path, rule id, reason, and which entries it covers. */
 function suppressions(s: Synthesized): { resource: string; id: string; reason: string; appliesTo?: unknown[] }[] {
-  const resources = s.template.toJSON()['Resources'] as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress?: { id: string; reason: string; applies_to?: unknown[] }[] } } }>;
+  const resources = s.template.toJSON()['Resources'] as Record<
+    string,
+    { Metadata?: { cdk_nag?: { rules_to_suppress?: { id: string; reason: string; applies_to?: unknown[] }[] } } }
+  >;
   return Object.entries(resources).flatMap(([logicalId, r]) =>
     (r.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((rule) => ({
       resource: logicalId,

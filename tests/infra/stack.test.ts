@@ -323,9 +323,7 @@ describe('alarms', () => {
   const alarms = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm'));
   const topicRef = { Ref: id(stack.alarms.topic) };
   const alarmOn = (metric: string, dimension: unknown) =>
-    alarms.filter(
-      (a) => a.Properties['MetricName'] === metric && JSON.stringify(a.Properties['Dimensions']).includes(JSON.stringify(dimension)),
-    );
+    alarms.filter((a) => a.Properties['MetricName'] === metric && JSON.stringify(a.Properties['Dimensions']).includes(JSON.stringify(dimension)));
 
   it('fire when anything waits in either dead-letter queue', () => {
     for (const qid of [dlqId, streamFailureId]) {
@@ -372,7 +370,17 @@ describe('alarms', () => {
 describe('outputs', () => {
   it('tell the operator what they need to sign players in and call the API', () => {
     const outputs = template.toJSON()['Outputs'] as Record<string, unknown>;
-    for (const key of ['ApiUrl', 'Region', 'UserPoolId', 'UserPoolClientId', 'TableName', 'NotifyDeadLetterQueueUrl', 'StreamFailureQueueUrl', 'AlarmTopicArn', 'MailIdentity']) {
+    for (const key of [
+      'ApiUrl',
+      'Region',
+      'UserPoolId',
+      'UserPoolClientId',
+      'TableName',
+      'NotifyDeadLetterQueueUrl',
+      'StreamFailureQueueUrl',
+      'AlarmTopicArn',
+      'MailIdentity',
+    ]) {
       expect(outputs, key).toHaveProperty(key);
     }
   });

@@ -14,8 +14,7 @@ export function cdkJsonContext(): Record<string, unknown> {
 }
 
 /** Inline stand-ins for the bundles: the assertions are about the stack, not the handlers. */
-export const inlineCode = (name: string): lambda.Code =>
-  lambda.Code.fromInline(`exports.handler = async () => { throw new Error('${name} placeholder'); };`);
+export const inlineCode = (name: string): lambda.Code => lambda.Code.fromInline(`exports.handler = async () => { throw new Error('${name} placeholder'); };`);
 
 export interface Synthesized {
   readonly stack: FieldpostStack;

@@ -27,7 +27,13 @@ function tableStatements(name: 'api' | 'projector' | 'notifier'): RawStatement[]
     .filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] })));
 }
 
-const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+const glob = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 
 /** The partition keys a statement admits, tested against sample keys. */
 function admits(s: RawStatement, pk: string): boolean {
@@ -43,7 +49,14 @@ describe('table access by partition', () => {
   it('the projector reaches read models only: not a game partition with its seed', () => {
     const ss = tableStatements('projector');
     expect(ss.length).toBeGreaterThan(0);
-    for (const [action, pk] of [['GetItem', 'SUMMARY#g1'], ['PutItem', 'SUMMARY#g1'], ['PutItem', 'INBOX#alice'], ['DeleteItem', 'INBOX#alice'], ['PutItem', 'LOBBY'], ['DeleteItem', 'LOBBY']] as const) {
+    for (const [action, pk] of [
+      ['GetItem', 'SUMMARY#g1'],
+      ['PutItem', 'SUMMARY#g1'],
+      ['PutItem', 'INBOX#alice'],
+      ['DeleteItem', 'INBOX#alice'],
+      ['PutItem', 'LOBBY'],
+      ['DeleteItem', 'LOBBY'],
+    ] as const) {
       expect(canDo(ss, action, pk), `${action} ${pk}`).toBe(true);
     }
     for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(false);
@@ -53,7 +66,15 @@ describe('table access by partition', () => {
   it('the notifier reaches settings, delivery logs, its ledger and summaries: not a game partition', () => {
     const ss = tableStatements('notifier');
     expect(ss.length).toBeGreaterThan(0);
-    for (const [action, pk] of [['GetItem', 'PLAYER#bob'], ['PutItem', 'PLAYER#bob'], ['PutItem', 'NOTIFIED#k'], ['GetItem', 'NOTIFIED#k'], ['UpdateItem', 'NOTIFIED#k'], ['DeleteItem', 'NOTIFIED#k'], ['GetItem', 'SUMMARY#g1']] as const) {
+    for (const [action, pk] of [
+      ['GetItem', 'PLAYER#bob'],
+      ['PutItem', 'PLAYER#bob'],
+      ['PutItem', 'NOTIFIED#k'],
+      ['GetItem', 'NOTIFIED#k'],
+      ['UpdateItem', 'NOTIFIED#k'],
+      ['DeleteItem', 'NOTIFIED#k'],
+      ['GetItem', 'SUMMARY#g1'],
+    ] as const) {
       expect(canDo(ss, action, pk), `${action} ${pk}`).toBe(true);
     }
     for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(false);

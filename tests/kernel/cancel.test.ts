@@ -38,7 +38,7 @@ describe('cancelling a game', () => {
     expect(!late.ok && late.error).toMatchObject({ code: 'game/not-open', message: expect.stringMatching(/resign/) });
     const done = openGame();
     done.cancel('alice');
-    expect((r => !r.ok && r.error.code)(done.cancel('alice'))).toBe('game/not-open');
+    expect(((r) => !r.ok && r.error.code)(done.cancel('alice'))).toBe('game/not-open');
   });
 
   it('a log claiming someone else cancelled is refused by the verifier', () => {
@@ -46,7 +46,11 @@ describe('cancelling a game', () => {
     g.cancel('alice');
     const i = g.events.findIndex((e) => e.type === 'Game.Cancelled');
     const before = g.events[i - 1]!;
-    const forged = chain({ version: before.seq, hash: before.hash }, g.events.slice(i).map((e) => ({ type: e.type, data: e.data, visibility: e.visibility, actor: e.actor })), { gameId: before.gameId, commandId: 'c9', at: before.at, player: 'bob' });
+    const forged = chain(
+      { version: before.seq, hash: before.hash },
+      g.events.slice(i).map((e) => ({ type: e.type, data: e.data, visibility: e.visibility, actor: e.actor })),
+      { gameId: before.gameId, commandId: 'c9', at: before.at, player: 'bob' },
+    );
     const log: EventEnvelope[] = [...g.events.slice(0, i), ...forged];
     const report = verifyLog(log, engines.get);
     expect(report.ok).toBe(false);
@@ -61,7 +65,9 @@ describe('cancelling a game', () => {
     const cancelled = summarize(diceRace, g.state!);
     expect(projectGame(undefined, cancelled).lobby).toBeUndefined();
     const notices = decideNotices(open, cancelled);
-    expect(notices).toEqual([expect.objectContaining({ kind: 'ended', player: 'bob', outcome: expect.objectContaining({ result: 'cancelled', winners: [] }) })]);
+    expect(notices).toEqual([
+      expect.objectContaining({ kind: 'ended', player: 'bob', outcome: expect.objectContaining({ result: 'cancelled', winners: [] }) }),
+    ]);
     expect(renderNotice(notices[0]!, 'https://fieldpost.example.org').subject).toMatch(/is over: cancelled/);
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { canSee, createRegistry, decideDraft, draftRoles, MAX_DRAFT_STEPS, sealDraft, verifyLog, type EventEnvelope, type GameState } from '../../domain/kernel/index.js';
+import {
+  canSee,
+  createRegistry,
+  decideDraft,
+  draftRoles,
+  MAX_DRAFT_STEPS,
+  sealDraft,
+  verifyLog,
+  type EventEnvelope,
+  type GameState,
+} from '../../domain/kernel/index.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { sealedBid } from '../fixtures/sealed-bid.js';
 import { MemoryGame } from './play.js';
@@ -72,7 +82,7 @@ describe('decideDraft', () => {
     expect(!stranger.ok && stranger.error.code).toBe('action/not-seated');
     const open = new MemoryGame(sealedBid, SEED);
     open.create({});
-    expect((r => !r.ok && r.error.code)(decideDraft(sealedBid, open.state!, { player: 'alice', steps: [], now: NOW }))).toBe('game/not-started');
+    expect(((r) => !r.ok && r.error.code)(decideDraft(sealedBid, open.state!, { player: 'alice', steps: [], now: NOW }))).toBe('game/not-started');
     const dice = new MemoryGame(diceRace, SEED);
     dice.create({ target: 15 });
     dice.join('alice');
@@ -117,9 +127,9 @@ describe('sealing a draft', () => {
   });
 
   it('only a sealing command carries a draft, and the draft must hold steps only', () => {
-    expect((r => !r.ok && r.error.code)(sealDraft(sealedBid, { type: 'Concede' }, bids(5)))).toBe('draft/not-a-seal');
-    expect((r => !r.ok && r.error.code)(sealDraft(sealedBid, { type: 'Seal', bids: bids(1) } as never, bids(5)))).toBe('draft/not-a-seal');
-    expect((r => !r.ok && r.error.code)(sealDraft(sealedBid, { type: 'Seal' }, [{ type: 'Concede' }]))).toBe('draft/not-a-step');
+    expect(((r) => !r.ok && r.error.code)(sealDraft(sealedBid, { type: 'Concede' }, bids(5)))).toBe('draft/not-a-seal');
+    expect(((r) => !r.ok && r.error.code)(sealDraft(sealedBid, { type: 'Seal', bids: bids(1) } as never, bids(5)))).toBe('draft/not-a-seal');
+    expect(((r) => !r.ok && r.error.code)(sealDraft(sealedBid, { type: 'Seal' }, [{ type: 'Concede' }]))).toBe('draft/not-a-step');
     const g = started();
     const version = g.state!.meta.version;
     const r = g.play('alice', { type: 'Concede' }, bids(5));

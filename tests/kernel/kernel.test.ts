@@ -1,6 +1,18 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canSee, canonicalJson, hmacSha256, scriptedRng, seededRng, sha256, toHex, utf8, verifyLog, createRegistry, type EventEnvelope } from '../../domain/kernel/index.js';
+import {
+  canSee,
+  canonicalJson,
+  hmacSha256,
+  scriptedRng,
+  seededRng,
+  sha256,
+  toHex,
+  utf8,
+  verifyLog,
+  createRegistry,
+  type EventEnvelope,
+} from '../../domain/kernel/index.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { MemoryGame } from './play.js';
 
@@ -24,7 +36,11 @@ describe('sha256 and hmac', () => {
     for (const len of [0, 1, 55, 56, 63, 64, 65, 119, 120, 1000]) {
       const data = utf8('x'.repeat(len));
       expect(toHex(sha256(data))).toBe(createHash('sha256').update(data).digest('hex'));
-      expect(toHex(hmacSha256(utf8('k'.repeat(len % 100)), data))).toBe(createHmac('sha256', 'k'.repeat(len % 100)).update(data).digest('hex'));
+      expect(toHex(hmacSha256(utf8('k'.repeat(len % 100)), data))).toBe(
+        createHmac('sha256', 'k'.repeat(len % 100))
+          .update(data)
+          .digest('hex'),
+      );
     }
   });
 });
@@ -43,7 +59,10 @@ describe('randomness', () => {
     const r = seededRng({ seed: SEED, gameId: 'u', entropy: [], counter: 0 });
     const counts = new Array(10).fill(0);
     for (let i = 0; i < 10_000; i++) counts[r.die(10) - 1]++;
-    for (const c of counts) expect(c).toBeGreaterThan(900), expect(c).toBeLessThan(1100);
+    for (const c of counts) {
+      expect(c).toBeGreaterThan(900);
+      expect(c).toBeLessThan(1100);
+    }
   });
   it('shuffle is a permutation', () => {
     const r = seededRng({ seed: SEED, gameId: 'g', entropy: [], counter: 0 });

@@ -18,7 +18,17 @@ const at = (hours: number) => new Date(T0 + hours * HOUR).toISOString();
 
 function started(timeLimitHours?: number): MemoryGame {
   const g = new MemoryGame(diceRace, SEED, 'g-time');
-  const created = g.append(decideCreate(diceRace, { gameId: 'g-time', options: { target: 50 }, createdBy: 'alice', commitment: seedCommitment(SEED), ...(timeLimitHours !== undefined ? { timeLimitHours } : {}) }), 'alice', at(0));
+  const created = g.append(
+    decideCreate(diceRace, {
+      gameId: 'g-time',
+      options: { target: 50 },
+      createdBy: 'alice',
+      commitment: seedCommitment(SEED),
+      ...(timeLimitHours !== undefined ? { timeLimitHours } : {}),
+    }),
+    'alice',
+    at(0),
+  );
   expect(created.ok).toBe(true);
   g.append(decideJoin(diceRace, g.state!, { player: 'alice', seat: 'p1' }, SEED), 'alice', at(0));
   g.append(decideJoin(diceRace, g.state!, { player: 'bob', seat: 'p2' }, SEED), 'bob', at(1));

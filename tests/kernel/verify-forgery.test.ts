@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  chain,
-  createRegistry,
-  decideResign,
-  envelopeHash,
-  foldAll,
-  verifyLog,
-  PUBLIC,
-  type EventEnvelope,
-  type NewEvent,
-} from '../../domain/kernel/index.js';
+import { chain, createRegistry, decideResign, envelopeHash, foldAll, verifyLog, PUBLIC, type EventEnvelope, type NewEvent } from '../../domain/kernel/index.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { MemoryGame } from './play.js';
 
@@ -44,7 +34,13 @@ function playToEnd(g: MemoryGame): MemoryGame {
 function resign(g: MemoryGame, player: string): void {
   const r = decideResign(g.state!, { player }, SEED);
   if (!r.ok) throw new Error(r.error.message);
-  const env = chain({ version: g.state!.meta.version, hash: g.state!.meta.hash }, r.value, { gameId: g.gameId, commandId: 'resign', at: '2026-01-01T01:00:00.000Z', player, seed: SEED });
+  const env = chain({ version: g.state!.meta.version, hash: g.state!.meta.hash }, r.value, {
+    gameId: g.gameId,
+    commandId: 'resign',
+    at: '2026-01-01T01:00:00.000Z',
+    player,
+    seed: SEED,
+  });
   g.events.push(...env);
   g.state = foldAll(diceRace, env, g.state);
 }

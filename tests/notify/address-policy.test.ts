@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkResolved, checkWebhookUrl, classifyAddress, LOCAL_WEBHOOKS, parseIp, STRICT_WEBHOOKS, type AddressKind } from '../../functions/notify/address-policy.js';
+import {
+  checkResolved,
+  checkWebhookUrl,
+  classifyAddress,
+  LOCAL_WEBHOOKS,
+  parseIp,
+  STRICT_WEBHOOKS,
+  type AddressKind,
+} from '../../functions/notify/address-policy.js';
 
 /** The refusal of a URL under the strict (deployed) policy, or 'allowed'. */
 const strict = (url: string) => {
@@ -79,7 +87,8 @@ describe('webhook address policy (deployed: strict)', () => {
   it('names the metadata service block when a webhook aims at it', () => {
     expect(strict('https://169.254.169.254/latest/meta-data/iam/security-credentials/')).toEqual({
       code: 'webhook/non-public-address',
-      reason: 'points at 169.254.169.254, a link-local address (169.254.0.0/16: link-local; cloud instance metadata); webhooks must go to a public internet address',
+      reason:
+        'points at 169.254.169.254, a link-local address (169.254.0.0/16: link-local; cloud instance metadata); webhooks must go to a public internet address',
     });
     expect((strict('https://[::ffff:169.254.169.254]/') as { reason: string }).reason).toContain('carries the IPv4 address 169.254.169.254');
   });
@@ -172,7 +181,8 @@ describe('webhook address policy (deployed: strict)', () => {
 
 describe('webhook address policy (local runtime: allowPrivate)', () => {
   it('lets plain http reach receivers on this machine and private networks', () => {
-    for (const url of ['http://127.0.0.1:9/x', 'http://localhost:3000/hook', 'https://[::1]:8443/', 'http://192.168.1.20/hook', 'http://printer.local/']) expect(local(url)).toBe('allowed');
+    for (const url of ['http://127.0.0.1:9/x', 'http://localhost:3000/hook', 'https://[::1]:8443/', 'http://192.168.1.20/hook', 'http://printer.local/'])
+      expect(local(url)).toBe('allowed');
   });
 
   it('still refuses other schemes and credentials', () => {
@@ -202,14 +212,16 @@ describe('resolved addresses (as node:dns prints them)', () => {
     expect(parseIp('1.2.3.4')).toEqual({ version: 4, value: 0x01020304 });
     expect(parseIp('::ffff:1.2.3.4')).toEqual({ version: 6, value: 0xffff01020304n });
     expect(parseIp('1:2:3:4:5:6:7:8')).toEqual({ version: 6, value: 0x00010002000300040005000600070008n });
-    for (const bad of ['01.2.3.4', '1.2.3', '256.1.1.1', '1::2::3', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '::1.2.3.4:5', 'g::1', '']) expect(parseIp(bad)).toBeUndefined();
+    for (const bad of ['01.2.3.4', '1.2.3', '256.1.1.1', '1::2::3', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7', '::1.2.3.4:5', 'g::1', ''])
+      expect(parseIp(bad)).toBeUndefined();
   });
 
   it('refuses a name when any one of its addresses is not public, and a name with none', () => {
     expect(checkResolved('hooks.example.org', ['93.184.216.34', '2606:2800:220:1::1'])).toBeUndefined();
     expect(checkResolved('hooks.example.org', ['93.184.216.34', '10.0.0.5'])).toEqual({
       code: 'webhook/resolves-to-non-public-address',
-      reason: 'has a host, hooks.example.org, that resolves to 10.0.0.5, a private network address (10.0.0.0/8: private use); webhooks must go to a public internet address',
+      reason:
+        'has a host, hooks.example.org, that resolves to 10.0.0.5, a private network address (10.0.0.0/8: private use); webhooks must go to a public internet address',
     });
     expect(checkResolved('rebind.example.org', ['::ffff:169.254.169.254'])?.reason).toContain('169.254.0.0/16');
     expect(checkResolved('empty.example.org', [])).toMatchObject({ code: 'webhook/resolves-to-non-public-address' });

@@ -24,7 +24,7 @@ function fullGame(seats = 2, target = 12) {
   }
   const playerOf = (seat: string) => g.state!.meta.seats.find((s) => s.id === seat)!.player!;
   for (let i = 0; i < 500 && g.state!.meta.status === 'active'; i++) {
-    g.play(playerOf(turnOf(g)), { type: i % 4 === 1 ? 'PlayCard' : 'Roll' }).ok || g.play(playerOf(turnOf(g)), { type: 'Roll' });
+    if (!g.play(playerOf(turnOf(g)), { type: i % 4 === 1 ? 'PlayCard' : 'Roll' }).ok) g.play(playerOf(turnOf(g)), { type: 'Roll' });
     snap();
   }
   return { g, summaries };
@@ -39,7 +39,13 @@ describe('decideNotices', () => {
     expect(before.pending[0]!.seat).not.toBe(after.pending[0]!.seat);
     const notices = decideNotices(before, after);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatchObject({ kind: 'turn', player: after.pending[0]!.player, seats: [after.pending[0]!.seat], version: after.version, hash: after.hash });
+    expect(notices[0]).toMatchObject({
+      kind: 'turn',
+      player: after.pending[0]!.player,
+      seats: [after.pending[0]!.seat],
+      version: after.version,
+      hash: after.hash,
+    });
     expect(notices[0]!.asked).toEqual([{ seat: after.pending[0]!.seat, name: expect.any(String), kind: 'move', prompt: 'Roll a die or play your card' }]);
   });
 
@@ -64,7 +70,12 @@ describe('decideNotices', () => {
     const notices = decideNotices(summaries[i - 1], summaries[i]!);
     const first = summaries[i]!.pending[0]!.player;
     expect(notices.filter((n) => n.player === first)).toEqual([expect.objectContaining({ kind: 'turn', gameStarted: true })]);
-    expect(notices.filter((n) => n.kind === 'started').map((n) => n.player).sort()).toEqual(['alice', 'bob', 'carol'].filter((p) => p !== first));
+    expect(
+      notices
+        .filter((n) => n.kind === 'started')
+        .map((n) => n.player)
+        .sort(),
+    ).toEqual(['alice', 'bob', 'carol'].filter((p) => p !== first));
   });
 
   it('announces the end to every player with their own result, and nothing else', () => {

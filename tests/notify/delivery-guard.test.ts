@@ -36,7 +36,9 @@ function fakeDns(answers: Record<string, string[]>): Resolver & { calls: string[
 
 /** Runs a LookupFunction the way net.connect does. */
 const lookupWith = (lookup: ReturnType<typeof guardedLookup>, host: string, options: LookupOptions) =>
-  new Promise<{ err: Error | null; address: unknown; family?: number | undefined }>((ok) => lookup(host, options, (err, address, family) => ok({ err, address, family })));
+  new Promise<{ err: Error | null; address: unknown; family?: number | undefined }>((ok) =>
+    lookup(host, options, (err, address, family) => ok({ err, address, family })),
+  );
 
 // A receiver on 127.0.0.1 (what local runs post to), and a bare TCP listener that only counts
 // connections (to show a refused delivery never connects).
@@ -110,7 +112,9 @@ describe('webhook transport (delivery time)', () => {
     const t = webhookTransport({ policy: STRICT_WEBHOOKS, resolve: dns });
     const before = silentConnections;
     const e = await refusalOf(t.post(`https://hooks.example.org:${silentPort}/hook`, {}, '{}'));
-    expect(e.message).toBe('webhook URL has a host, hooks.example.org, that resolves to 127.0.0.1, a loopback address (127.0.0.0/8: loopback); webhooks must go to a public internet address');
+    expect(e.message).toBe(
+      'webhook URL has a host, hooks.example.org, that resolves to 127.0.0.1, a loopback address (127.0.0.0/8: loopback); webhooks must go to a public internet address',
+    );
     expect(dns.calls).toEqual(['hooks.example.org']);
     expect(silentConnections).toBe(before);
   });
@@ -118,7 +122,9 @@ describe('webhook transport (delivery time)', () => {
   it('refuses a name with one private address among public ones (no filtering, no lucky picks)', async () => {
     const dns = fakeDns({ 'mixed.example.org': ['93.184.216.34', '10.0.0.5'], 'meta.example.org': ['::ffff:169.254.169.254'] });
     const t = webhookTransport({ resolve: dns });
-    expect((await refusalOf(t.post(`https://mixed.example.org:${silentPort}/`, {}, '{}'))).message).toContain('resolves to 10.0.0.5, a private network address');
+    expect((await refusalOf(t.post(`https://mixed.example.org:${silentPort}/`, {}, '{}'))).message).toContain(
+      'resolves to 10.0.0.5, a private network address',
+    );
     expect((await refusalOf(t.post(`https://meta.example.org:${silentPort}/`, {}, '{}'))).message).toContain('169.254.0.0/16');
   });
 
@@ -126,7 +132,13 @@ describe('webhook transport (delivery time)', () => {
     const dns = fakeDns({});
     const t = webhookTransport({ resolve: dns });
     const before = silentConnections;
-    for (const url of [`http://127.0.0.1:${silentPort}/`, `https://127.0.0.1:${silentPort}/`, `https://2130706433:${silentPort}/`, `https://[::ffff:7f00:1]:${silentPort}/`, `https://localhost:${silentPort}/`]) {
+    for (const url of [
+      `http://127.0.0.1:${silentPort}/`,
+      `https://127.0.0.1:${silentPort}/`,
+      `https://2130706433:${silentPort}/`,
+      `https://[::ffff:7f00:1]:${silentPort}/`,
+      `https://localhost:${silentPort}/`,
+    ]) {
       await refusalOf(t.post(url, {}, '{}'));
     }
     expect(dns.calls).toEqual([]);
@@ -144,16 +156,31 @@ describe('webhook transport (delivery time)', () => {
     expect(dns.calls).toEqual(['receiver.fieldpost.test']);
     const got = received.slice(before);
     expect(got).toHaveLength(1);
-    expect(got[0]).toMatchObject({ path: '/pinned', body: '{"hello":1}', headers: { host: `receiver.fieldpost.test:${receiverPort}`, 'x-test': 'pin', 'content-length': '11' } });
+    expect(got[0]).toMatchObject({
+      path: '/pinned',
+      body: '{"hello":1}',
+      headers: { host: `receiver.fieldpost.test:${receiverPort}`, 'x-test': 'pin', 'content-length': '11' },
+    });
   });
 
   it('hands the socket the checked addresses in the shape it asks for (one, all, one family)', async () => {
     const lookup = guardedLookup(LOCAL_WEBHOOKS, fakeDns({ 'dual.example.org': ['10.0.0.1', 'fd00::1'] }));
     expect(await lookupWith(lookup, 'dual.example.org', {})).toEqual({ err: null, address: '10.0.0.1', family: 4 });
-    expect(await lookupWith(lookup, 'dual.example.org', { all: true })).toEqual({ err: null, address: [{ address: '10.0.0.1', family: 4 }, { address: 'fd00::1', family: 6 }], family: undefined });
+    expect(await lookupWith(lookup, 'dual.example.org', { all: true })).toEqual({
+      err: null,
+      address: [
+        { address: '10.0.0.1', family: 4 },
+        { address: 'fd00::1', family: 6 },
+      ],
+      family: undefined,
+    });
     expect(await lookupWith(lookup, 'dual.example.org', { family: 6 })).toEqual({ err: null, address: 'fd00::1', family: 6 });
     const strictPublic = guardedLookup(STRICT_WEBHOOKS, fakeDns({ 'ok.example.org': ['93.184.216.34'] }));
-    expect(await lookupWith(strictPublic, 'ok.example.org', { all: true })).toEqual({ err: null, address: [{ address: '93.184.216.34', family: 4 }], family: undefined });
+    expect(await lookupWith(strictPublic, 'ok.example.org', { all: true })).toEqual({
+      err: null,
+      address: [{ address: '93.184.216.34', family: 4 }],
+      family: undefined,
+    });
     const failing = await lookupWith(strictPublic, 'nowhere.example.org', {});
     expect((failing.err as NodeJS.ErrnoException).code).toBe('ENOTFOUND');
   });
@@ -195,7 +222,11 @@ describe('Notifier: refused deliveries', () => {
     return { notifier, mails, waits, queued, deliveries };
   }
 
-  const hookTo = (player: string, url: string) => new DynamoSettingsStore(client, tableName).put(player, { ...verifiedEmail(`${player}@example.org`), webhooks: [{ id: 'wh1', url, secret: SECRET, format: 'json' }] });
+  const hookTo = (player: string, url: string) =>
+    new DynamoSettingsStore(client, tableName).put(player, {
+      ...verifiedEmail(`${player}@example.org`),
+      webhooks: [{ id: 'wh1', url, secret: SECRET, format: 'json' }],
+    });
 
   it('a host resolving to 127.0.0.1 fails at once, visibly to the owner, and is not retried (inline)', async () => {
     await hookTo('erin', 'https://hooks.example.org/hook');
@@ -215,7 +246,8 @@ describe('Notifier: refused deliveries', () => {
         ok: false,
         outcome: 'failed',
         target: 'https://hooks.example.org/hook',
-        error: 'webhook URL has a host, hooks.example.org, that resolves to 127.0.0.1, a loopback address (127.0.0.0/8: loopback); webhooks must go to a public internet address',
+        error:
+          'webhook URL has a host, hooks.example.org, that resolves to 127.0.0.1, a loopback address (127.0.0.0/8: loopback); webhooks must go to a public internet address',
       }),
     ]);
     // A replay does not try again.
@@ -225,7 +257,11 @@ describe('Notifier: refused deliveries', () => {
 
   it('in requeue mode (AWS) a refusal puts no retry on the queue', async () => {
     await hookTo('fred', 'https://hooks.example.org/hook');
-    const h = harness({ player: 'fred', webhooks: webhookTransport({ resolve: fakeDns({ 'hooks.example.org': ['169.254.169.254'] }) }), retry: { mode: 'requeue', attempts: 6, baseDelayMs: 30_000, maxDelayMs: 900_000 } });
+    const h = harness({
+      player: 'fred',
+      webhooks: webhookTransport({ resolve: fakeDns({ 'hooks.example.org': ['169.254.169.254'] }) }),
+      retry: { mode: 'requeue', attempts: 6, baseDelayMs: 30_000, maxDelayMs: 900_000 },
+    });
     expect(await h.notifier.handle({ notice: notice('fred') })).toContainEqual({ channel: 'wh1', outcome: 'failed' });
     expect(h.queued).toEqual([]);
     const [rec] = (await h.deliveries.list('fred', 50)).filter((d) => d.channel === 'webhook');
@@ -267,6 +303,9 @@ describe('Notifier: refused deliveries', () => {
     const got = received.slice(before);
     expect(got).toHaveLength(1);
     expect(got[0]!.path).toBe('/wired');
-    expect(verifySignature({ header: String(got[0]!.headers['fieldpost-signature']), body: got[0]!.body, secret: SECRET, nowSeconds: Math.floor(Date.now() / 1000) }).ok).toBe(true);
+    expect(
+      verifySignature({ header: String(got[0]!.headers['fieldpost-signature']), body: got[0]!.body, secret: SECRET, nowSeconds: Math.floor(Date.now() / 1000) })
+        .ok,
+    ).toBe(true);
   });
 });

@@ -38,14 +38,19 @@ let gameId = '';
 const tokens: Record<string, string> = {};
 
 async function call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const r = await fetch(`${rt.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const r = await fetch(`${rt.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await r.text();
   return { status: r.status, body: text ? JSON.parse(text) : undefined };
 }
 
 const mails = async (): Promise<any[]> => ((await (await fetch(`${rt.url}/local/mail`)).json()) as { mails: any[] }).mails;
 const turnMailsTo = async (to: string) => (await mails()).filter((m) => m.to.includes(to) && m.subject.startsWith('Your move'));
-const posts = (path: string, type?: string) => received.filter((r) => r.path === path && (type === undefined || JSON.parse(r.body).type === type || (JSON.parse(r.body).text ?? '').includes('your move')));
+const posts = (path: string, type?: string) =>
+  received.filter((r) => r.path === path && (type === undefined || JSON.parse(r.body).type === type || (JSON.parse(r.body).text ?? '').includes('your move')));
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -96,7 +101,10 @@ afterAll(async () => {
 
 describe('turn notifications end to end (local runtime)', () => {
   it('players choose email and webhooks; secrets are never echoed back', async () => {
-    const a = await call('PUT', '/v1/me/settings', tokens['alice']!, { email: 'alice@example.org', webhooks: [{ url: `${hookBase}/alice`, secret: SECRETS.alice, format: 'json' }] });
+    const a = await call('PUT', '/v1/me/settings', tokens['alice']!, {
+      email: 'alice@example.org',
+      webhooks: [{ url: `${hookBase}/alice`, secret: SECRETS.alice, format: 'json' }],
+    });
     expect(a.status).toBe(200);
     const b = await call('PUT', '/v1/me/settings', tokens['bob']!, {
       email: 'bob@example.org',
@@ -136,12 +144,18 @@ describe('turn notifications end to end (local runtime)', () => {
     const created = await call('POST', '/v1/games', tokens['alice']!, { engine: 'dice-race', options: { target: 60 }, seat: 'p1', commandId: 'e2e-create' });
     expect(created.status).toBe(201);
     gameId = created.body.gameId;
-    await waitFor('the lobby', async () => ((await call('GET', '/v1/lobby', tokens['bob']!)).body.games.some((g: any) => g.gameId === gameId) ? true : undefined));
+    await waitFor('the lobby', async () =>
+      (await call('GET', '/v1/lobby', tokens['bob']!)).body.games.some((g: any) => g.gameId === gameId) ? true : undefined,
+    );
     expect((await call('POST', `/v1/games/${gameId}/join`, tokens['bob']!, { commandId: 'e2e-join' })).status).toBe(200);
     await waitFor('the lobby to empty', async () => ((await call('GET', '/v1/lobby', tokens['bob']!)).body.games.length === 0 ? true : undefined));
     // The start: alice is told it is her move, bob that the game started.
-    await waitFor('alice\'s start mail', async () => ((await mails()).some((m) => m.to.includes('alice') && m.subject.includes('has started: your move')) ? true : undefined));
-    await waitFor('bob\'s start mail', async () => ((await mails()).some((m) => m.to.includes('bob') && m.subject.includes('has started against')) ? true : undefined));
+    await waitFor("alice's start mail", async () =>
+      (await mails()).some((m) => m.to.includes('alice') && m.subject.includes('has started: your move')) ? true : undefined,
+    );
+    await waitFor("bob's start mail", async () =>
+      (await mails()).some((m) => m.to.includes('bob') && m.subject.includes('has started against')) ? true : undefined,
+    );
     await notif.settle();
   });
 
@@ -154,9 +168,13 @@ describe('turn notifications end to end (local runtime)', () => {
     const { hash, version } = view.body.summary;
     expect(view.body.summary.pending).toEqual([expect.objectContaining({ seat: 'p2', player: 'bob' })]);
 
-    await waitFor('bob\'s turn mail', async () => ((await turnMailsTo('bob')).length ? true : undefined));
-    await waitFor('bob\'s webhook', async () => (posts('/bob').some((p) => JSON.parse(p.body).type === 'game.turn' && JSON.parse(p.body).game.version === version) ? true : undefined));
-    await waitFor('the flaky receiver to accept', async () => (posts('/flaky').some((p) => p.status === 200 && p.body.includes(`version ${version}`)) ? true : undefined));
+    await waitFor("bob's turn mail", async () => ((await turnMailsTo('bob')).length ? true : undefined));
+    await waitFor("bob's webhook", async () =>
+      posts('/bob').some((p) => JSON.parse(p.body).type === 'game.turn' && JSON.parse(p.body).game.version === version) ? true : undefined,
+    );
+    await waitFor('the flaky receiver to accept', async () =>
+      posts('/flaky').some((p) => p.status === 200 && p.body.includes(`version ${version}`)) ? true : undefined,
+    );
     await notif.settle();
     await new Promise((r) => setTimeout(r, 300));
     await notif.settle();
@@ -180,11 +198,29 @@ describe('turn notifications end to end (local runtime)', () => {
     const bobTurns = posts('/bob').filter((p) => JSON.parse(p.body).type === 'game.turn');
     expect(bobTurns).toHaveLength(1);
     const hook = bobTurns[0]!;
-    const verdict = verifySignature({ header: String(hook.headers['fieldpost-signature']), body: hook.body, secret: SECRETS.bob, nowSeconds: Math.floor(Date.now() / 1000) });
+    const verdict = verifySignature({
+      header: String(hook.headers['fieldpost-signature']),
+      body: hook.body,
+      secret: SECRETS.bob,
+      nowSeconds: Math.floor(Date.now() / 1000),
+    });
     expect(verdict.ok).toBe(true);
-    expect(verifySignature({ header: String(hook.headers['fieldpost-signature']), body: hook.body, secret: SECRETS.alice, nowSeconds: Math.floor(Date.now() / 1000) }).ok).toBe(false);
+    expect(
+      verifySignature({
+        header: String(hook.headers['fieldpost-signature']),
+        body: hook.body,
+        secret: SECRETS.alice,
+        nowSeconds: Math.floor(Date.now() / 1000),
+      }).ok,
+    ).toBe(false);
     const payload = JSON.parse(hook.body);
-    expect(payload).toMatchObject({ type: 'game.turn', player: 'bob', seats: ['p2'], game: { id: gameId, version, hash, url: `${APP_URL}/games/${gameId}` }, opponents: [{ seat: 'p1', player: 'alice' }] });
+    expect(payload).toMatchObject({
+      type: 'game.turn',
+      player: 'bob',
+      seats: ['p2'],
+      game: { id: gameId, version, hash, url: `${APP_URL}/games/${gameId}` },
+      opponents: [{ seat: 'p1', player: 'alice' }],
+    });
     expect(hook.headers['fieldpost-delivery']).toBe(payload.id);
 
     // Alice, who just moved, is told nothing.
@@ -213,7 +249,11 @@ describe('turn notifications end to end (local runtime)', () => {
   it('the inbox flags whose move it is', async () => {
     const bob = await call('GET', '/v1/me/games', tokens['bob']!);
     const alice = await call('GET', '/v1/me/games', tokens['alice']!);
-    expect(bob.body).toMatchObject({ player: 'bob', yourMoveCount: 1, games: [{ gameId, yourMove: true, status: 'active', opponents: [{ seat: 'p1', player: 'alice' }] }] });
+    expect(bob.body).toMatchObject({
+      player: 'bob',
+      yourMoveCount: 1,
+      games: [{ gameId, yourMove: true, status: 'active', opponents: [{ seat: 'p1', player: 'alice' }] }],
+    });
     expect(alice.body).toMatchObject({ yourMoveCount: 0, games: [{ gameId, yourMove: false }] });
     expect(bob.body.games[0].pk).toBeUndefined();
   });

@@ -53,7 +53,12 @@ function router() {
 
 /** Calls the API as `player`. */
 async function call(player: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Record<string, unknown> }> {
-  const r = await router()(apiEvent(method, path, { headers: { 'x-player': player, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }));
+  const r = await router()(
+    apiEvent(method, path, {
+      headers: { 'x-player': player, 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    }),
+  );
   return { status: r.statusCode ?? 0, body: JSON.parse(r.body ?? 'null'), headers: (r.headers ?? {}) as Record<string, unknown> };
 }
 
@@ -87,7 +92,11 @@ describe('setting an address', () => {
     const put = await call('ann', 'PUT', '/v1/me/settings', { email: 'ann@example.org' });
     expect(put.status).toBe(200);
     expect(put.body.email).toBe('ann@example.org');
-    expect(put.body.emailVerification).toEqual({ status: 'pending', expiresAt: new Date(Date.parse(now) + 24 * 3600_000).toISOString(), resendAfter: new Date(Date.parse(now) + 60_000).toISOString() });
+    expect(put.body.emailVerification).toEqual({
+      status: 'pending',
+      expiresAt: new Date(Date.parse(now) + 24 * 3600_000).toISOString(),
+      resendAfter: new Date(Date.parse(now) + 60_000).toISOString(),
+    });
 
     expect(mailsTo('ann@example.org')).toHaveLength(1);
     const mail = mailsTo('ann@example.org')[0]!;
@@ -174,7 +183,7 @@ describe('notices and verification', () => {
     expect(second).not.toBe(first);
     expect((await call('cal', 'POST', '/v1/me/email/verify', { token: first })).body.code).toBe('email/wrong-token');
     expect((await call('cal', 'POST', '/v1/me/email/verify', { token: second })).status).toBe(200);
-    expect((await call('cal', 'POST', '/v1/me/email/resend'))).toMatchObject({ status: 409, body: { code: 'email/already-verified' } });
+    expect(await call('cal', 'POST', '/v1/me/email/resend')).toMatchObject({ status: 409, body: { code: 'email/already-verified' } });
   });
 });
 
@@ -264,7 +273,11 @@ describe('locally (npm start)', () => {
   it('the verification mail lands in the sink; its link opens a page that changes nothing until Confirm posts the token', async () => {
     const bearer = rt.issueToken('ivy');
     const api = async (method: string, path: string, body?: unknown, token = bearer) => {
-      const r = await fetch(`${rt.url}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const r = await fetch(`${rt.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
       return { status: r.status, body: (await r.json()) as any };
     };
     expect((await api('PUT', '/v1/me/settings', { email: 'ivy@example.org' })).status).toBe(200);
@@ -286,7 +299,9 @@ describe('locally (npm start)', () => {
 
     // What the Confirm button does: sign in as the named player, post the token.
     const token = new URL(link!).searchParams.get('token')!;
-    const signIn = (await (await fetch(`${rt.url}/local/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ player: 'ivy' }) })).json()) as { token: string };
+    const signIn = (await (
+      await fetch(`${rt.url}/local/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ player: 'ivy' }) })
+    ).json()) as { token: string };
     const confirmed = await api('POST', '/v1/me/email/verify', { token }, signIn.token);
     expect(confirmed).toMatchObject({ status: 200, body: { email: 'ivy@example.org', emailVerification: { status: 'verified' } } });
   });

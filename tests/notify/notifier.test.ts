@@ -57,7 +57,10 @@ function harness(opts: { statuses?: number[]; retry?: Partial<RetryPolicy>; play
 }
 
 async function settingsFor(player: string) {
-  await new DynamoSettingsStore(client, tableName).put(player, { ...verifiedEmail(`${player}@example.org`), webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: SECRET, format: 'json' }] });
+  await new DynamoSettingsStore(client, tableName).put(player, {
+    ...verifiedEmail(`${player}@example.org`),
+    webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: SECRET, format: 'json' }],
+  });
 }
 
 describe('Notifier on DynamoDB Local', () => {
@@ -110,7 +113,9 @@ describe('Notifier on DynamoDB Local', () => {
     const job = { notice: notice() };
     expect(await h.notifier.handle(job)).toContainEqual({ channel: 'wh1', outcome: 'failed' });
     const failed = (await h.deliveries.list('bob', 100)).filter((d) => d.noticeKey === job.notice.key && d.outcome === 'failed');
-    expect(failed).toEqual([expect.objectContaining({ attempt: 3, ok: false, status: 500, error: 'receiver answered HTTP 500', target: 'http://127.0.0.1:9/hook' })]);
+    expect(failed).toEqual([
+      expect.objectContaining({ attempt: 3, ok: false, status: 500, error: 'receiver answered HTTP 500', target: 'http://127.0.0.1:9/hook' }),
+    ]);
     await h.notifier.handle(job);
     expect(h.posts).toHaveLength(3);
   });
@@ -137,7 +142,10 @@ describe('Notifier on DynamoDB Local', () => {
     const h = harness();
     const job = { notice: notice({ player: 'carol' }) };
     await h.notifier.handle(job);
-    await new DynamoSettingsStore(client, tableName).put('carol', { ...verifiedEmail('carol@example.org'), webhooks: [{ id: 'wh9', url: 'http://127.0.0.1:9/new', secret: SECRET, format: 'slack' }] });
+    await new DynamoSettingsStore(client, tableName).put('carol', {
+      ...verifiedEmail('carol@example.org'),
+      webhooks: [{ id: 'wh9', url: 'http://127.0.0.1:9/new', secret: SECRET, format: 'slack' }],
+    });
     expect(await h.notifier.handle(job)).toEqual([{ channel: 'email', outcome: 'duplicate' }]);
     expect(h.posts).toHaveLength(0);
   });
@@ -153,7 +161,9 @@ describe('Notifier on DynamoDB Local', () => {
 
 describe('stale and unaddressed notices', () => {
   it('a "your turn" the game has moved past is not sent', async () => {
-    const summary = (pendingSince: Record<string, { at: string; version: number }>, version = 9) => ({ getSummary: async () => ({ version, pendingSince }) as any });
+    const summary = (pendingSince: Record<string, { at: string; version: number }>, version = 9) => ({
+      getSummary: async () => ({ version, pendingSince }) as any,
+    });
     const n5 = notice({ version: 5 });
     expect(await turnIsStale(summary({ p2: { at: NOW, version: 5 } }))(n5)).toBe(false);
     expect(await turnIsStale(summary({ p2: { at: NOW, version: 7 } }))(n5)).toBe(true);
@@ -230,7 +240,14 @@ describe('notifier SQS handler', () => {
       () => {},
     );
     const msg = (id: string, body: string) => ({ messageId: id, body }) as SQSEvent['Records'][number];
-    const r = await handler({ Records: [msg('1', JSON.stringify({ notice: notice() })), msg('2', '{not json'), msg('3', JSON.stringify({ notice: { key: 'x' } })), msg('4', JSON.stringify({ notice: notice({ player: 'boom' }) }))] });
+    const r = await handler({
+      Records: [
+        msg('1', JSON.stringify({ notice: notice() })),
+        msg('2', '{not json'),
+        msg('3', JSON.stringify({ notice: { key: 'x' } })),
+        msg('4', JSON.stringify({ notice: notice({ player: 'boom' }) })),
+      ],
+    });
     expect(r.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['2', '3', '4']);
     expect(seen).toEqual(['bob']);
   });

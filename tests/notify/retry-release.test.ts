@@ -16,7 +16,9 @@ let tableName: string;
 
 beforeAll(async () => {
   ({ client, tableName } = await freshTable('notify-release'));
-  await new DynamoSettingsStore(client, tableName).put('bob', { webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: 'whsec_bob_0123456789abcdef', format: 'json' }] });
+  await new DynamoSettingsStore(client, tableName).put('bob', {
+    webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: 'whsec_bob_0123456789abcdef', format: 'json' }],
+  });
 });
 
 const notice = (): Notice => turnNotice('rr');

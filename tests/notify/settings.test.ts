@@ -11,7 +11,14 @@ import { freshTable } from '../support/dynamo.js';
 
 const current: NotificationSettings = {
   email: 'bob@example.org',
-  webhooks: [{ id: 'wh_0123456789abcdef', url: 'https://discord.com/api/webhooks/123456789012345678/tokentokentokentoken', secret: 'secret-0123456789-WXYZ', format: 'discord' }],
+  webhooks: [
+    {
+      id: 'wh_0123456789abcdef',
+      url: 'https://discord.com/api/webhooks/123456789012345678/tokentokentokentoken',
+      secret: 'secret-0123456789-WXYZ',
+      format: 'discord',
+    },
+  ],
 };
 let n = 0;
 const ids = () => `wh_${String(++n).padStart(16, '0')}`;
@@ -33,7 +40,7 @@ const codeOf = (f: () => unknown) => {
 };
 
 describe('notification settings', () => {
-  it('keep what the request leaves out, including a webhook\'s secret when it names the id', () => {
+  it("keep what the request leaves out, including a webhook's secret when it names the id", () => {
     const next = mergeSettings(current, settingsBody.parse({ webhooks: [{ id: 'wh_0123456789abcdef', format: 'slack' }] }), false, ids);
     expect(next.email).toBe('bob@example.org');
     expect(next.webhooks).toEqual([{ ...current.webhooks[0]!, format: 'slack' }]);
@@ -41,11 +48,24 @@ describe('notification settings', () => {
   });
 
   it('need a url and, for JSON receivers, a signing secret for a new webhook; chat webhooks get one made up', () => {
-    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ secret: 'x'.repeat(16) }] }), false, ids))).toBe('settings/webhook-url-required');
-    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ url: 'https://example.org/h' }] }), false, ids))).toBe('settings/webhook-secret-required');
-    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ id: 'wh_ffffffffffffffff' }] }), false, ids))).toBe('settings/unknown-webhook');
-    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ url: 'http://example.org/h', secret: 'x'.repeat(16) }] }), false, ids))).toBe('settings/bad-webhook-url');
-    const slack = mergeSettings(undefined, settingsBody.parse({ webhooks: [{ url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX', format: 'slack' }] }), false, ids);
+    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ secret: 'x'.repeat(16) }] }), false, ids))).toBe(
+      'settings/webhook-url-required',
+    );
+    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ url: 'https://example.org/h' }] }), false, ids))).toBe(
+      'settings/webhook-secret-required',
+    );
+    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ id: 'wh_ffffffffffffffff' }] }), false, ids))).toBe(
+      'settings/unknown-webhook',
+    );
+    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ url: 'http://example.org/h', secret: 'x'.repeat(16) }] }), false, ids))).toBe(
+      'settings/bad-webhook-url',
+    );
+    const slack = mergeSettings(
+      undefined,
+      settingsBody.parse({ webhooks: [{ url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX', format: 'slack' }] }),
+      false,
+      ids,
+    );
     expect(slack.webhooks[0]!.secret.length).toBeGreaterThanOrEqual(32);
   });
 
@@ -58,7 +78,11 @@ describe('notification settings', () => {
 
   it('are shown without secrets and with token-bearing URLs masked', () => {
     const shown = publicSettings(current);
-    expect(shown).toEqual({ email: 'bob@example.org', emailVerification: { status: 'unverified', resendAfter: null }, webhooks: [{ id: 'wh_0123456789abcdef', url: 'https://discord.com/api/webhooks/1234…/toke…', format: 'discord', secretHint: '…WXYZ' }] });
+    expect(shown).toEqual({
+      email: 'bob@example.org',
+      emailVerification: { status: 'unverified', resendAfter: null },
+      webhooks: [{ id: 'wh_0123456789abcdef', url: 'https://discord.com/api/webhooks/1234…/toke…', format: 'discord', secretHint: '…WXYZ' }],
+    });
     expect(JSON.stringify(shown)).not.toContain('secret-0123456789');
     expect(JSON.stringify(shown)).not.toContain('tokentokentoken');
   });
@@ -80,10 +104,15 @@ describe('webhook URLs at save time (SSRF guard)', () => {
       ['https://user:pw@hooks.example.org/', 'must not contain a user name or password'],
       ['http://hooks.example.org/', 'must use https'],
     ] as const) {
-      expect(errorOf(() => mergeSettings(current, add(url), false, ids))).toEqual({ code: 'settings/bad-webhook-url', message: expect.stringContaining(`webhooks.0: the url `) });
+      expect(errorOf(() => mergeSettings(current, add(url), false, ids))).toEqual({
+        code: 'settings/bad-webhook-url',
+        message: expect.stringContaining(`webhooks.0: the url `),
+      });
       expect(errorOf(() => mergeSettings(current, add(url), false, ids)).message).toContain(why);
     }
-    expect(mergeSettings(current, add('https://hooks.example.org:8443/fieldpost'), false, ids).webhooks[0]!.url).toBe('https://hooks.example.org:8443/fieldpost');
+    expect(mergeSettings(current, add('https://hooks.example.org:8443/fieldpost'), false, ids).webhooks[0]!.url).toBe(
+      'https://hooks.example.org:8443/fieldpost',
+    );
   });
 
   it('local runtime (allowPrivate): plain http receivers on 127.0.0.1 are fine', () => {
@@ -100,7 +129,10 @@ describe('PUT /v1/me/settings (SSRF guard, DynamoDB Local)', () => {
   });
 
   const dns: Resolver = async (host) => {
-    const answers: Record<string, string[]> = { 'hooks.example.org': ['93.184.216.34', '2606:2800:220:1::1'], 'sneaky.example.org': ['93.184.216.34', '192.168.0.10'] };
+    const answers: Record<string, string[]> = {
+      'hooks.example.org': ['93.184.216.34', '2606:2800:220:1::1'],
+      'sneaky.example.org': ['93.184.216.34', '192.168.0.10'],
+    };
     const a = answers[host];
     if (!a) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     return a.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
@@ -109,7 +141,12 @@ describe('PUT /v1/me/settings (SSRF guard, DynamoDB Local)', () => {
     const deps = { dynamo: { client, tableName } } as unknown as ApiDeps;
     const router = createRouter([module], deps, { authenticate: () => player, logError: () => {} });
     return async (url: string) => {
-      const r = await router(apiEvent('PUT', '/v1/me/settings', { body: JSON.stringify({ webhooks: [{ url, secret: 'x'.repeat(16) }] }), headers: { 'content-type': 'application/json' } }));
+      const r = await router(
+        apiEvent('PUT', '/v1/me/settings', {
+          body: JSON.stringify({ webhooks: [{ url, secret: 'x'.repeat(16) }] }),
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
       return { status: r.statusCode, body: JSON.parse(r.body ?? 'null') };
     };
   };
@@ -126,7 +163,14 @@ describe('PUT /v1/me/settings (SSRF guard, DynamoDB Local)', () => {
   it('refuses a name that resolves to a private address when it is saved; an unknown name is left to delivery', async () => {
     const put = api(createSettingsRoutes({ resolve: dns }), 'liam');
     const sneaky = await put('https://sneaky.example.org/hook');
-    expect(sneaky).toMatchObject({ status: 400, body: { code: 'settings/bad-webhook-url', message: 'webhooks.0: the url has a host, sneaky.example.org, that resolves to 192.168.0.10, a private network address (192.168.0.0/16: private use); webhooks must go to a public internet address' } });
+    expect(sneaky).toMatchObject({
+      status: 400,
+      body: {
+        code: 'settings/bad-webhook-url',
+        message:
+          'webhooks.0: the url has a host, sneaky.example.org, that resolves to 192.168.0.10, a private network address (192.168.0.0/16: private use); webhooks must go to a public internet address',
+      },
+    });
     expect(await stored('liam')).toBeUndefined();
     expect((await put('https://hooks.example.org/hook')).status).toBe(200);
     // Not resolvable yet (DNS being set up): accepted; every delivery checks again.
@@ -135,8 +179,14 @@ describe('PUT /v1/me/settings (SSRF guard, DynamoDB Local)', () => {
   });
 
   it('the deployed module is strict; only a module built with allowPrivateWebhooks (the local runtime) takes http://127.0.0.1', async () => {
-    expect(await api(settingsRoutes, 'mona')('http://127.0.0.1:9/hook')).toMatchObject({ status: 400, body: { code: 'settings/bad-webhook-url', message: 'webhooks.0: the url must use https' } });
-    expect(await api(settingsRoutes, 'mona')('https://127.0.0.1:9/hook')).toMatchObject({ status: 400, body: { message: expect.stringContaining('127.0.0.0/8: loopback') } });
+    expect(await api(settingsRoutes, 'mona')('http://127.0.0.1:9/hook')).toMatchObject({
+      status: 400,
+      body: { code: 'settings/bad-webhook-url', message: 'webhooks.0: the url must use https' },
+    });
+    expect(await api(settingsRoutes, 'mona')('https://127.0.0.1:9/hook')).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('127.0.0.0/8: loopback') },
+    });
     expect(await stored('mona')).toBeUndefined();
     expect((await api(createSettingsRoutes({ allowPrivateWebhooks: true }), 'mona')('http://127.0.0.1:9/hook')).status).toBe(200);
     expect((await stored('mona'))?.webhooks.map((w) => w.url)).toEqual(['http://127.0.0.1:9/hook']);

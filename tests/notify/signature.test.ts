@@ -72,7 +72,10 @@ describe('notice content', () => {
   });
 
   it('ended and invited notices say the result and who invited', () => {
-    const ended = renderNotice({ ...notice, kind: 'ended', asked: [], outcome: { winners: ['p2'], reason: 'reached 20', result: 'won', score: { p1: 12, p2: 21 } } }, 'https://x');
+    const ended = renderNotice(
+      { ...notice, kind: 'ended', asked: [], outcome: { winners: ['p2'], reason: 'reached 20', result: 'won', score: { p1: 12, p2: 21 } } },
+      'https://x',
+    );
     expect(ended.subject).toBe('Dice Race (test fixture) is over: you won');
     expect(ended.text).toContain('Score: p1 12, p2 21.');
     const invited = renderNotice({ ...notice, kind: 'invited', asked: [], invitedBy: 'alice' }, 'https://x');
@@ -90,18 +93,33 @@ describe('payload formats', () => {
   const r = renderNotice(notice, 'https://play.example.org');
   it('json carries the game, the ask, the link and the receipt', () => {
     const p = webhookPayload('json', notice, r, 'dlv_x') as Record<string, any>;
-    expect(p).toMatchObject({ id: 'dlv_x', type: 'game.turn', apiVersion: 'fieldpost-webhook/1', player: 'bob', seats: ['p2'], game: { id: 'g1', url: 'https://play.example.org/games/g1', version: 7, hash: HASH } });
+    expect(p).toMatchObject({
+      id: 'dlv_x',
+      type: 'game.turn',
+      apiVersion: 'fieldpost-webhook/1',
+      player: 'bob',
+      seats: ['p2'],
+      game: { id: 'g1', url: 'https://play.example.org/games/g1', version: 7, hash: HASH },
+    });
     expect(p['asked'][0].prompt).toBe('Roll a die or play your card');
   });
   it('discord: content and an embed with link and receipt, mentions disabled', () => {
-    const p = webhookPayload('discord', { ...notice, player: '@everyone' }, renderNotice({ ...notice, player: '@everyone' }, 'https://x'), 'dlv_x') as Record<string, any>;
+    const p = webhookPayload('discord', { ...notice, player: '@everyone' }, renderNotice({ ...notice, player: '@everyone' }, 'https://x'), 'dlv_x') as Record<
+      string,
+      any
+    >;
     expect(typeof p['content']).toBe('string');
     expect(p['allowed_mentions']).toEqual({ parse: [] });
     expect(p['embeds'][0].url).toBe('https://x/games/g1');
     expect(p['embeds'][0].footer.text).toContain(HASH);
   });
   it('slack: text fallback and blocks with an escaped link', () => {
-    const p = webhookPayload('slack', { ...notice, opponents: [{ seat: 'p1', name: 'P<1>', player: 'alice' }] }, renderNotice({ ...notice, opponents: [{ seat: 'p1', name: 'P<1>', player: 'alice' }] }, 'https://x'), 'dlv_x') as Record<string, any>;
+    const p = webhookPayload(
+      'slack',
+      { ...notice, opponents: [{ seat: 'p1', name: 'P<1>', player: 'alice' }] },
+      renderNotice({ ...notice, opponents: [{ seat: 'p1', name: 'P<1>', player: 'alice' }] }, 'https://x'),
+      'dlv_x',
+    ) as Record<string, any>;
     expect(typeof p['text']).toBe('string');
     const blocks = JSON.stringify(p['blocks']);
     expect(blocks).toContain('<https://x/games/g1|Open the game>');

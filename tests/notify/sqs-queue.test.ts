@@ -7,7 +7,13 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsNotifyQueue } from '../../functions/notify/queue.js';
 
 const requests: { headers: IncomingHttpHeaders; body: any }[] = [];
-let reply: (body: any) => { status: number; body: unknown } = (b) => ({ status: 200, body: { Successful: b.Entries.map((e: any) => ({ Id: e.Id, MessageId: `id-${e.Id}`, MD5OfMessageBody: createHash('md5').update(e.MessageBody).digest('hex') })), Failed: [] } });
+let reply: (body: any) => { status: number; body: unknown } = (b) => ({
+  status: 200,
+  body: {
+    Successful: b.Entries.map((e: any) => ({ Id: e.Id, MessageId: `id-${e.Id}`, MD5OfMessageBody: createHash('md5').update(e.MessageBody).digest('hex') })),
+    Failed: [],
+  },
+});
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
@@ -25,15 +31,39 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
 
-const job = (i: number): NotifyJob => ({ notice: { key: `k${i}`, kind: 'turn', gameId: 'g', title: 't', engine: 'e', player: 'p', seats: ['p1'], asked: [], opponents: [], version: i, hash: 'h', at: '2026-01-01T00:00:00.000Z' } });
+const job = (i: number): NotifyJob => ({
+  notice: {
+    key: `k${i}`,
+    kind: 'turn',
+    gameId: 'g',
+    title: 't',
+    engine: 'e',
+    player: 'p',
+    seats: ['p1'],
+    asked: [],
+    opponents: [],
+    version: i,
+    hash: 'h',
+    at: '2026-01-01T00:00:00.000Z',
+  },
+});
 
 describe('SQS notify queue (AWS SDK against a local SQS stand-in)', () => {
   const queueUrl = 'https://sqs.eu-west-1.amazonaws.com/123456789012/notify';
-  const client = () => new SQSClient({ endpoint: url, region: 'eu-west-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret', sessionToken: 'session-token' }, maxAttempts: 1 });
+  const client = () =>
+    new SQSClient({
+      endpoint: url,
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret', sessionToken: 'session-token' },
+      maxAttempts: 1,
+    });
 
   it('sends jobs in signed batches of ten with the delay clamped to 900 s', async () => {
     const q = new SqsNotifyQueue(queueUrl, client());
-    await q.enqueue(Array.from({ length: 12 }, (_, i) => job(i)), 5000);
+    await q.enqueue(
+      Array.from({ length: 12 }, (_, i) => job(i)),
+      5000,
+    );
     expect(requests).toHaveLength(2);
     expect(requests.map((r) => r.body.Entries.length)).toEqual([10, 2]);
     const first = requests[0]!;

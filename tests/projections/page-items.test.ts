@@ -25,7 +25,9 @@ beforeAll(async () => {
 });
 
 async function partition(pk: string): Promise<Record<string, any>[]> {
-  const r = await documentClient(client).send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
+  const r = await documentClient(client).send(
+    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
+  );
   return r.Items ?? [];
 }
 
@@ -46,13 +48,29 @@ async function expectTwinned(pk: string, gameIds: readonly string[]): Promise<vo
 
 const T = (minute: number) => new Date(Date.UTC(2026, 2, 1, 0, minute)).toISOString();
 
-function summary(version: number, o: { p2: string | null; joined2?: boolean; turn?: 'p1' | 'p2'; status?: GameSummary['status']; updated: number; outcome?: GameSummary['outcome'] }): GameSummary {
+function summary(
+  version: number,
+  o: { p2: string | null; joined2?: boolean; turn?: 'p1' | 'p2'; status?: GameSummary['status']; updated: number; outcome?: GameSummary['outcome'] },
+): GameSummary {
   const seats = [
     { id: 'p1', name: 'North', player: 'ann', joined: true },
     { id: 'p2', name: 'South', player: o.p2, joined: o.joined2 ?? o.p2 !== null },
   ];
   const pending = o.turn ? [{ seat: o.turn, kind: 'move' as const, prompt: 'Roll', player: o.turn === 'p1' ? 'ann' : o.p2 }] : [];
-  return { gameId: 'g1', engine: 'dice-race', title: 'Dice race', status: o.status ?? 'active', version, hash: `h${version}`, createdBy: 'ann', createdAt: T(0), updatedAt: T(o.updated), seats, pending, ...(o.outcome ? { outcome: o.outcome } : {}) };
+  return {
+    gameId: 'g1',
+    engine: 'dice-race',
+    title: 'Dice race',
+    status: o.status ?? 'active',
+    version,
+    hash: `h${version}`,
+    createdBy: 'ann',
+    createdAt: T(0),
+    updatedAt: T(o.updated),
+    seats,
+    pending,
+    ...(o.outcome ? { outcome: o.outcome } : {}),
+  };
 }
 
 describe('page items', () => {
@@ -131,7 +149,14 @@ describe('rebuild and page items', () => {
     expect(live.version).toBe((await svc.view(null, moving)).summary.version);
 
     const pagesOf = async (pk: string) => {
-      const r = await doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)', ExpressionAttributeValues: { ':pk': pk, ':p': 'PAGE#' }, ConsistentRead: true }));
+      const r = await doc.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+          ExpressionAttributeValues: { ':pk': pk, ':p': 'PAGE#' },
+          ConsistentRead: true,
+        }),
+      );
       return (r.Items ?? []).map((i) => `${String(i['gameId'])}@v${String(i['version'])}`).sort();
     };
     expect(await pagesOf('INBOX#amy')).toEqual([`${moving}@v${live.version}`, `${quiet}@v${(await store.getSummary(quiet))!.version}`].sort());

@@ -69,7 +69,9 @@ describe('projectGame', () => {
     expect(alice.yourMove).toBe(true);
     expect(bob.yourMove).toBe(false);
     expect(alice.since).toBe(summaries[2]!.updatedAt);
-    expect(alice.whoseMove).toEqual([expect.objectContaining({ seat: 'p1', player: 'alice', prompt: 'Roll a die or play your card', sinceVersion: summaries[2]!.version })]);
+    expect(alice.whoseMove).toEqual([
+      expect.objectContaining({ seat: 'p1', player: 'alice', prompt: 'Roll a die or play your card', sinceVersion: summaries[2]!.version }),
+    ]);
     expect(bob.opponents).toEqual([{ seat: 'p1', name: 'Player 1', player: 'alice' }]);
     const afterMove = byVersion[3]!;
     expect(afterMove.inbox.find((i) => i.player === 'bob')!.yourMove).toBe(true);
@@ -100,7 +102,7 @@ describe('projectGame', () => {
 });
 
 describe('rebuild from events', () => {
-  it('groups a command\'s events into one append and summarizes exactly like HEAD', () => {
+  it("groups a command's events into one append and summarizes exactly like HEAD", () => {
     const { g, summaries } = played(6);
     const runs = appendsOf(g.events);
     expect(runs.length).toBe(summaries.length);
@@ -113,7 +115,17 @@ describe('stream images', () => {
   it('reads the old and new summary of a HEAD record in wire form', () => {
     const { summaries } = played(1);
     const wire = (v: unknown): unknown =>
-      v === null ? { NULL: true } : typeof v === 'string' ? { S: v } : typeof v === 'number' ? { N: String(v) } : typeof v === 'boolean' ? { BOOL: v } : Array.isArray(v) ? { L: v.map(wire) } : { M: Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, wire(x)])) };
+      v === null
+        ? { NULL: true }
+        : typeof v === 'string'
+          ? { S: v }
+          : typeof v === 'number'
+            ? { N: String(v) }
+            : typeof v === 'boolean'
+              ? { BOOL: v }
+              : Array.isArray(v)
+                ? { L: v.map(wire) }
+                : { M: Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, wire(x)])) };
     const rec = {
       eventName: 'MODIFY',
       dynamodb: {

@@ -91,7 +91,11 @@ describe('projector on the DynamoDB Local stream', () => {
     const r = forGame(games.running);
     expect(r.slice(0, 2).sort()).toEqual(['started:bob', 'turn:alice']);
     expect(r.slice(2)).toEqual(['turn:bob', 'turn:alice', 'turn:bob']);
-    expect(forGame(games.ended).filter((k) => k.startsWith('ended:')).sort()).toEqual(['ended:alice', 'ended:bob']);
+    expect(
+      forGame(games.ended)
+        .filter((k) => k.startsWith('ended:'))
+        .sort(),
+    ).toEqual(['ended:alice', 'ended:bob']);
   });
 
   it('replaying the whole stream twice changes no read model and applies nothing', async () => {
@@ -112,7 +116,7 @@ describe('projector on the DynamoDB Local stream', () => {
     expect((await models.getSummary(games.running))!.summary).toEqual(current.summary);
   });
 
-  it('a rebuild from the events into a fresh table gives exactly the stream path\'s read models', async () => {
+  it("a rebuild from the events into a fresh table gives exactly the stream path's read models", async () => {
     const target = `${tableName}-rebuilt`;
     await ensureTable(client, target);
     const report = await rebuildReadModels({ client, sourceTable: tableName, targetTable: target, engines });
@@ -124,10 +128,12 @@ describe('projector on the DynamoDB Local stream', () => {
 
   it('a rebuild in place changes nothing and removes stray read-model items', async () => {
     const before = await readModelItems(client, tableName);
-    await models.put({ ...(await (async () => {
-      const s = (await models.getSummary(games.open))!;
-      return { summary: { ...s, pk: 'SUMMARY#ghost', gameId: 'ghost' }, inbox: [], lobby: undefined, dropInbox: [] };
-    })()) });
+    await models.put({
+      ...(await (async () => {
+        const s = (await models.getSummary(games.open))!;
+        return { summary: { ...s, pk: 'SUMMARY#ghost', gameId: 'ghost' }, inbox: [], lobby: undefined, dropInbox: [] };
+      })()),
+    });
     const report = await rebuildReadModels({ client, sourceTable: tableName, engines });
     expect(report.removed).toBe(1);
     expect(await readModelItems(client, tableName)).toEqual(before);
@@ -138,8 +144,25 @@ describe('projector Lambda handler', () => {
   it('reports a bad record and the later records of its game, and still projects other games', async () => {
     const good = (await models.getSummary(games.open))!.summary;
     const wire = (v: unknown): unknown =>
-      v === null ? { NULL: true } : typeof v === 'string' ? { S: v } : typeof v === 'number' ? { N: String(v) } : typeof v === 'boolean' ? { BOOL: v } : Array.isArray(v) ? { L: v.map(wire) } : { M: Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, wire(x)])) };
-    const rec = (seq: string, pk: string, summary: unknown): StreamRecordLike => ({ eventName: 'MODIFY', dynamodb: { SequenceNumber: seq, Keys: { pk: { S: pk }, sk: { S: 'HEAD' } }, NewImage: { pk: { S: pk }, sk: { S: 'HEAD' }, summary: wire(summary) as object } } });
+      v === null
+        ? { NULL: true }
+        : typeof v === 'string'
+          ? { S: v }
+          : typeof v === 'number'
+            ? { N: String(v) }
+            : typeof v === 'boolean'
+              ? { BOOL: v }
+              : Array.isArray(v)
+                ? { L: v.map(wire) }
+                : { M: Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, wire(x)])) };
+    const rec = (seq: string, pk: string, summary: unknown): StreamRecordLike => ({
+      eventName: 'MODIFY',
+      dynamodb: {
+        SequenceNumber: seq,
+        Keys: { pk: { S: pk }, sk: { S: 'HEAD' } },
+        NewImage: { pk: { S: pk }, sk: { S: 'HEAD' }, summary: wire(summary) as object },
+      },
+    });
     const fresh = { ...good, gameId: 'other-game', version: 1 };
     const seen: NotifyJob[] = [];
     const handler = createProjectorHandler({ readModels: models, queue: { enqueue: async (js) => void seen.push(...js) }, log: () => {} });

@@ -52,7 +52,12 @@ describe('attack (001 Combat Phase: Attack)', () => {
   });
 
   it('a +1 named for a later shot waits, unseen, through a friendly-fire pause and counts when the attack resumes', () => {
-    const s = bothSeal(given({ us: [{ card: 'us-30cal-lmg-team' }, { card: 'us-rifle-squad' }, { card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }), [declare('us-t1', 'de-t1', [0])], [], [5, 1]).s;
+    const s = bothSeal(
+      given({ us: [{ card: 'us-30cal-lmg-team' }, { card: 'us-rifle-squad' }, { card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }),
+      [declare('us-t1', 'de-t1', [0])],
+      [],
+      [5, 1],
+    ).s;
     const card = cardTitled(s, 'Dig In');
     const t = withHand(s, 'us', [], [card]);
     // Shot 1 rolls 2: friendly fire, and Germany must choose between the two US rifle squads.
@@ -75,7 +80,12 @@ describe('attack (001 Combat Phase: Attack)', () => {
   });
 
   it('a pause holds the +1 cards even when there are none, so the other side cannot tell', () => {
-    const s = bothSeal(given({ us: [{ card: 'us-30cal-lmg-team' }, { card: 'us-rifle-squad' }, { card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }), [declare('us-t1', 'de-t1', [0])], [], [5, 1]).s;
+    const s = bothSeal(
+      given({ us: [{ card: 'us-30cal-lmg-team' }, { card: 'us-rifle-squad' }, { card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }),
+      [declare('us-t1', 'de-t1', [0])],
+      [],
+      [5, 1],
+    ).s;
     const paused = when(s, 'us', resolve('t1-us-1'), [1, 1]);
     expect(paused.emitted.filter((e) => e.event.type === 'BoostsHeld').map((e) => e.event)).toEqual([{ type: 'BoostsHeld', seat: 'us', boosts: [] }]);
   });
@@ -84,7 +94,10 @@ describe('attack (001 Combat Phase: Attack)', () => {
     const s = bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }), [], [declare('de-t1', 'us-t1', [0])], [1, 9]).s;
     const [a, b] = [cardTitled(s, 'Dig In'), cardTitled(s, 'Hull Down')];
     const t = withHand(s, 'de', [], [a, b]);
-    const boosts = [{ card: a, roll: 'hit' as const }, { card: b, roll: 'intensity' as const, shot: 1 }];
+    const boosts = [
+      { card: a, roll: 'hit' as const },
+      { card: b, roll: 'intensity' as const, shot: 1 },
+    ];
     expect(spearpoint.commandSchema.safeParse(resolve('t1-de-1', { boosts })).success).toBe(true);
     const r = when(t, 'de', resolve('t1-de-1', { boosts }), [4, 4, 3]); // 8 + 1 = 9 hits; (3 + 1) + 8 − 5 = 7
     expect(ofType(r.events, 'AttackRolled')[0]).toMatchObject({ bonus: 1, result: 'hit' });
@@ -93,14 +106,41 @@ describe('attack (001 Combat Phase: Attack)', () => {
       [a, 'hit'],
       [b, 'intensity'],
     ]);
-    expect(when(t, 'de', resolve('t1-de-1', { boosts: [{ card: a, roll: 'hit' }, { card: a, roll: 'intensity' }] })).error?.code).toBe('command/boost-twice');
-    expect(when(t, 'de', resolve('t1-de-1', { boosts: [{ card: a, roll: 'hit' }, { card: b, roll: 'hit' }] })).error?.code).toBe('command/boost-twice');
+    expect(
+      when(
+        t,
+        'de',
+        resolve('t1-de-1', {
+          boosts: [
+            { card: a, roll: 'hit' },
+            { card: a, roll: 'intensity' },
+          ],
+        }),
+      ).error?.code,
+    ).toBe('command/boost-twice');
+    expect(
+      when(
+        t,
+        'de',
+        resolve('t1-de-1', {
+          boosts: [
+            { card: a, roll: 'hit' },
+            { card: b, roll: 'hit' },
+          ],
+        }),
+      ).error?.code,
+    ).toBe('command/boost-twice');
     expect(when(t, 'de', resolve('t1-de-1', { boostWith: a, boosts: [{ card: b, roll: 'hit' }] })).error?.code).toBe('command/boost-twice');
   });
 
   describe('friendly fire', () => {
     const three = () =>
-      bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }), [], [declare('de-t1', 'us-t1', [0])], [1, 9]).s;
+      bothSeal(
+        given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }),
+        [],
+        [declare('de-t1', 'us-t1', [0])],
+        [1, 9],
+      ).s;
 
     it('a +1 for Intensity is for a hit on the declared target: on friendly fire the card is not spent, whoever picks the victim', () => {
       const s = three();
@@ -170,7 +210,10 @@ describe('close assault (001 Combat Phase: Target Declaration)', () => {
   });
 
   it('any armored front-line unit attacked as a vehicle may be close assaulted, such as an M7 Priest on the front line', () => {
-    const s = given({ us: [{ card: 'us-m7-priest', line: 'front' }], de: [{ card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }] });
+    const s = given({
+      us: [{ card: 'us-m7-priest', line: 'front' }],
+      de: [{ card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }],
+    });
     expect(when(s, 'de', { type: 'JoinCloseAssault', attacker: 'de-t1', target: 'us-t1' }).error).toBeUndefined();
     const rear = given({ us: [{ card: 'us-m7-priest', line: 'rear' }], de: [{ card: 'de-rifle-squad' }] });
     expect(when(rear, 'de', { type: 'JoinCloseAssault', attacker: 'de-t1', target: 'us-t1' }).error?.code).toBe('combat/close-assault-target');
@@ -206,17 +249,38 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     const t = withHand(s, 'us', [], [smoke1, smoke2]);
     const once = when(t, 'us', { type: 'PlayCommandCard', card: smoke1 });
     expect(when(once.s, 'us', { type: 'PlayCommandCard', card: smoke2 }).error?.code).toBe('command/identical');
-    const inEffect = { ...t, effects: [{ card: smoke1, title: 'Lay Smoke', seat: 'us' as const, unit: null, effect: { kind: 'smoke' as const, amount: 3 }, duration: 'turn' as const }] };
+    const inEffect = {
+      ...t,
+      effects: [
+        { card: smoke1, title: 'Lay Smoke', seat: 'us' as const, unit: null, effect: { kind: 'smoke' as const, amount: 3 }, duration: 'turn' as const },
+      ],
+    };
     expect(when(inEffect, 'us', { type: 'PlayCommandCard', card: smoke2 }).error?.code).toBe('command/identical');
     // The other side's identical card is its own.
-    expect(when(withHand(inEffect, 'de', [], [cardTitled(s, 'Lay Smoke', 2)]), 'de', { type: 'PlayCommandCard', card: cardTitled(s, 'Lay Smoke', 2) }).error).toBeUndefined();
+    expect(
+      when(withHand(inEffect, 'de', [], [cardTitled(s, 'Lay Smoke', 2)]), 'de', { type: 'PlayCommandCard', card: cardTitled(s, 'Lay Smoke', 2) }).error,
+    ).toBeUndefined();
     // Zero In Artillery (-2) and Veteran Crew (-1) are different cards: both apply.
     const [zero, vet] = [cardTitled(s, 'Zero In Artillery'), cardTitled(s, 'Veteran Crew')];
     const both = {
       ...s,
       effects: [
-        { card: zero, title: 'Zero In Artillery', seat: 'us' as const, unit: 'us-t1', effect: { kind: 'accuracy' as const, amount: 2 }, duration: 'turn' as const },
-        { card: vet, title: 'Veteran Crew', seat: 'us' as const, unit: 'us-t1', effect: { kind: 'accuracy' as const, amount: 1 }, duration: 'permanent' as const },
+        {
+          card: zero,
+          title: 'Zero In Artillery',
+          seat: 'us' as const,
+          unit: 'us-t1',
+          effect: { kind: 'accuracy' as const, amount: 2 },
+          duration: 'turn' as const,
+        },
+        {
+          card: vet,
+          title: 'Veteran Crew',
+          seat: 'us' as const,
+          unit: 'us-t1',
+          effect: { kind: 'accuracy' as const, amount: 1 },
+          duration: 'permanent' as const,
+        },
       ],
     };
     expect(hitThreshold(both, 'us-t1', 0, 'de-t1')).toBe(10 - 3);
@@ -225,7 +289,12 @@ describe('command cards (001 Gameplay: Command cards)', () => {
 
 describe('target declaration (001 Combat Phase: Target Declaration)', () => {
   it('bombs are spent by the attack that drops them, hit or miss, for the rest of the flight', () => {
-    const s = bothSeal(given({ us: [{ card: 'us-p40-warhawk' }], de: [{ card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }] }), [declare('us-t1', 'de-t1', [1])], [], [9, 1]).s;
+    const s = bothSeal(
+      given({ us: [{ card: 'us-p40-warhawk' }], de: [{ card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }] }),
+      [declare('us-t1', 'de-t1', [1])],
+      [],
+      [9, 1],
+    ).s;
     const r = when(s, 'us', resolve('t1-us-1'), [1, 5]);
     expect(ofType(r.events, 'AttackRolled')[0]!.result).toBe('miss');
     expect(r.s.inPlay['us-t1']!.bombsUsed).toBe(true);
@@ -237,7 +306,12 @@ describe('target declaration (001 Combat Phase: Target Declaration)', () => {
 
 describe('damage resolution (001 Combat Phase: Damage Resolution)', () => {
   it('crew survival: base Intensity 4-6 returns the crew under its Reserves, unscored, when the enemy has no ground unit in play', () => {
-    const s = bothSeal(given({ us: [{ card: 'us-p40-warhawk' }], de: [{ card: 'de-panther', patch: { endurance: 1 } }] }), [declare('us-t1', 'de-t1', [1])], [], [9, 1]).s;
+    const s = bothSeal(
+      given({ us: [{ card: 'us-p40-warhawk' }], de: [{ card: 'de-panther', patch: { endurance: 1 } }] }),
+      [declare('us-t1', 'de-t1', [1])],
+      [],
+      [9, 1],
+    ).s;
     const r = when(s, 'us', resolve('t1-us-1'), [6, 6, 5]);
     expect(ofType(r.events, 'UnitDestroyed')[0]).toMatchObject({ unit: 'de-t1', crewFate: 'returned', crewPoints: 0, baseIntensity: 5 });
     expect(r.s.seats.de.reserves.at(-1)).toBe('de-t1c');
@@ -255,10 +329,7 @@ describe('damage resolution (001 Combat Phase: Damage Resolution)', () => {
 
 describe('capture (001 Combat Phase: Damage Resolution; Victory Points)', () => {
   it('a captured unit the captor keeps still scores double its cost, with its crew', () => {
-    const s = given(
-      { us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-tiger-i', patch: { damageCard: 'dmg-13', endurance: 12 } }] },
-      'commitment',
-    );
+    const s = given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-tiger-i', patch: { damageCard: 'dmg-13', endurance: 12 } }] }, 'commitment');
     const cap = cardTitled(s, 'Capture That Unit!');
     const r = bothSeal(withHand(s, 'us', [], [cap]), [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', keep: true }], [], [10]);
     expect(r.s.inPlay['de-t1']).toMatchObject({ controller: 'us', crew: null });

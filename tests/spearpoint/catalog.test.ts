@@ -10,10 +10,51 @@ const titled = (t: string) => BUILT_IN_CATALOG.units.find((u) => u.title === t);
 
 describe('the representative catalog', () => {
   it('has every unit the rulebooks name, on the right side', () => {
-    const us = ['Rifle Squad', '.30cal LMG Team', 'Sniper', 'Mortar Squad', 'Bazooka Team', '57mm AT Gun', '105mm Howitzer', '8in Howitzer', 'M7 Priest', 'M10 Tank Destroyer', 'M4A1 Sherman', 'P-40 Warhawk', 'P-38 Lightning', 'Tank Crew', 'Artillery Crew', 'Pilot'];
-    const de = ['Rifle Squad', 'MG-42 Team', 'Sniper', 'Mortar Squad', 'Panzerschreck Team', '8.8cm FlaK 36', '15cm sFH 18', 'PzKpfw VI Tiger I', 'PzKpfw V Ausf. A Panther', 'Pantherturm I', 'Bf 109', 'Ju 87 Stuka', 'Tank Crew', 'Artillery Crew', 'Luftwaffe Pilot'];
-    for (const t of us) expect(BUILT_IN_CATALOG.units.some((u) => u.side === 'us' && u.title === t), t).toBe(true);
-    for (const t of de) expect(BUILT_IN_CATALOG.units.some((u) => u.side === 'de' && u.title === t), t).toBe(true);
+    const us = [
+      'Rifle Squad',
+      '.30cal LMG Team',
+      'Sniper',
+      'Mortar Squad',
+      'Bazooka Team',
+      '57mm AT Gun',
+      '105mm Howitzer',
+      '8in Howitzer',
+      'M7 Priest',
+      'M10 Tank Destroyer',
+      'M4A1 Sherman',
+      'P-40 Warhawk',
+      'P-38 Lightning',
+      'Tank Crew',
+      'Artillery Crew',
+      'Pilot',
+    ];
+    const de = [
+      'Rifle Squad',
+      'MG-42 Team',
+      'Sniper',
+      'Mortar Squad',
+      'Panzerschreck Team',
+      '8.8cm FlaK 36',
+      '15cm sFH 18',
+      'PzKpfw VI Tiger I',
+      'PzKpfw V Ausf. A Panther',
+      'Pantherturm I',
+      'Bf 109',
+      'Ju 87 Stuka',
+      'Tank Crew',
+      'Artillery Crew',
+      'Luftwaffe Pilot',
+    ];
+    for (const t of us)
+      expect(
+        BUILT_IN_CATALOG.units.some((u) => u.side === 'us' && u.title === t),
+        t,
+      ).toBe(true);
+    for (const t of de)
+      expect(
+        BUILT_IN_CATALOG.units.some((u) => u.side === 'de' && u.title === t),
+        t,
+      ).toBe(true);
   });
   it('agrees with the figures the rulebooks give', () => {
     expect(idx.unit('us-m4a1-sherman')).toMatchObject({ defense: 5, endurance: { full: 14, half: 7 }, cost: 13 });
@@ -30,7 +71,23 @@ describe('the representative catalog', () => {
   it('has a 50-card Command deck with every named title and a 25-card Damage deck with an effect for every unit type', () => {
     expect(BUILT_IN_CATALOG.commandCards).toHaveLength(50);
     const titles = new Set(BUILT_IN_CATALOG.commandCards.map((c) => c.title));
-    for (const t of ['Ambush!', 'Capture That Unit!', 'Commit Reserves', 'Dig In', 'Field Camouflage', 'Fighter Ace', 'Fire Mission!', 'Fire for Effect!', 'Hull Down', 'Lay Smoke', 'Sabotage', 'Veteran Crew', 'Veteran Soldiers', 'Withdraw', 'Zero In Artillery']) {
+    for (const t of [
+      'Ambush!',
+      'Capture That Unit!',
+      'Commit Reserves',
+      'Dig In',
+      'Field Camouflage',
+      'Fighter Ace',
+      'Fire Mission!',
+      'Fire for Effect!',
+      'Hull Down',
+      'Lay Smoke',
+      'Sabotage',
+      'Veteran Crew',
+      'Veteran Soldiers',
+      'Withdraw',
+      'Zero In Artillery',
+    ]) {
       expect(titles.has(t), t).toBe(true);
     }
     expect(BUILT_IN_CATALOG.damageCards).toHaveLength(25);

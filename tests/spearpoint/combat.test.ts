@@ -19,7 +19,13 @@ const unit = (id: string) => indexCatalog(BUILT_IN_CATALOG).unit(id);
 
 describe('target declaration (001 Combat Phase: Target Declaration)', () => {
   const s = given({
-    us: [{ card: 'us-m4a1-sherman' }, { card: 'us-30cal-lmg-team' }, { card: 'us-105mm-howitzer' }, { card: 'us-m7-priest', line: 'rear' }, { card: 'us-p40-warhawk' }],
+    us: [
+      { card: 'us-m4a1-sherman' },
+      { card: 'us-30cal-lmg-team' },
+      { card: 'us-105mm-howitzer' },
+      { card: 'us-m7-priest', line: 'rear' },
+      { card: 'us-p40-warhawk' },
+    ],
     de: [{ card: 'de-rifle-squad' }, { card: 'de-tiger-i' }, { card: 'de-15cm-sfh-18' }, { card: 'de-bf109' }, { card: 'de-88mm-flak-36' }],
   });
   it('a weapon with no value for the target type cannot fire at it: the Sherman main gun cannot hit aircraft, its .50cal can', () => {
@@ -37,7 +43,12 @@ describe('target declaration (001 Combat Phase: Target Declaration)', () => {
   it('the bullets rule reads the printed Defense: a dug-in rifle squad (Defense 0 + 2) can still be machine-gunned', () => {
     const dug = given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-mg42-team' }] });
     const dig = cardTitled(dug, 'Dig In');
-    const withDig = { ...dug, effects: [{ card: dig, title: 'Dig In', seat: 'us' as const, unit: 'us-t1', effect: { kind: 'defense' as const, amount: 2 }, duration: 'permanent' as const }] };
+    const withDig = {
+      ...dug,
+      effects: [
+        { card: dig, title: 'Dig In', seat: 'us' as const, unit: 'us-t1', effect: { kind: 'defense' as const, amount: 2 }, duration: 'permanent' as const },
+      ],
+    };
     expect(isLegalTarget(withDig, 'de-t1', [0], 'us-t1')).toBe(true);
   });
   it('front-line units reach the enemy front line and aircraft, not its rear line', () => {
@@ -110,13 +121,22 @@ describe('close assault (001 Combat Phase: Target Declaration)', () => {
 describe('initiative (001 Combat Phase: Initiative)', () => {
   const s = given({ us: [{ card: 'us-rifle-squad' }, { card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }, { card: 'de-rifle-squad' }] });
   const orders = (): [never[], never[]] => [
-    [{ type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [1] }, { type: 'DeclareAttack', attacker: 'us-t2', target: 'de-t2', weapons: [1] }] as never[],
-    [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [1] }, { type: 'DeclareAttack', attacker: 'de-t2', target: 'us-t2', weapons: [1] }] as never[],
+    [
+      { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [1] },
+      { type: 'DeclareAttack', attacker: 'us-t2', target: 'de-t2', weapons: [1] },
+    ] as never[],
+    [
+      { type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [1] },
+      { type: 'DeclareAttack', attacker: 'de-t2', target: 'us-t2', weapons: [1] },
+    ] as never[],
   ];
   it('each side rolls 1d10; ties are re-rolled; the higher picks the first attack', () => {
     const r = bothSeal(s, ...orders(), [5, 5, 3, 7]);
     const [ini] = ofType(r.events, 'InitiativeRolled');
-    expect(ini!.rolls).toEqual([{ us: 5, de: 5 }, { us: 3, de: 7 }]);
+    expect(ini!.rolls).toEqual([
+      { us: 5, de: 5 },
+      { us: 3, de: 7 },
+    ]);
     expect(ini!.winner).toBe('de');
     expect(r.s.chooser).toBe('de');
     expect(initiativeWinner(4, 4)).toBeNull();
@@ -148,7 +168,13 @@ describe('initiative (001 Combat Phase: Initiative)', () => {
 });
 
 describe('attack rolls (001 Combat Phase: Attack)', () => {
-  const tigerVsSherman = () => bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }, { card: 'us-rifle-squad' }, { card: 'us-57mm-at-gun' }], de: [{ card: 'de-tiger-i' }] }), [], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }], [1, 9]);
+  const tigerVsSherman = () =>
+    bothSeal(
+      given({ us: [{ card: 'us-m4a1-sherman' }, { card: 'us-rifle-squad' }, { card: 'us-57mm-at-gun' }], de: [{ card: 'de-tiger-i' }] }),
+      [],
+      [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }],
+      [1, 9],
+    );
   it('2d10 at or above the attack value hits, below misses', () => {
     const s = tigerVsSherman().s;
     const miss = when(s, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [4, 4]);
@@ -163,12 +189,25 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     expect(ofType(r.events, 'DamageCardDrawn')).toHaveLength(1);
   });
   it('a high rate of fire rolls once per X', () => {
-    const s = bothSeal(given({ us: [{ card: 'us-30cal-lmg-team' }], de: [{ card: 'de-rifle-squad' }] }), [{ type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [0] }], [], [5, 1]).s;
+    const s = bothSeal(
+      given({ us: [{ card: 'us-30cal-lmg-team' }], de: [{ card: 'de-rifle-squad' }] }),
+      [{ type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [0] }],
+      [],
+      [5, 1],
+    ).s;
     const r = when(s, 'us', { type: 'ResolveAttack', attackId: 't1-us-1' }, [1, 5, 2, 5, 3, 4]);
     expect(ofType(r.events, 'AttackRolled')).toHaveLength(3);
   });
   it('special rolls: 2-3 friendly fire, 18 doubles intensity, 19-20 destroys outright', () => {
-    expect([2, 3, 4, 17, 18, 19, 20].map(specialRoll)).toEqual(['friendly-fire', 'friendly-fire', null, null, 'double-intensity', 'destroyed-outright', 'destroyed-outright']);
+    expect([2, 3, 4, 17, 18, 19, 20].map(specialRoll)).toEqual([
+      'friendly-fire',
+      'friendly-fire',
+      null,
+      null,
+      'double-intensity',
+      'destroyed-outright',
+      'destroyed-outright',
+    ]);
     expect(netDamage(6, 8, 5, { doubled: true })).toBe(15);
     const outright = when(tigerVsSherman().s, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [10, 9]);
     const [gone] = ofType(outright.events, 'UnitDestroyed');
@@ -181,7 +220,12 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     const ff = when(s, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [1, 1]);
     // The German Tiger has no other German unit to hit: harmless.
     expect(ofType(ff.events, 'FriendlyFireHarmless')).toHaveLength(1);
-    const two = bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }), [], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }], [1, 9]).s;
+    const two = bothSeal(
+      given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }),
+      [],
+      [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }],
+      [1, 9],
+    ).s;
     const paused = when(two, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [2, 1]);
     expect(paused.s.friendlyFire).toMatchObject({ chooser: 'us', candidates: ['de-t2', 'de-t3'] });
     expect(when(paused.s, 'de', { type: 'ChooseFriendlyFireVictim', unit: 'de-t3' }).error?.code).toBe('combat/no-friendly-fire');
@@ -191,7 +235,12 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     expect(chosen.s.seats.us.score).toBe(0);
   });
   it('a standing order picks the most expensive victim without waiting', () => {
-    const two = bothSeal(given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }), [], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }], [1, 9]).s;
+    const two = bothSeal(
+      given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }),
+      [],
+      [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }],
+      [1, 9],
+    ).s;
     const standing = when(two, 'us', { type: 'SetStandingOrders', friendlyFire: 'highest-cost' });
     expect(standing.emitted[0]!.visibility).toEqual({ to: 'seats', seats: ['us'] });
     const r = when(standing.s, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [2, 1, 1]);
@@ -199,7 +248,10 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     expect(r.s.friendlyFire).toBeNull();
   });
   it('artillery and guns are attacked as vehicles with a bonus of 2; mobile artillery is not', () => {
-    const s = given({ us: [{ card: 'us-105mm-howitzer' }, { card: 'us-57mm-at-gun' }, { card: 'us-m7-priest' }], de: [{ card: 'de-88mm-flak-36' }, { card: 'de-bf109' }] });
+    const s = given({
+      us: [{ card: 'us-105mm-howitzer' }, { card: 'us-57mm-at-gun' }, { card: 'us-m7-priest' }],
+      de: [{ card: 'de-88mm-flak-36' }, { card: 'de-bf109' }],
+    });
     expect(hitThreshold(s, 'de-t1', 0, 'us-t1')).toBe(9 - 2);
     expect(hitThreshold(s, 'de-t1', 0, 'us-t2')).toBe(9 - 2);
     expect(hitThreshold(s, 'de-t1', 0, 'us-t3')).toBe(9);
@@ -223,8 +275,19 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
 });
 
 describe('damage resolution (001 Combat Phase: Damage Resolution)', () => {
-  const s = given({ us: [{ card: 'us-m4a1-sherman' }, { card: 'us-m4a1-sherman' }, { card: 'us-rifle-squad' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }] });
-  const declared = bothSeal(s, [], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }, { type: 'DeclareAttack', attacker: 'de-t2', target: 'us-t1', weapons: [0] }], [1, 9]).s;
+  const s = given({
+    us: [{ card: 'us-m4a1-sherman' }, { card: 'us-m4a1-sherman' }, { card: 'us-rifle-squad' }],
+    de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }],
+  });
+  const declared = bothSeal(
+    s,
+    [],
+    [
+      { type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] },
+      { type: 'DeclareAttack', attacker: 'de-t2', target: 'us-t1', weapons: [0] },
+    ],
+    [1, 9],
+  ).s;
   it('net damage is intensity plus damage index minus defense, never below zero', () => {
     expect(netDamage(7, 8, 5)).toBe(10);
     expect(netDamage(1, 2, 7)).toBe(0);
@@ -257,7 +320,12 @@ describe('damage resolution (001 Combat Phase: Damage Resolution)', () => {
     expect(again.s.inPlay['us-t1']!.endurance).toBe(7);
   });
   it('infantry reading the same card is shaken instead, and a shaken unit cannot attack', () => {
-    const inf = bothSeal(given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-mg42-team' }] }), [{ type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [1] }], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [1] }], [1, 9]).s;
+    const inf = bothSeal(
+      given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-mg42-team' }] }),
+      [{ type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [1] }],
+      [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [1] }],
+      [1, 9],
+    ).s;
     // MG-42 pistols: 3+1 = 4 net on a 6-endurance squad → 2, past half (3): dmg-01 infantry edge is Shaken.
     const r = when(inf, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 3]);
     expect(r.s.inPlay['us-t1']!.shakenUntil).toBeGreaterThanOrEqual(r.s.turn);
@@ -285,7 +353,15 @@ describe('command cards in combat (001 Gameplay: Command cards)', () => {
     const t = withHand({ ...s, phase: 'commitment' }, 'us', [], [zero, hull]);
     const committed = bothSeal(t, [{ type: 'PlayCommandCard', card: hull, target: 'us-t2' }], []);
     expect(committed.s.effects.map((e) => e.title)).toEqual(['Hull Down']);
-    const declared = bothSeal(committed.s, [{ type: 'PlayCommandCard', card: zero, target: 'us-t1' }, { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [0] }], [], [9, 1]);
+    const declared = bothSeal(
+      committed.s,
+      [
+        { type: 'PlayCommandCard', card: zero, target: 'us-t1' },
+        { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [0] },
+      ],
+      [],
+      [9, 1],
+    );
     expect(hitThreshold(declared.s, 'us-t1', 0, 'de-t1')).toBe(10 - 2);
     const done = when(declared.s, 'us', { type: 'ResolveAttack', attackId: 't1-us-1' }, [1, 5]);
     expect(done.s.effects.map((e) => e.title)).toEqual(['Hull Down']);

@@ -35,14 +35,20 @@ const asGame = (game: State): GameState<State> => ({
 
 const table = (phase: State['phase'] = 'commitment') =>
   withHand(
-    withHand(given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }, phase), 'us', ['us-m4a1-sherman', 'us-tank-crew', 'us-rifle-squad', 'us-30cal-lmg-team'], []),
+    withHand(
+      given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }, phase),
+      'us',
+      ['us-m4a1-sherman', 'us-tank-crew', 'us-rifle-squad', 'us-30cal-lmg-team'],
+      [],
+    ),
     'de',
     ['de-tiger-i', 'de-tank-crew'],
     [],
   );
 
 const draftOf = (s: State, seat: Side, steps: Command[]) => decideDraft(spearpoint, asGame(s), { player: PLAYER[seat], steps, now: NOW });
-const seal = (s: State, seat: Side, command: Command, draft?: Command[]) => decidePlay(spearpoint, asGame(s), { player: PLAYER[seat], command, now: NOW, ...(draft ? { draft } : {}) }, SEED);
+const seal = (s: State, seat: Side, command: Command, draft?: Command[]) =>
+  decidePlay(spearpoint, asGame(s), { player: PLAYER[seat], command, now: NOW, ...(draft ? { draft } : {}) }, SEED);
 const seenBy = (events: readonly NewEvent[], seat: Side) => events.filter((e) => canSee(e.visibility, { kind: 'seat', seat }, false));
 const orderOf = (s: State, seat: Side) => s.seats[seat].order;
 

@@ -76,7 +76,10 @@ export function when(s: State, seat: Side, command: Command, dice: number[] = []
 export function bothSeal(s: State, us: Command[], de: Command[], dice: number[] = []): Then {
   let cur = s;
   const all: Emitted<Event>[] = [];
-  for (const [seat, cmds] of [['us', us], ['de', de]] as const) {
+  for (const [seat, cmds] of [
+    ['us', us],
+    ['de', de],
+  ] as const) {
     for (const c of cmds) {
       const r = when(cur, seat, c);
       if (r.error) return { s: cur, events: all.map((e) => e.event), emitted: all, error: r.error };

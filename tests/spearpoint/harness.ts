@@ -78,7 +78,8 @@ export function checkInvariants(s: State, lastType: string): void {
   for (const u of Object.values(s.inPlay)) {
     const card = idx.unit(s.cards[u.id]!.card);
     // A lethal hit is folded one event before the destruction it causes.
-    if (u.endurance > card.endurance.full || (u.endurance <= 0 && lastType !== 'HitResolved')) throw new Error(`${u.id} endurance ${u.endurance} outside 1..${card.endurance.full}`);
+    if (u.endurance > card.endurance.full || (u.endurance <= 0 && lastType !== 'HitResolved'))
+      throw new Error(`${u.id} endurance ${u.endurance} outside 1..${card.endurance.full}`);
     if (u.damageCard && u.endurance > card.endurance.half) throw new Error(`${u.id} carries a Damage card above half endurance`);
     if (s.phase !== 'combat' && s.phase !== 'over' && u.endurance !== (u.damageCard ? card.endurance.half : card.endurance.full)) {
       throw new Error(`${u.id} did not recover (endurance ${u.endurance}) in ${s.phase}`);
@@ -93,13 +94,24 @@ export function checkInvariants(s: State, lastType: string): void {
   for (const side of SIDES) {
     const x = s.seats[side];
     if ((s.phase === 'draw' && x.drawDone) || lastType === 'TurnBegan') {
-      if (x.hand.length > HAND_LIMIT_UNITS || x.commands.length > HAND_LIMIT_COMMANDS) throw new Error(`${side} holds ${x.hand.length} units and ${x.commands.length} commands after drawing`);
+      if (x.hand.length > HAND_LIMIT_UNITS || x.commands.length > HAND_LIMIT_COMMANDS)
+        throw new Error(`${side} holds ${x.hand.length} units and ${x.commands.length} commands after drawing`);
     }
   }
 }
 
 /** Events that may show a seat's hand cards to the other seat: the reveal of a sealed order and what follows from it. */
-const REVEALS = new Set(['CommitmentRevealed', 'DeclarationRevealed', 'UnitCommitted', 'CrewReplaced', 'CommandCardPlayed', 'CommandCardVoided', 'CommandCardDiscardedForBonus', 'CommandDiscarded', 'UnitWithdrawn']);
+const REVEALS = new Set([
+  'CommitmentRevealed',
+  'DeclarationRevealed',
+  'UnitCommitted',
+  'CrewReplaced',
+  'CommandCardPlayed',
+  'CommandCardVoided',
+  'CommandCardDiscardedForBonus',
+  'CommandDiscarded',
+  'UnitWithdrawn',
+]);
 /** Events that put a known card under a deck (its identity is public, the deck order is not). */
 const UNDER_DECK = new Set(['AircraftReturned', 'UnitDestroyed', 'UnitDiscarded']);
 
@@ -190,7 +202,8 @@ export function checkRevealsSpent(after: State, batch: EventEnvelope[], publicIn
     for (const viewer of SIDES) {
       if (!canSee(e.visibility, { kind: 'seat', seat: viewer }, false)) continue;
       const opp: Side = viewer === 'us' ? 'de' : 'us';
-      for (const t of secretsOf(after, opp)) if (tokens.has(t) && !publicInHand.has(t)) throw new Error(`${e.type} shows ${viewer} ${opp}'s card ${t}, which stays in ${opp}'s hand`);
+      for (const t of secretsOf(after, opp))
+        if (tokens.has(t) && !publicInHand.has(t)) throw new Error(`${e.type} shows ${viewer} ${opp}'s card ${t}, which stays in ${opp}'s hand`);
     }
   }
 }
@@ -215,7 +228,8 @@ export class CheckedGame {
     const head = this.state ? { version: this.state.meta.version, hash: this.state.meta.hash } : { version: 0, hash: '0'.repeat(64) };
     const env = chain(head, r.value, { gameId: this.gameId, commandId: `c${++this.n}`, at: '2026-01-01T00:00:00.000Z', player });
     for (const e of env) {
-      if (e.type === 'UnitWithdrawn') for (const c of [(e.data as { unit: string }).unit, (e.data as { crew: string | null }).crew]) if (c) this.publicInHand.add(c);
+      if (e.type === 'UnitWithdrawn')
+        for (const c of [(e.data as { unit: string }).unit, (e.data as { crew: string | null }).crew]) if (c) this.publicInHand.add(c);
       const before = this.state;
       this.state = foldEvent(spearpoint, this.state, e) as GameState<State>;
       this.events.push(e);
@@ -238,7 +252,10 @@ export class CheckedGame {
     this.append(decideJoin(spearpoint, this.state!, { player: 'bob', seat: 'de', entropy: 'b' }, this.seed), 'bob');
   }
   play(seat: Side, command: unknown, draft?: unknown[]): void {
-    this.append(decidePlay(spearpoint, this.state!, { player: PLAYERS[seat], command, now: '2026-01-01T00:00:00.000Z', ...(draft ? { draft } : {}) }, this.seed), PLAYERS[seat]);
+    this.append(
+      decidePlay(spearpoint, this.state!, { player: PLAYERS[seat], command, now: '2026-01-01T00:00:00.000Z', ...(draft ? { draft } : {}) }, this.seed),
+      PLAYERS[seat],
+    );
   }
 }
 

@@ -139,8 +139,12 @@ function probeIds(s: State): string[] {
 /** Probe commands: each command shape with every id slot filled by X (other slots by something sensible of the prober's). */
 function probes(s: State): Command[] {
   const me = s.seats[PROBER];
-  const mine = Object.values(s.inPlay).filter((u) => u.controller === PROBER).map((u) => u.id);
-  const theirs = Object.values(s.inPlay).filter((u) => u.controller === OPP).map((u) => u.id);
+  const mine = Object.values(s.inPlay)
+    .filter((u) => u.controller === PROBER)
+    .map((u) => u.id);
+  const theirs = Object.values(s.inPlay)
+    .filter((u) => u.controller === OPP)
+    .map((u) => u.id);
   const unit = me.hand[0] ?? 'zz-1';
   const card = me.commands[0] ?? 'zz-2';
   const myUnit = mine[0] ?? 'zz-3';
@@ -177,7 +181,13 @@ function probes(s: State): Command[] {
       { type: 'DiscardCommand', card: x },
     );
   }
-  out.push({ type: 'AutoPickHand' }, { type: 'ClearOrder' }, { type: 'SealOrder' }, { type: 'DrawCard', from: 'command' }, { type: 'DrawCard', from: 'reserves' });
+  out.push(
+    { type: 'AutoPickHand' },
+    { type: 'ClearOrder' },
+    { type: 'SealOrder' },
+    { type: 'DrawCard', from: 'command' },
+    { type: 'DrawCard', from: 'reserves' },
+  );
   return out;
 }
 
@@ -211,7 +221,8 @@ function checkpoints(): State[] {
 }
 
 const CHECKPOINTS = checkpoints();
-const seatView = (s: State, who: Side | 'spectator') => canonicalJson(spearpoint.view(s, who === 'spectator' ? { kind: 'spectator' } : { kind: 'seat', seat: who }));
+const seatView = (s: State, who: Side | 'spectator') =>
+  canonicalJson(spearpoint.view(s, who === 'spectator' ? { kind: 'spectator' } : { kind: 'seat', seat: who }));
 
 describe('hidden information, probed through the API: a seat cannot tell apart games that differ only in what it must not know', () => {
   it('the checkpoints cover every phase, and each twin really differs in hidden cards', () => {
@@ -252,7 +263,9 @@ describe('hidden information, probed through the API: a seat cannot tell apart g
         if (!reveals) expect(ta, `${canonicalJson(c)} in ${s.phase}, changed ${changed.join('; ')}`).toBe(a);
         // With the deck orders changed too, accepted commands may draw other cards; refusals must still match.
         const b = answer(shuffled, c, tag);
-        expect(b.startsWith('refused') || a.startsWith('refused') ? b : 'accepted', `${canonicalJson(c)} in ${s.phase} with decks reordered`).toBe(a.startsWith('refused') || b.startsWith('refused') ? a : 'accepted');
+        expect(b.startsWith('refused') || a.startsWith('refused') ? b : 'accepted', `${canonicalJson(c)} in ${s.phase} with decks reordered`).toBe(
+          a.startsWith('refused') || b.startsWith('refused') ? a : 'accepted',
+        );
         compared++;
       }
     }
@@ -261,7 +274,9 @@ describe('hidden information, probed through the API: a seat cannot tell apart g
 
   it('naming a card hidden in the other hand or in a deck is refused exactly as naming a card that does not exist', () => {
     for (const s of CHECKPOINTS) {
-      const hidden = probeIds(s).filter((id) => id !== 'zz-404' && !s.inPlay[id] && !s.seats[PROBER].hand.includes(id) && !s.seats[PROBER].commands.includes(id));
+      const hidden = probeIds(s).filter(
+        (id) => id !== 'zz-404' && !s.inPlay[id] && !s.seats[PROBER].hand.includes(id) && !s.seats[PROBER].commands.includes(id),
+      );
       const shapes = probes(s).filter((c) => JSON.stringify(c).includes('"zz-404"'));
       for (const shape of shapes) {
         const ghost = answer(s, shape, 'ghost');
@@ -293,7 +308,15 @@ describe('hidden information: the starting hand', () => {
     // The deck lists are in the game's public options. If the server's pick were a function of
     // them, the other side would know this hand exactly; it must depend on the secret dice.
     const s = mustering();
-    const hands = new Set(secrets.map((x) => canonicalJson(hand(s, 'de', { type: 'AutoPickHand' }, x).map((id) => s.cards[id]!.card).sort())));
+    const hands = new Set(
+      secrets.map((x) =>
+        canonicalJson(
+          hand(s, 'de', { type: 'AutoPickHand' }, x)
+            .map((id) => s.cards[id]!.card)
+            .sort(),
+        ),
+      ),
+    );
     expect(hands.size).toBeGreaterThan(1);
     // Still a hand ready to play: 4 units, the ones needing no crew first.
     for (const x of secrets.slice(0, 3)) {
@@ -328,7 +351,10 @@ describe('hidden information: the hash chain', () => {
     const created = decideCreate(spearpoint, { gameId, options: {}, createdBy: 'alice', commitment: seedCommitment(seed) });
     if (!created.ok) throw new Error(created.error.message);
     add(chain(GENESIS, created.value, meta('c1', 'alice')));
-    for (const [i, [player, seat]] of [['alice', 'us'], ['bob', 'de']].entries()) {
+    for (const [i, [player, seat]] of [
+      ['alice', 'us'],
+      ['bob', 'de'],
+    ].entries()) {
       const joined = decideJoin(spearpoint, st!, { player: player!, seat: seat! }, seed);
       if (!joined.ok) throw new Error(joined.error.message);
       add(chain({ version: st!.meta.version, hash: st!.meta.hash }, joined.value, meta(`c${i + 2}`, player!)));

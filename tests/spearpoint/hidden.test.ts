@@ -13,17 +13,27 @@ type Side = 'us' | 'de';
 const viewTokens = (s: State, viewer: Side | 'spectator' | 'auditor') =>
   strings(spearpoint.view(s, viewer === 'spectator' || viewer === 'auditor' ? { kind: viewer } : { kind: 'seat', seat: viewer }));
 /** Every string in the events this seat may read while the game runs. */
-const seenBy = (emitted: Emitted<Event>[], seat: Side) => strings(emitted.filter((e) => canSee(e.visibility, { kind: 'seat', seat }, false)).map((e) => e.event));
+const seenBy = (emitted: Emitted<Event>[], seat: Side) =>
+  strings(emitted.filter((e) => canSee(e.visibility, { kind: 'seat', seat }, false)).map((e) => e.event));
 const deckCards = (s: State) => [...s.seats.us.reserves, ...s.seats.de.reserves, ...s.commandDeck, ...s.damageDeck];
 
 describe('hidden information: views', () => {
-  const table = () => withHand(withHand(given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }, 'commitment'), 'us', ['us-m4a1-sherman', 'us-tank-crew'], ['cmd-05']), 'de', ['de-tiger-i', 'de-tank-crew'], ['cmd-09']);
+  const table = () =>
+    withHand(
+      withHand(
+        given({ us: [{ card: 'us-rifle-squad' }], de: [{ card: 'de-rifle-squad' }] }, 'commitment'),
+        'us',
+        ['us-m4a1-sherman', 'us-tank-crew'],
+        ['cmd-05'],
+      ),
+      'de',
+      ['de-tiger-i', 'de-tank-crew'],
+      ['cmd-09'],
+    );
 
   it('a sealed order is seen by its own seat only, until both have sealed', () => {
     const s = table();
-    const steps = [
-      when(s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }),
-    ];
+    const steps = [when(s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' })];
     const sealed = when(steps[0]!.s, 'us', { type: 'SealOrder' });
     const emitted = [...steps[0]!.emitted, ...sealed.emitted];
     for (const secret of ['us-h1', 'us-h2']) {
@@ -45,12 +55,18 @@ describe('hidden information: views', () => {
     for (const viewer of ['us', 'de', 'spectator'] as const) {
       const tokens = viewTokens(s, viewer);
       expect(deckCards(s).filter((c) => tokens.has(c))).toEqual([]);
-      const v = spearpoint.view(s, viewer === 'spectator' ? { kind: viewer } : { kind: 'seat', seat: viewer }) as Record<string, unknown> & { seats: Record<Side, object> };
+      const v = spearpoint.view(s, viewer === 'spectator' ? { kind: viewer } : { kind: 'seat', seat: viewer }) as Record<string, unknown> & {
+        seats: Record<Side, object>;
+      };
       expect(v.commandDeckOrder).toBeUndefined();
       expect(v.damageDeckOrder).toBeUndefined();
       for (const side of ['us', 'de'] as const) expect('reservesOrder' in v.seats[side]).toBe(false);
     }
-    const auditor = spearpoint.view(s, { kind: 'auditor' }) as { commandDeckOrder: string[]; damageDeckOrder: string[]; seats: Record<Side, { reservesOrder: string[]; hand: unknown[] }> };
+    const auditor = spearpoint.view(s, { kind: 'auditor' }) as {
+      commandDeckOrder: string[];
+      damageDeckOrder: string[];
+      seats: Record<Side, { reservesOrder: string[]; hand: unknown[] }>;
+    };
     expect(auditor.commandDeckOrder).toEqual(s.commandDeck);
     expect(auditor.damageDeckOrder).toEqual(s.damageDeck);
     expect(auditor.seats.de.reservesOrder).toEqual(s.seats.de.reserves);
@@ -59,7 +75,12 @@ describe('hidden information: views', () => {
 
   it('the other side’s hand and command cards appear only as counts, to a seat and to a spectator', () => {
     const s = table();
-    for (const [viewer, opp] of [['us', 'de'], ['de', 'us'], ['spectator', 'us'], ['spectator', 'de']] as const) {
+    for (const [viewer, opp] of [
+      ['us', 'de'],
+      ['de', 'us'],
+      ['spectator', 'us'],
+      ['spectator', 'de'],
+    ] as const) {
       const tokens = viewTokens(s, viewer);
       expect([...s.seats[opp].hand, ...s.seats[opp].commands].filter((c) => tokens.has(c))).toEqual([]);
     }
@@ -125,7 +146,11 @@ describe('hidden information: the reveal of a sealed order', () => {
     const [cap, spare, withdraw] = [cardTitled(s, 'Capture That Unit!'), cardTitled(s, 'Dig In'), cardTitled(s, 'Withdraw')];
     const t = withHand(withHand(s, 'us', [], [cap, spare]), 'de', [], [withdraw]);
     // The Tiger is withdrawn in the same reveal, so the capture is void and no capture roll is made.
-    const r = bothSeal(t, [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', boostWith: spare }], [{ type: 'PlayCommandCard', card: withdraw, target: 'de-t1' }]);
+    const r = bothSeal(
+      t,
+      [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', boostWith: spare }],
+      [{ type: 'PlayCommandCard', card: withdraw, target: 'de-t1' }],
+    );
     expect(r.error).toBeUndefined();
     expect(r.events.some((e) => e.type === 'CaptureRolled')).toBe(false);
     expect(r.s.seats.us.commands).toContain(spare);
@@ -133,7 +158,10 @@ describe('hidden information: the reveal of a sealed order', () => {
     expect(viewTokens(r.s, 'de').has(spare)).toBe(false);
     // When the capture does roll, the boosting card is discarded face up as it is used.
     const rolled = bothSeal(t, [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', boostWith: spare }], [], [5]);
-    expect(rolled.emitted.find((e) => e.event.type === 'CommandCardDiscardedForBonus')).toMatchObject({ event: { card: spare, roll: 'capture' }, visibility: { to: 'all' } });
+    expect(rolled.emitted.find((e) => e.event.type === 'CommandCardDiscardedForBonus')).toMatchObject({
+      event: { card: spare, roll: 'capture' },
+      visibility: { to: 'all' },
+    });
   });
 });
 
@@ -141,7 +169,9 @@ describe('the fuzz harness’s reveal check', () => {
   it('flags a reveal that names a card which then stays in its owner’s hand, but not a withdrawn unit back in hand', () => {
     const s = withHand(given({}, 'commitment'), 'us', ['us-rifle-squad'], ['cmd-07']);
     const envelope = (type: string, data: object) => ({ type, data, visibility: { to: 'all' } }) as never;
-    expect(() => checkRevealsSpent(s, [envelope('CommitmentRevealed', { orders: { us: [{ kind: 'card', card: 'cmd-01', boost: 'cmd-07' }] } })], new Set())).toThrow(/cmd-07/);
+    expect(() =>
+      checkRevealsSpent(s, [envelope('CommitmentRevealed', { orders: { us: [{ kind: 'card', card: 'cmd-01', boost: 'cmd-07' }] } })], new Set()),
+    ).toThrow(/cmd-07/);
     expect(() => checkRevealsSpent(s, [envelope('UnitWithdrawn', { seat: 'us', unit: 'us-h1', crew: null })], new Set(['us-h1']))).not.toThrow();
     expect(() => checkRevealsSpent(s, [envelope('CommitmentRevealed', { orders: { us: [{ kind: 'commit', unit: 'us-t9' }] } })], new Set())).not.toThrow();
   });

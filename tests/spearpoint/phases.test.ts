@@ -29,7 +29,10 @@ describe('setup (001 Two-Player Standard Game Setup)', () => {
     expect(s.seats.us.reserves).not.toEqual(s0.seats.us.reserves);
     expect([...s.seats.us.reserves].sort()).toEqual([...s0.seats.us.reserves].sort());
     const dealt = emitted.filter((e) => e.event.type === 'CommandCardsDealt');
-    expect(dealt.map((e) => e.visibility)).toEqual([{ to: 'seats', seats: ['us'] }, { to: 'seats', seats: ['de'] }]);
+    expect(dealt.map((e) => e.visibility)).toEqual([
+      { to: 'seats', seats: ['us'] },
+      { to: 'seats', seats: ['de'] },
+    ]);
     expect(s.seats.us.commands).toHaveLength(3);
     expect(s.seats.de.commands).toHaveLength(3);
     expect(s.commandDeck).toHaveLength(44);
@@ -83,15 +86,34 @@ describe('setup (001 Two-Player Standard Game Setup)', () => {
 });
 
 describe('commitment (001 Commitment Phase)', () => {
-  const base = () => withHand(given({}, 'commitment'), 'us', ['us-m4a1-sherman', 'us-tank-crew', 'us-artillery-crew', 'us-rifle-squad', 'us-m7-priest', 'us-p40-warhawk', 'us-pilot']);
+  const base = () =>
+    withHand(given({}, 'commitment'), 'us', [
+      'us-m4a1-sherman',
+      'us-tank-crew',
+      'us-artillery-crew',
+      'us-rifle-squad',
+      'us-m7-priest',
+      'us-p40-warhawk',
+      'us-pilot',
+    ]);
   it('a unit that needs a crew is committed with a crew of the right kind, and a crew never alone', () => {
     const s = base();
     expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h1' }).error?.code).toBe('commitment/crew-required');
     expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h3' }).error?.code).toBe('commitment/wrong-crew');
     expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h2' }).error?.code).toBe('commitment/crew-alone');
     expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h4', crew: 'us-h2' }).error?.code).toBe('commitment/no-crew-needed');
-    const r = bothSeal(s, [{ type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }, { type: 'CommitUnit', unit: 'us-h4' }], []);
-    expect(ofType(r.events, 'UnitCommitted').map((e) => [e.unit, e.crew, e.line])).toEqual([['us-h1', 'us-h2', 'front'], ['us-h4', null, 'front']]);
+    const r = bothSeal(
+      s,
+      [
+        { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' },
+        { type: 'CommitUnit', unit: 'us-h4' },
+      ],
+      [],
+    );
+    expect(ofType(r.events, 'UnitCommitted').map((e) => [e.unit, e.crew, e.line])).toEqual([
+      ['us-h1', 'us-h2', 'front'],
+      ['us-h4', null, 'front'],
+    ]);
     expect(r.s.seats.us.hand).toEqual(['us-h3', 'us-h5', 'us-h6', 'us-h7']);
     expect(r.s.phase).toBe('declaration');
   });
@@ -100,7 +122,10 @@ describe('commitment (001 Commitment Phase)', () => {
     const step = when(s, 'us', { type: 'CommitUnit', unit: 'us-h4' });
     expect(step.emitted[0]!.visibility).toEqual({ to: 'seats', seats: ['us'] });
     const sealed = when(step.s, 'us', { type: 'SealOrder' });
-    expect(sealed.emitted.map((e) => [e.event.type, e.visibility.to])).toEqual([['OrderFinalized', 'seats'], ['OrderSealed', 'all']]);
+    expect(sealed.emitted.map((e) => [e.event.type, e.visibility.to])).toEqual([
+      ['OrderFinalized', 'seats'],
+      ['OrderSealed', 'all'],
+    ]);
     expect(sealed.s.inPlay).toEqual({});
     expect(when(sealed.s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }).error?.code).toBe('order/sealed');
     const reveal = when(sealed.s, 'de', { type: 'SealOrder' });
@@ -109,10 +134,26 @@ describe('commitment (001 Commitment Phase)', () => {
   });
   it('a whole order can be sealed in one command, so the other side cannot count its steps', () => {
     const s = base();
-    const stepwise = bothSeal(s, [{ type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }, { type: 'CommitUnit', unit: 'us-h4' }], []);
-    const atOnce = when(s, 'us', { type: 'SealOrder', steps: [{ type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }, { type: 'CommitUnit', unit: 'us-h4' }] });
+    const stepwise = bothSeal(
+      s,
+      [
+        { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' },
+        { type: 'CommitUnit', unit: 'us-h4' },
+      ],
+      [],
+    );
+    const atOnce = when(s, 'us', {
+      type: 'SealOrder',
+      steps: [
+        { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' },
+        { type: 'CommitUnit', unit: 'us-h4' },
+      ],
+    });
     // One private event and one public seal, however many steps the order holds.
-    expect(atOnce.emitted.map((e) => [e.event.type, e.visibility.to])).toEqual([['OrderFinalized', 'seats'], ['OrderSealed', 'all']]);
+    expect(atOnce.emitted.map((e) => [e.event.type, e.visibility.to])).toEqual([
+      ['OrderFinalized', 'seats'],
+      ['OrderSealed', 'all'],
+    ]);
     const empty = when(s, 'us', { type: 'SealOrder' });
     expect(empty.emitted.length).toBe(atOnce.emitted.length);
     const reveal = when(atOnce.s, 'de', { type: 'SealOrder' });
@@ -122,7 +163,13 @@ describe('commitment (001 Commitment Phase)', () => {
     expect(replaced.s.seats.us.order).toEqual([]);
   });
   it('a bad step inside a sealed order is refused with its position, and nothing is sealed', () => {
-    const r = when(base(), 'us', { type: 'SealOrder', steps: [{ type: 'CommitUnit', unit: 'us-h4' }, { type: 'CommitUnit', unit: 'us-h2' }] });
+    const r = when(base(), 'us', {
+      type: 'SealOrder',
+      steps: [
+        { type: 'CommitUnit', unit: 'us-h4' },
+        { type: 'CommitUnit', unit: 'us-h2' },
+      ],
+    });
     expect(r.error?.code).toBe('commitment/crew-alone');
     expect(r.error?.message).toMatch(/^Step 2 \(CommitUnit\): /);
   });
@@ -139,7 +186,10 @@ describe('commitment (001 Commitment Phase)', () => {
     expect(cannotAttack(r.s, 'us-t1')).toBeNull();
   });
   it('crews of ground units may move from one unit to another', () => {
-    const s = given({ us: [{ card: 'us-m4a1-sherman' }, { card: 'us-m10', crew: false }, { card: 'us-105mm-howitzer', crew: false, line: 'rear' }] }, 'commitment');
+    const s = given(
+      { us: [{ card: 'us-m4a1-sherman' }, { card: 'us-m10', crew: false }, { card: 'us-105mm-howitzer', crew: false, line: 'rear' }] },
+      'commitment',
+    );
     expect(when(s, 'us', { type: 'MoveCrew', from: 'us-t1', to: 'us-t3' }).error?.code).toBe('commitment/wrong-crew');
     const r = bothSeal(s, [{ type: 'MoveCrew', from: 'us-t1', to: 'us-t2' }], []);
     expect(r.s.inPlay['us-t2']!.crew).toBe('us-t1c');
@@ -178,7 +228,13 @@ describe('commitment (001 Commitment Phase)', () => {
 
 describe('command cards (001 Gameplay: Command cards)', () => {
   const table = () =>
-    given({ us: [{ card: 'us-m4a1-sherman' }, { card: 'us-rifle-squad' }, { card: 'us-105mm-howitzer' }], de: [{ card: 'de-tiger-i', patch: { damageCard: 'dmg-13', endurance: 12 } }, { card: 'de-rifle-squad' }] }, 'commitment');
+    given(
+      {
+        us: [{ card: 'us-m4a1-sherman' }, { card: 'us-rifle-squad' }, { card: 'us-105mm-howitzer' }],
+        de: [{ card: 'de-tiger-i', patch: { damageCard: 'dmg-13', endurance: 12 } }, { card: 'de-rifle-squad' }],
+      },
+      'commitment',
+    );
   it('may be played only on the unit types printed on them', () => {
     const s = table();
     const hull = cardTitled(s, 'Hull Down');
@@ -198,12 +254,16 @@ describe('command cards (001 Gameplay: Command cards)', () => {
   it('Hull Down and Dig In raise Defense, Field Camouflage makes a unit harder to hit, Veteran cards easier to hit with', () => {
     const s = table();
     const [hull, dig, camo, vet] = ['Hull Down', 'Dig In', 'Field Camouflage', 'Veteran Crew'].map((t) => cardTitled(s, t));
-    const r = bothSeal(withHand(s, 'us', [], [hull!, dig!, camo!, vet!]), [
-      { type: 'PlayCommandCard', card: hull!, target: 'us-t1' },
-      { type: 'PlayCommandCard', card: dig!, target: 'us-t2' },
-      { type: 'PlayCommandCard', card: camo!, target: 'us-t3' },
-      { type: 'PlayCommandCard', card: vet!, target: 'us-t1' },
-    ], []);
+    const r = bothSeal(
+      withHand(s, 'us', [], [hull!, dig!, camo!, vet!]),
+      [
+        { type: 'PlayCommandCard', card: hull!, target: 'us-t1' },
+        { type: 'PlayCommandCard', card: dig!, target: 'us-t2' },
+        { type: 'PlayCommandCard', card: camo!, target: 'us-t3' },
+        { type: 'PlayCommandCard', card: vet!, target: 'us-t1' },
+      ],
+      [],
+    );
     const view = spearpoint.view(r.s, { kind: 'seat', seat: 'us' }) as { battleArea: { us: { front: { id: string; defense: number }[] } } };
     expect(view.battleArea.us.front.find((u) => u.id === 'us-t1')!.defense).toBe(7);
     expect(view.battleArea.us.front.find((u) => u.id === 'us-t2')!.defense).toBe(2);
@@ -223,7 +283,14 @@ describe('command cards (001 Gameplay: Command cards)', () => {
   it('Commit Reserves draws unit cards privately; Resupply draws command cards', () => {
     const s = table();
     const [cr, rs] = [cardTitled(s, 'Commit Reserves'), cardTitled(s, 'Resupply')];
-    const r = bothSeal(withHand(s, 'us', [], [cr, rs]), [{ type: 'PlayCommandCard', card: cr }, { type: 'PlayCommandCard', card: rs }], []);
+    const r = bothSeal(
+      withHand(s, 'us', [], [cr, rs]),
+      [
+        { type: 'PlayCommandCard', card: cr },
+        { type: 'PlayCommandCard', card: rs },
+      ],
+      [],
+    );
     const drawn = r.emitted.filter((e) => e.event.type === 'CardDrawn');
     expect(drawn).toHaveLength(4);
     for (const d of drawn) expect(d.visibility).toEqual({ to: 'seats', seats: ['us'] });
@@ -257,18 +324,33 @@ describe('command cards (001 Gameplay: Command cards)', () => {
   it('Field Repairs removes the Damage card and restores Full Endurance', () => {
     const s = given({ us: [{ card: 'us-m4a1-sherman', patch: { damageCard: 'dmg-01', endurance: 7, immobilized: true } }] }, 'commitment');
     const fr = cardTitled(s, 'Field Repairs');
-    const r = bothSeal(withHand({ ...s, damageDeck: s.damageDeck.filter((d) => d !== 'dmg-01') }, 'us', [], [fr]), [{ type: 'PlayCommandCard', card: fr, target: 'us-t1' }], []);
+    const r = bothSeal(
+      withHand({ ...s, damageDeck: s.damageDeck.filter((d) => d !== 'dmg-01') }, 'us', [], [fr]),
+      [{ type: 'PlayCommandCard', card: fr, target: 'us-t1' }],
+      [],
+    );
     expect(r.s.inPlay['us-t1']).toMatchObject({ damageCard: null, endurance: 14, immobilized: false });
     expect(r.s.damageDiscard).toContain('dmg-01');
   });
   it('declaration cards: Sabotage stops an enemy attack, Lay Smoke covers the front, Fire Mission! and Fire for Effect! boost artillery, Fighter Ace an aircraft', () => {
-    const s = given({ us: [{ card: 'us-105mm-howitzer' }, { card: 'us-rifle-squad' }, { card: 'us-p40-warhawk' }], de: [{ card: 'de-tiger-i' }, { card: 'de-rifle-squad' }] }, 'declaration');
+    const s = given(
+      { us: [{ card: 'us-105mm-howitzer' }, { card: 'us-rifle-squad' }, { card: 'us-p40-warhawk' }], de: [{ card: 'de-tiger-i' }, { card: 'de-rifle-squad' }] },
+      'declaration',
+    );
     const [sab, smoke, fm, ffe] = ['Sabotage', 'Lay Smoke', 'Fire Mission!', 'Fire for Effect!'].map((t) => cardTitled(s, t));
     const t = withHand(withHand(s, 'us', [], [fm!, ffe!]), 'de', [], [sab!, smoke!]);
     const r = bothSeal(
       t,
-      [{ type: 'PlayCommandCard', card: fm!, target: 'us-t1' }, { type: 'PlayCommandCard', card: ffe!, target: 'us-t1' }, { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t2', weapons: [0] }],
-      [{ type: 'PlayCommandCard', card: sab!, target: 'us-t3' }, { type: 'PlayCommandCard', card: smoke! }, { type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t2', weapons: [0] }],
+      [
+        { type: 'PlayCommandCard', card: fm!, target: 'us-t1' },
+        { type: 'PlayCommandCard', card: ffe!, target: 'us-t1' },
+        { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t2', weapons: [0] },
+      ],
+      [
+        { type: 'PlayCommandCard', card: sab!, target: 'us-t3' },
+        { type: 'PlayCommandCard', card: smoke! },
+        { type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t2', weapons: [0] },
+      ],
       [9, 1],
     );
     expect(cannotAttack(r.s, 'us-t3')?.code).toBe('combat/sabotaged');
@@ -312,7 +394,7 @@ describe('draw phase (001 Draw Phase)', () => {
     expect(last.s.seats.us.hand).toHaveLength(7);
     expect(ofType(last.events, 'DrawFinished')).toHaveLength(1);
   });
-  it('DrawCards takes the turn\'s draws in one move: the same events as one DrawCard at a time, all or nothing', () => {
+  it("DrawCards takes the turn's draws in one move: the same events as one DrawCard at a time, all or nothing", () => {
     const s = drawing();
     const stepwise = { s, events: [] as SpearpointEvent[] };
     for (const from of ['command', 'reserves', 'reserves'] as const) {
@@ -332,7 +414,12 @@ describe('draw phase (001 Draw Phase)', () => {
         { type: 'DrawCards', from: ['command', 'command', 'command'] },
       ]),
     );
-    expect(spearpoint.legalCommands(s, 'us').filter((c) => c.type === 'DrawCards').every((c) => c.type === 'DrawCards' && c.from[0] === 'command')).toBe(true);
+    expect(
+      spearpoint
+        .legalCommands(s, 'us')
+        .filter((c) => c.type === 'DrawCards')
+        .every((c) => c.type === 'DrawCards' && c.from[0] === 'command'),
+    ).toBe(true);
     const wrong = when(s, 'us', { type: 'DrawCards', from: ['reserves', 'command'] });
     expect(wrong.error).toMatchObject({ code: 'draw/command-first', message: expect.stringMatching(/^Draw 1 \(reserves\): /) });
     // A failing draw later in the list refuses the whole move: nothing is drawn.
@@ -344,7 +431,9 @@ describe('draw phase (001 Draw Phase)', () => {
   });
   it('an empty Command deck is reshuffled from the discards; with nothing at all left to draw the draws are skipped', () => {
     const s = drawing();
-    const reshuffle = when({ ...s, commandDeck: [], commandDiscard: ['cmd-01', 'cmd-02'] }, 'us', { type: 'DrawCard', from: 'command' }, [], (xs) => [...xs].reverse());
+    const reshuffle = when({ ...s, commandDeck: [], commandDiscard: ['cmd-01', 'cmd-02'] }, 'us', { type: 'DrawCard', from: 'command' }, [], (xs) =>
+      [...xs].reverse(),
+    );
     expect(reshuffle.emitted[0]).toMatchObject({ event: { type: 'CommandDeckReshuffled', order: ['cmd-02', 'cmd-01'] }, visibility: { to: 'none' } });
     expect(reshuffle.s.seats.us.commands).toEqual(['cmd-02']);
     const empty = given({ us: [{ card: 'us-rifle-squad' }] }, 'declaration');
@@ -380,7 +469,11 @@ describe('victory (001 Victory Points; Winning the Game)', () => {
     expect(bothSeal({ ...onlyAircraft, seats: { ...onlyAircraft.seats, us: { ...onlyAircraft.seats.us, overrun: 2 } } }, [], []).s.seats.us.overrun).toBe(0);
   });
   it('Situation win conditions: Tiger Hunt ends when the US knocks out a tank; Hold the Line when the US holds through turn 8', () => {
-    const hunt = given({ us: [{ card: 'us-bazooka-team' }], de: [{ card: 'de-tiger-i', patch: { endurance: 1 } }, { card: 'de-rifle-squad' }] }, 'declaration', { situation: 'tiger-hunt' });
+    const hunt = given(
+      { us: [{ card: 'us-bazooka-team' }], de: [{ card: 'de-tiger-i', patch: { endurance: 1 } }, { card: 'de-rifle-squad' }] },
+      'declaration',
+      { situation: 'tiger-hunt' },
+    );
     const declared = bothSeal(hunt, [{ type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [0] }], [], [9, 1]).s;
     const r = when(declared, 'us', { type: 'ResolveAttack', attackId: 't1-us-1' }, [9, 9, 5]);
     expect(spearpoint.outcome(r.s)).toMatchObject({ winners: ['us'] });
@@ -407,11 +500,18 @@ describe('victory (001 Victory Points; Winning the Game)', () => {
 });
 
 describe('views (hidden information)', () => {
-  const s = withHand(withHand(given({ us: [{ card: 'us-rifle-squad' }] }, 'commitment'), 'us', ['us-m4a1-sherman', 'us-tank-crew'], ['cmd-01']), 'de', ['de-tiger-i'], ['cmd-02']);
+  const s = withHand(
+    withHand(given({ us: [{ card: 'us-rifle-squad' }] }, 'commitment'), 'us', ['us-m4a1-sherman', 'us-tank-crew'], ['cmd-01']),
+    'de',
+    ['de-tiger-i'],
+    ['cmd-02'],
+  );
   const ordered = when(s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }).s;
   const json = (v: unknown) => JSON.stringify(v);
   it('a seat sees its own hand, command cards and order, and only counts of the other side’s', () => {
-    const us = spearpoint.view(ordered, { kind: 'seat', seat: 'us' }) as { seats: Record<string, { hand?: unknown; order?: unknown; handCount: number; commandCount: number }> };
+    const us = spearpoint.view(ordered, { kind: 'seat', seat: 'us' }) as {
+      seats: Record<string, { hand?: unknown; order?: unknown; handCount: number; commandCount: number }>;
+    };
     expect(us.seats.us!.hand).toBeDefined();
     expect(us.seats.us!.order).toHaveLength(1);
     expect(us.seats.de!.hand).toBeUndefined();

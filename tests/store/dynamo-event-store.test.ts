@@ -30,7 +30,10 @@ function events(gameId: string, head: { version: number; hash: string }, n: numb
   return chain(head, evs, { gameId, commandId, at: AT, player: 'alice' });
 }
 
-const stateAt = (last: EventEnvelope, extra: unknown = {}): GameState => ({ meta: { version: last.seq, hash: last.hash, engine: 'dice-race' } as GameState['meta'], game: extra });
+const stateAt = (last: EventEnvelope, extra: unknown = {}): GameState => ({
+  meta: { version: last.seq, hash: last.hash, engine: 'dice-race' } as GameState['meta'],
+  game: extra,
+});
 
 let store: DynamoEventStore;
 let calls: CallCounter;
@@ -43,7 +46,14 @@ async function grow(s: DynamoEventStore, gameId: string, commands: number, perCo
   for (let c = 0; c < commands; c++) {
     const head = all.length ? { version: all.length, hash: all[all.length - 1]!.hash } : GENESIS;
     const evs = events(gameId, head, perCommand, `c${c}`);
-    await s.append({ gameId, expectedVersion: head.version, events: evs, commandId: `c${c}`, summary: summary(gameId, head.version + perCommand, evs[evs.length - 1]!.hash), ...(c === 0 ? { seed: SEED } : {}) });
+    await s.append({
+      gameId,
+      expectedVersion: head.version,
+      events: evs,
+      commandId: `c${c}`,
+      summary: summary(gameId, head.version + perCommand, evs[evs.length - 1]!.hash),
+      ...(c === 0 ? { seed: SEED } : {}),
+    });
     all.push(...evs);
   }
   return all;
@@ -82,10 +92,14 @@ describe('DynamoEventStore', () => {
     const gameId = newGame();
     const all = await grow(store, gameId, 3);
     const stale = events(gameId, { version: 2, hash: all[1]!.hash }, 1, 'late');
-    await expect(store.append({ gameId, expectedVersion: 2, events: stale, commandId: 'late', summary: summary(gameId, 3, stale[0]!.hash) })).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(
+      store.append({ gameId, expectedVersion: 2, events: stale, commandId: 'late', summary: summary(gameId, 3, stale[0]!.hash) }),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
     // A head that skips ahead of the real one is refused the same way.
     const ahead = events(gameId, { version: 5, hash: all[2]!.hash }, 1, 'ahead');
-    await expect(store.append({ gameId, expectedVersion: 5, events: ahead, commandId: 'ahead', summary: summary(gameId, 6, ahead[0]!.hash) })).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(
+      store.append({ gameId, expectedVersion: 5, events: ahead, commandId: 'ahead', summary: summary(gameId, 6, ahead[0]!.hash) }),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
     expect((await store.load(gameId))!.version).toBe(3);
     expect(await store.getCommand(gameId, 'late')).toBeUndefined();
     expect(await store.readEvents(gameId, 0, 100)).toHaveLength(3);
@@ -95,7 +109,9 @@ describe('DynamoEventStore', () => {
     const gameId = newGame();
     const all = await grow(store, gameId, 2, 2);
     const again = events(gameId, { version: 4, hash: all[3]!.hash }, 1, 'c1');
-    const e = await store.append({ gameId, expectedVersion: 4, events: again, commandId: 'c1', summary: summary(gameId, 5, again[0]!.hash) }).catch((x: unknown) => x);
+    const e = await store
+      .append({ gameId, expectedVersion: 4, events: again, commandId: 'c1', summary: summary(gameId, 5, again[0]!.hash) })
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(DuplicateCommandError);
     expect((e as DuplicateCommandError).record).toEqual({ from: 3, to: 4 });
     expect((await store.load(gameId))!.version).toBe(4);
@@ -105,7 +121,9 @@ describe('DynamoEventStore', () => {
     const gameId = newGame();
     await grow(store, gameId, 1);
     const evs = events(gameId, GENESIS, 1, 'other-create');
-    await expect(store.append({ gameId, expectedVersion: 0, events: evs, commandId: 'other-create', summary: summary(gameId, 1, evs[0]!.hash), seed: 'ee'.repeat(32) })).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(
+      store.append({ gameId, expectedVersion: 0, events: evs, commandId: 'other-create', summary: summary(gameId, 1, evs[0]!.hash), seed: 'ee'.repeat(32) }),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
     expect((await store.load(gameId))!.seed).toBe(SEED);
   });
 
@@ -116,7 +134,15 @@ describe('DynamoEventStore', () => {
     for (let c = 0; c < 8; c++) {
       const head = all.length ? { version: all.length, hash: all[all.length - 1]!.hash } : GENESIS;
       const evs = events(gameId, head, 1, `r${c}`);
-      await store.append({ gameId, expectedVersion: head.version, events: evs, commandId: `r${c}`, summary: summary(gameId, head.version + 1, evs[0]!.hash), recent, ...(c === 0 ? { seed: SEED } : {}) });
+      await store.append({
+        gameId,
+        expectedVersion: head.version,
+        events: evs,
+        commandId: `r${c}`,
+        summary: summary(gameId, head.version + 1, evs[0]!.hash),
+        recent,
+        ...(c === 0 ? { seed: SEED } : {}),
+      });
       all = [...all, ...evs];
       recent = (await store.load(gameId))!.recent;
     }
@@ -129,7 +155,14 @@ describe('DynamoEventStore', () => {
     const all = await grow(store, gameId, 25);
     // Snapshot at 25, then a tail of 9 (one less than the interval).
     const more = events(gameId, { version: 25, hash: all[24]!.hash }, 1, 'snap');
-    await store.append({ gameId, expectedVersion: 25, events: more, commandId: 'snap', summary: summary(gameId, 26, more[0]!.hash), snapshot: { version: 26, engineVersion: 1, state: stateAt(more[0]!, { big: 'y'.repeat(1000) }) } });
+    await store.append({
+      gameId,
+      expectedVersion: 25,
+      events: more,
+      commandId: 'snap',
+      summary: summary(gameId, 26, more[0]!.hash),
+      snapshot: { version: 26, engineVersion: 1, state: stateAt(more[0]!, { big: 'y'.repeat(1000) }) },
+    });
     let prev = more[0]!;
     for (let i = 0; i < 9; i++) {
       const e = events(gameId, { version: prev.seq, hash: prev.hash }, 1, `t${i}`);
@@ -163,7 +196,14 @@ describe('DynamoEventStore', () => {
     const snapEv = events(gameId, { version: 1, hash: all[0]!.hash }, 1, 'snap-1mb')[0]!;
     // ~285 KB gzipped (random base64 barely compresses), then six events of 300 KB: about 2 MB, two pages.
     const noise = randomBytes(280 * 1024).toString('base64');
-    await store.append({ gameId, expectedVersion: 1, events: [snapEv], commandId: 'snap-1mb', summary: summary(gameId, 2, snapEv.hash), snapshot: { version: 2, engineVersion: 1, state: stateAt(snapEv, { noise }) } });
+    await store.append({
+      gameId,
+      expectedVersion: 1,
+      events: [snapEv],
+      commandId: 'snap-1mb',
+      summary: summary(gameId, 2, snapEv.hash),
+      snapshot: { version: 2, engineVersion: 1, state: stateAt(snapEv, { noise }) },
+    });
     let prev = snapEv;
     for (let i = 0; i < 6; i++) {
       const e = events(gameId, { version: prev.seq, hash: prev.hash }, 1, `fat-${i}`, { blob: 'w'.repeat(300 * 1024) })[0]!;
@@ -183,7 +223,12 @@ describe('DynamoEventStore', () => {
     const gameId = newGame();
     const all = await grow(store, gameId, 3);
     const stray = events(gameId, { version: 3, hash: all[2]!.hash }, 1, 'stray')[0]!;
-    await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { pk: gamePk(gameId), sk: eventSk(4), gameId, seq: 4, type: stray.type, envelope: JSON.stringify(stray) } }));
+    await store.doc.send(
+      new PutCommand({
+        TableName: store.tableName,
+        Item: { pk: gamePk(gameId), sk: eventSk(4), gameId, seq: 4, type: stray.type, envelope: JSON.stringify(stray) },
+      }),
+    );
     const loaded = (await store.load(gameId))!;
     expect(loaded.version).toBe(3);
     expect(loaded.tail.map((e) => e.seq)).toEqual([1, 2, 3]);
@@ -213,7 +258,9 @@ describe('DynamoEventStore', () => {
       const all = await grow(store, gameId, 1);
       const big = events(gameId, { version: 1, hash: all[0]!.hash }, 1, 'big', { blob: 'z'.repeat(390 * 1024) });
       calls.reset();
-      const e = await store.append({ gameId, expectedVersion: 1, events: big, commandId: 'big', summary: summary(gameId, 2, big[0]!.hash) }).catch((x: unknown) => x);
+      const e = await store
+        .append({ gameId, expectedVersion: 1, events: big, commandId: 'big', summary: summary(gameId, 2, big[0]!.hash) })
+        .catch((x: unknown) => x);
       expect(e).toBeInstanceOf(AppError);
       expect(e).toMatchObject({ status: 413, code: 'store/event-too-large' });
       expect(calls.counts.TransactWriteItemsCommand).toBeUndefined();
@@ -231,7 +278,9 @@ describe('DynamoEventStore', () => {
     it('refuses a command of more than 97 events (100 transaction items) with 413', async () => {
       const gameId = newGame();
       const evs = events(gameId, GENESIS, 98, 'huge');
-      const e = await store.append({ gameId, expectedVersion: 0, events: evs, commandId: 'huge', summary: summary(gameId, 98, evs[97]!.hash), seed: SEED }).catch((x: unknown) => x);
+      const e = await store
+        .append({ gameId, expectedVersion: 0, events: evs, commandId: 'huge', summary: summary(gameId, 98, evs[97]!.hash), seed: SEED })
+        .catch((x: unknown) => x);
       expect(e).toMatchObject({ status: 413, code: 'store/command-too-large' });
       expect((e as Error).message).toContain('at most 97');
       expect(await store.load(gameId)).toBeUndefined();
@@ -246,7 +295,9 @@ describe('DynamoEventStore', () => {
       const all = await grow(store, gameId, 1);
       const evs = events(gameId, { version: 1, hash: all[0]!.hash }, 12, 'fat', { blob: 'q'.repeat(360 * 1024) });
       calls.reset();
-      const e = await store.append({ gameId, expectedVersion: 1, events: evs, commandId: 'fat', summary: summary(gameId, 13, evs[11]!.hash) }).catch((x: unknown) => x);
+      const e = await store
+        .append({ gameId, expectedVersion: 1, events: evs, commandId: 'fat', summary: summary(gameId, 13, evs[11]!.hash) })
+        .catch((x: unknown) => x);
       expect(e).toMatchObject({ status: 413, code: 'store/command-too-large' });
       expect(calls.counts.TransactWriteItemsCommand).toBeUndefined();
       expect((await store.load(gameId))!.version).toBe(1);
@@ -259,7 +310,14 @@ describe('DynamoEventStore', () => {
       const skipped = store.stats.snapshotsSkipped;
       // Random bytes do not compress: ~600 KB of base64 stays well over 380 KB gzipped.
       const noise = randomBytes(450 * 1024).toString('base64');
-      await store.append({ gameId, expectedVersion: 1, events: next, commandId: 'snap-big', summary: summary(gameId, 2, next[0]!.hash), snapshot: { version: 2, engineVersion: 1, state: stateAt(next[0]!, { noise }) } });
+      await store.append({
+        gameId,
+        expectedVersion: 1,
+        events: next,
+        commandId: 'snap-big',
+        summary: summary(gameId, 2, next[0]!.hash),
+        snapshot: { version: 2, engineVersion: 1, state: stateAt(next[0]!, { noise }) },
+      });
       expect(store.stats.snapshotsSkipped).toBe(skipped + 1);
       const loaded = (await store.load(gameId))!;
       expect(loaded.snapshot).toBeUndefined();

@@ -20,26 +20,198 @@ const CREWED_GROUND = ['tank', 'vehicle', 'artillery', 'gun'] as const;
 
 /** One printed card design and how many copies the deck holds. */
 const designs: { copies: number; card: Omit<CommandInput, 'id'> }[] = [
-  { copies: 4, card: { title: 'Field Camouflage', appliesTo: ['infantry', 'gun', 'artillery'], phase: 'commitment', duration: 'permanent', effect: { kind: 'concealment', amount: 2 }, text: 'Play on one of your infantry, guns or artillery: enemy attacks against it need 2 more to hit while it stays in play.' } },
-  { copies: 4, card: { title: 'Hull Down', appliesTo: [...ARMOR], phase: 'commitment', duration: 'permanent', effect: { kind: 'defense', amount: 2 }, text: 'Play on one of your tanks or tank destroyers: Defense +2 while it stays in play.' } },
-  { copies: 3, card: { title: 'Ambush!', appliesTo: ['infantry', 'gun', 'tank', 'vehicle'], phase: 'declaration', duration: 'turn', effect: { kind: 'initiative', amount: 3 }, text: 'Play with your target declaration while you have a front-line unit of these types: +3 to your Initiative roll this turn.' } },
-  { copies: 3, card: { title: 'Commit Reserves', appliesTo: [...GROUND, 'aircraft'], phase: 'commitment', duration: 'turn', effect: { kind: 'reinforce', units: 2 }, text: 'Play with your commitment order: draw the top 2 unit cards of your Reserves deck into your hand.' } },
-  { copies: 3, card: { title: 'Withdraw', appliesTo: [...GROUND, 'aircraft'], phase: 'commitment', duration: 'turn', effect: { kind: 'withdraw' }, text: 'Return one of your committed units, with its crew, to your hand. Immobilized units cannot withdraw.' } },
-  { copies: 4, card: { title: 'Dig In', appliesTo: ['infantry', 'gun'], phase: 'commitment', duration: 'permanent', effect: { kind: 'defense', amount: 2 }, text: 'Play on one of your infantry or guns: Defense +2 while it stays in play.' } },
-  { copies: 3, card: { title: 'Lay Smoke', appliesTo: ['infantry', 'tank', 'vehicle', 'gun'], phase: 'declaration', duration: 'turn', effect: { kind: 'smoke', amount: 3 }, text: 'Play with your target declaration: enemy attacks on your front-line infantry, tanks, vehicles and guns need 3 more to hit this turn.' } },
-  { copies: 3, card: { title: 'Capture That Unit!', appliesTo: [...CREWED_GROUND], phase: 'commitment', duration: 'turn', effect: { kind: 'capture', minRoll: 6 }, text: 'Target a damaged enemy crewed ground unit while you have infantry on your front line: on 1d10 of 6 or more it is captured with its crew.' } },
-  { copies: 2, card: { title: 'Fighter Ace', appliesTo: ['aircraft'], phase: 'commitment', duration: 'permanent', effect: { kind: 'accuracy', amount: 2 }, text: 'Play on one of your aircraft: its attacks need 2 less to hit while it flies.' } },
-  { copies: 3, card: { title: 'Fire Mission!', appliesTo: ['artillery'], phase: 'declaration', duration: 'turn', effect: { kind: 'rateOfFire', amount: 1 }, text: 'Play on one of your artillery units: each weapon it fires rolls one extra attack this turn.' } },
-  { copies: 3, card: { title: 'Fire for Effect!', appliesTo: ['artillery'], phase: 'declaration', duration: 'turn', effect: { kind: 'intensity', amount: 3 }, text: 'Play on one of your artillery units: +3 to the Intensity of its hits this turn.' } },
-  { copies: 3, card: { title: 'Sabotage', appliesTo: ['tank', 'vehicle', 'artillery', 'gun', 'aircraft'], phase: 'declaration', duration: 'turn', effect: { kind: 'sabotage' }, text: 'Target an enemy tank, vehicle, gun, artillery unit or aircraft: it may not attack this turn.' } },
-  { copies: 3, card: { title: 'Zero In Artillery', appliesTo: ['artillery'], phase: 'declaration', duration: 'turn', effect: { kind: 'accuracy', amount: 2 }, text: 'Play on one of your artillery units: its attacks need 2 less to hit this turn.' } },
-  { copies: 3, card: { title: 'Veteran Crew', appliesTo: [...CREWED_GROUND], phase: 'commitment', duration: 'permanent', effect: { kind: 'accuracy', amount: 1 }, text: 'Play on one of your crewed tanks, vehicles, guns or artillery: its attacks need 1 less to hit while it stays in play.' } },
-  { copies: 3, card: { title: 'Veteran Soldiers', appliesTo: ['infantry'], phase: 'commitment', duration: 'permanent', effect: { kind: 'accuracy', amount: 1 }, text: 'Play on one of your infantry units: its attacks need 1 less to hit while it stays in play.' } },
-  { copies: 2, card: { title: 'Field Repairs', appliesTo: [...CREWED_GROUND], phase: 'commitment', duration: 'turn', effect: { kind: 'repair' }, text: 'Remove the Damage card from one of your tanks, vehicles, guns or artillery: it is back at Full Endurance.' } },
-  { copies: 1, card: { title: 'Resupply', appliesTo: [...GROUND], phase: 'commitment', duration: 'turn', effect: { kind: 'resupply', commands: 2 }, text: 'Play with your commitment order while you have a unit in play: draw 2 Command cards.' } },
+  {
+    copies: 4,
+    card: {
+      title: 'Field Camouflage',
+      appliesTo: ['infantry', 'gun', 'artillery'],
+      phase: 'commitment',
+      duration: 'permanent',
+      effect: { kind: 'concealment', amount: 2 },
+      text: 'Play on one of your infantry, guns or artillery: enemy attacks against it need 2 more to hit while it stays in play.',
+    },
+  },
+  {
+    copies: 4,
+    card: {
+      title: 'Hull Down',
+      appliesTo: [...ARMOR],
+      phase: 'commitment',
+      duration: 'permanent',
+      effect: { kind: 'defense', amount: 2 },
+      text: 'Play on one of your tanks or tank destroyers: Defense +2 while it stays in play.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Ambush!',
+      appliesTo: ['infantry', 'gun', 'tank', 'vehicle'],
+      phase: 'declaration',
+      duration: 'turn',
+      effect: { kind: 'initiative', amount: 3 },
+      text: 'Play with your target declaration while you have a front-line unit of these types: +3 to your Initiative roll this turn.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Commit Reserves',
+      appliesTo: [...GROUND, 'aircraft'],
+      phase: 'commitment',
+      duration: 'turn',
+      effect: { kind: 'reinforce', units: 2 },
+      text: 'Play with your commitment order: draw the top 2 unit cards of your Reserves deck into your hand.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Withdraw',
+      appliesTo: [...GROUND, 'aircraft'],
+      phase: 'commitment',
+      duration: 'turn',
+      effect: { kind: 'withdraw' },
+      text: 'Return one of your committed units, with its crew, to your hand. Immobilized units cannot withdraw.',
+    },
+  },
+  {
+    copies: 4,
+    card: {
+      title: 'Dig In',
+      appliesTo: ['infantry', 'gun'],
+      phase: 'commitment',
+      duration: 'permanent',
+      effect: { kind: 'defense', amount: 2 },
+      text: 'Play on one of your infantry or guns: Defense +2 while it stays in play.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Lay Smoke',
+      appliesTo: ['infantry', 'tank', 'vehicle', 'gun'],
+      phase: 'declaration',
+      duration: 'turn',
+      effect: { kind: 'smoke', amount: 3 },
+      text: 'Play with your target declaration: enemy attacks on your front-line infantry, tanks, vehicles and guns need 3 more to hit this turn.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Capture That Unit!',
+      appliesTo: [...CREWED_GROUND],
+      phase: 'commitment',
+      duration: 'turn',
+      effect: { kind: 'capture', minRoll: 6 },
+      text: 'Target a damaged enemy crewed ground unit while you have infantry on your front line: on 1d10 of 6 or more it is captured with its crew.',
+    },
+  },
+  {
+    copies: 2,
+    card: {
+      title: 'Fighter Ace',
+      appliesTo: ['aircraft'],
+      phase: 'commitment',
+      duration: 'permanent',
+      effect: { kind: 'accuracy', amount: 2 },
+      text: 'Play on one of your aircraft: its attacks need 2 less to hit while it flies.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Fire Mission!',
+      appliesTo: ['artillery'],
+      phase: 'declaration',
+      duration: 'turn',
+      effect: { kind: 'rateOfFire', amount: 1 },
+      text: 'Play on one of your artillery units: each weapon it fires rolls one extra attack this turn.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Fire for Effect!',
+      appliesTo: ['artillery'],
+      phase: 'declaration',
+      duration: 'turn',
+      effect: { kind: 'intensity', amount: 3 },
+      text: 'Play on one of your artillery units: +3 to the Intensity of its hits this turn.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Sabotage',
+      appliesTo: ['tank', 'vehicle', 'artillery', 'gun', 'aircraft'],
+      phase: 'declaration',
+      duration: 'turn',
+      effect: { kind: 'sabotage' },
+      text: 'Target an enemy tank, vehicle, gun, artillery unit or aircraft: it may not attack this turn.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Zero In Artillery',
+      appliesTo: ['artillery'],
+      phase: 'declaration',
+      duration: 'turn',
+      effect: { kind: 'accuracy', amount: 2 },
+      text: 'Play on one of your artillery units: its attacks need 2 less to hit this turn.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Veteran Crew',
+      appliesTo: [...CREWED_GROUND],
+      phase: 'commitment',
+      duration: 'permanent',
+      effect: { kind: 'accuracy', amount: 1 },
+      text: 'Play on one of your crewed tanks, vehicles, guns or artillery: its attacks need 1 less to hit while it stays in play.',
+    },
+  },
+  {
+    copies: 3,
+    card: {
+      title: 'Veteran Soldiers',
+      appliesTo: ['infantry'],
+      phase: 'commitment',
+      duration: 'permanent',
+      effect: { kind: 'accuracy', amount: 1 },
+      text: 'Play on one of your infantry units: its attacks need 1 less to hit while it stays in play.',
+    },
+  },
+  {
+    copies: 2,
+    card: {
+      title: 'Field Repairs',
+      appliesTo: [...CREWED_GROUND],
+      phase: 'commitment',
+      duration: 'turn',
+      effect: { kind: 'repair' },
+      text: 'Remove the Damage card from one of your tanks, vehicles, guns or artillery: it is back at Full Endurance.',
+    },
+  },
+  {
+    copies: 1,
+    card: {
+      title: 'Resupply',
+      appliesTo: [...GROUND],
+      phase: 'commitment',
+      duration: 'turn',
+      effect: { kind: 'resupply', commands: 2 },
+      text: 'Play with your commitment order while you have a unit in play: draw 2 Command cards.',
+    },
+  },
 ];
 
-export const COMMAND_CARDS: CommandInput[] = designs.flatMap(({ copies, card }) => Array.from({ length: copies }, () => card)).map((card, i) => ({ id: `cmd-${String(i + 1).padStart(2, '0')}`, ...card }));
+export const COMMAND_CARDS: CommandInput[] = designs
+  .flatMap(({ copies, card }) => Array.from({ length: copies }, () => card))
+  .map((card, i) => ({ id: `cmd-${String(i + 1).padStart(2, '0')}`, ...card }));
 
 const none = (name: string): DamageEffectInput => ({ kind: 'none', name });
 const shaken = (turns: number, name = 'Shaken'): DamageEffectInput => ({ kind: 'shaken', name, turns });

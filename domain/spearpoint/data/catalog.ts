@@ -52,7 +52,8 @@ export function loadCatalog(json: unknown): Result<Catalog, CatalogError[]> {
       errors.push({ card: u.id, field: 'crew', message: `needs a ${u.crew} crew, but the ${u.side} side has no such crew card` });
     }
     u.weapons.forEach((w, i) => {
-      if (w.bombs && w.attack.aircraft !== undefined) errors.push({ card: u.id, field: `weapons.${i}.attack.aircraft`, message: 'bombs cannot attack aircraft' });
+      if (w.bombs && w.attack.aircraft !== undefined)
+        errors.push({ card: u.id, field: `weapons.${i}.attack.aircraft`, message: 'bombs cannot attack aircraft' });
       if (w.bombs && u.type !== 'aircraft') errors.push({ card: u.id, field: `weapons.${i}.bombs`, message: 'only aircraft carry bombs' });
     });
   }
@@ -60,7 +61,12 @@ export function loadCatalog(json: unknown): Result<Catalog, CatalogError[]> {
 }
 
 function builtIn(): Catalog {
-  const r = loadCatalog({ name: 'Fieldpost representative catalog (not the printed cards)', units: [...US_UNITS, ...DE_UNITS], commandCards: COMMAND_CARDS, damageCards: DAMAGE_CARDS });
+  const r = loadCatalog({
+    name: 'Fieldpost representative catalog (not the printed cards)',
+    units: [...US_UNITS, ...DE_UNITS],
+    commandCards: COMMAND_CARDS,
+    damageCards: DAMAGE_CARDS,
+  });
   if (!r.ok) throw new Error(`built-in Spearpoint catalog is invalid: ${JSON.stringify(r.error)}`);
   return r.value;
 }

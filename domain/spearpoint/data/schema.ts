@@ -25,9 +25,7 @@ const attackValue = z.number().int().min(2).max(20);
  * artillery are all attacked under this icon) and aircraft. A missing value means the weapon
  * cannot affect that kind of target (001 Combat Phase: Target Declaration).
  */
-export const attackValuesSchema = z
-  .object({ infantry: attackValue.optional(), vehicle: attackValue.optional(), aircraft: attackValue.optional() })
-  .strict();
+export const attackValuesSchema = z.object({ infantry: attackValue.optional(), vehicle: attackValue.optional(), aircraft: attackValue.optional() }).strict();
 
 export const weaponSchema = z
   .object({

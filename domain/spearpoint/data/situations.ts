@@ -27,11 +27,21 @@ export const situationSchema = z
     title: z.string(),
     objectives: z.object({ us: z.string(), de: z.string() }).strict(),
     winConditions: z.array(winConditionSchema).min(1),
-    deckPoints: z.object({ us: z.object({ min: z.number().int(), max: z.number().int() }), de: z.object({ min: z.number().int(), max: z.number().int() }) }).strict(),
+    deckPoints: z
+      .object({ us: z.object({ min: z.number().int(), max: z.number().int() }), de: z.object({ min: z.number().int(), max: z.number().int() }) })
+      .strict(),
     /** Units already in the battle area when the game starts (outside the Reserves decks). */
     startInPlay: z.object({ us: z.array(placedSchema), de: z.array(placedSchema) }).strict(),
     /** Modified rules: a side may commit aircraft only from this turn on. */
-    rules: z.object({ aircraftFromTurn: z.object({ us: z.number().int().min(1).optional(), de: z.number().int().min(1).optional() }).strict().optional() }).strict().default({}),
+    rules: z
+      .object({
+        aircraftFromTurn: z
+          .object({ us: z.number().int().min(1).optional(), de: z.number().int().min(1).optional() })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .default({}),
   })
   .strict();
 export type Situation = z.infer<typeof situationSchema>;
@@ -40,7 +50,10 @@ export const STANDARD: Situation = {
   id: 'standard',
   title: 'Standard Game',
   objectives: { us: 'Score 51 Victory Points or Overrun the enemy.', de: 'Score 51 Victory Points or Overrun the enemy.' },
-  winConditions: [{ kind: 'points', target: 51 }, { kind: 'overrun', turns: 3 }],
+  winConditions: [
+    { kind: 'points', target: 51 },
+    { kind: 'overrun', turns: 3 },
+  ],
   deckPoints: { us: { min: 80, max: 100 }, de: { min: 80, max: 100 } },
   startInPlay: { us: [], de: [] },
   rules: {},
@@ -55,7 +68,11 @@ export const SITUATIONS: Readonly<Record<string, Situation>> = {
       us: 'A Tiger is covering the village road. Knock out or capture one enemy tank.',
       de: 'Hold the road with the Tiger: score 25 Victory Points or Overrun the Americans.',
     },
-    winConditions: [{ kind: 'destroyTypes', seat: 'us', types: ['tank'], count: 1 }, { kind: 'points', target: 25 }, { kind: 'overrun', turns: 3 }],
+    winConditions: [
+      { kind: 'destroyTypes', seat: 'us', types: ['tank'], count: 1 },
+      { kind: 'points', target: 25 },
+      { kind: 'overrun', turns: 3 },
+    ],
     deckPoints: { us: { min: 40, max: 60 }, de: { min: 20, max: 40 } },
     startInPlay: { us: [], de: [{ card: 'de-tiger-i', crew: 'de-tank-crew' }] },
   }),
@@ -66,7 +83,11 @@ export const SITUATIONS: Readonly<Record<string, Situation>> = {
       us: 'Dug-in riflemen and a 57mm gun must hold until relieved: keep a land unit in the battle area through turn 8.',
       de: 'Break the line before dark: score 51 Victory Points or Overrun the position. The Luftwaffe arrives on turn 3.',
     },
-    winConditions: [{ kind: 'holdOut', seat: 'us', turns: 8 }, { kind: 'points', target: 51 }, { kind: 'overrun', turns: 2 }],
+    winConditions: [
+      { kind: 'holdOut', seat: 'us', turns: 8 },
+      { kind: 'points', target: 51 },
+      { kind: 'overrun', turns: 2 },
+    ],
     deckPoints: { us: { min: 50, max: 80 }, de: { min: 80, max: 100 } },
     startInPlay: { us: [{ card: 'us-rifle-squad' }, { card: 'us-rifle-squad' }, { card: 'us-57mm-at-gun', crew: 'us-artillery-crew' }], de: [] },
     rules: { aircraftFromTurn: { de: 3 } },

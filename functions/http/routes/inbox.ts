@@ -51,7 +51,8 @@ export function encodeCursor(c: Omit<Cursor, 'v'>): string {
   return Buffer.from(JSON.stringify({ v: 1, ...c }), 'utf8').toString('base64url');
 }
 
-const badCursor = (why: string) => new AppError(400, 'http/invalid-cursor', `The cursor ${why}: start again without one and follow nextCursor from page to page`);
+const badCursor = (why: string) =>
+  new AppError(400, 'http/invalid-cursor', `The cursor ${why}: start again without one and follow nextCursor from page to page`);
 
 /** The sort key a cursor starts after, if it is well formed and was issued for this listing, player and filters. */
 /** Cursors this server hands out are far shorter; anything longer is refused before decoding. */

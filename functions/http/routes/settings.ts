@@ -25,7 +25,10 @@ const RULE = 'Fieldpost platform: notifications';
 
 const webhookInput = z.strictObject({
   /** An existing webhook's id: fields left out keep their current value. */
-  id: z.string().regex(/^wh_[0-9a-f]{16}$/).optional(),
+  id: z
+    .string()
+    .regex(/^wh_[0-9a-f]{16}$/)
+    .optional(),
   url: z.string().max(2048).optional(),
   /** Signing secret (16+ characters); required for a new JSON webhook, never shown again. */
   secret: z.string().min(16).max(256).optional(),
@@ -58,13 +61,19 @@ export const verifyBody = z.strictObject({ token: z.string().min(1).max(200) });
  * refuses http, credentials, localhost and private or reserved IP literals with a 400 that
  * names the reason, and nothing is written.
  */
-export function mergeSettings(current: NotificationSettings | undefined, body: z.infer<typeof settingsBody>, allowPrivate: boolean, newId: () => string = () => `wh_${randomBytes(8).toString('hex')}`): NotificationSettings {
+export function mergeSettings(
+  current: NotificationSettings | undefined,
+  body: z.infer<typeof settingsBody>,
+  allowPrivate: boolean,
+  newId: () => string = () => `wh_${randomBytes(8).toString('hex')}`,
+): NotificationSettings {
   const email = body.email === undefined ? current?.email : (body.email ?? undefined);
   let webhooks = current?.webhooks ?? [];
   if (body.webhooks) {
     webhooks = body.webhooks.map((w, i) => {
       const existing = w.id === undefined ? undefined : current?.webhooks.find((x) => x.id === w.id);
-      if (w.id !== undefined && !existing) throw new AppError(400, 'settings/unknown-webhook', `webhooks.${i}: there is no webhook ${w.id}; leave id out to add a new one`, RULE);
+      if (w.id !== undefined && !existing)
+        throw new AppError(400, 'settings/unknown-webhook', `webhooks.${i}: there is no webhook ${w.id}; leave id out to add a new one`, RULE);
       const url = w.url ?? existing?.url;
       if (!url) throw new AppError(400, 'settings/webhook-url-required', `webhooks.${i}: a new webhook needs a url`, RULE);
       const verdict = checkWebhookUrl(url, { allowPrivate });
@@ -72,7 +81,13 @@ export function mergeSettings(current: NotificationSettings | undefined, body: z
       const format = w.format ?? existing?.format ?? 'json';
       // Chat services do not check signatures; a JSON receiver must, so it must know the secret.
       const secret = w.secret ?? existing?.secret ?? (format === 'json' ? undefined : randomBytes(24).toString('hex'));
-      if (!secret) throw new AppError(400, 'settings/webhook-secret-required', `webhooks.${i}: a JSON webhook needs a secret of at least 16 characters to sign its deliveries`, RULE);
+      if (!secret)
+        throw new AppError(
+          400,
+          'settings/webhook-secret-required',
+          `webhooks.${i}: a JSON webhook needs a secret of at least 16 characters to sign its deliveries`,
+          RULE,
+        );
       return { id: existing?.id ?? newId(), url, secret, format };
     });
   }
@@ -92,9 +107,15 @@ export async function checkWebhookHosts(settings: NotificationSettings, resolve:
       if (!verdict.ok || verdict.ip) return;
       const host = verdict.url.hostname;
       let timer: NodeJS.Timeout | undefined;
-      const addresses = await Promise.race([resolve(host).catch(() => undefined), new Promise<undefined>((ok) => (timer = setTimeout(() => ok(undefined), timeoutMs)))]).finally(() => clearTimeout(timer));
+      const addresses = await Promise.race([
+        resolve(host).catch(() => undefined),
+        new Promise<undefined>((ok) => (timer = setTimeout(() => ok(undefined), timeoutMs))),
+      ]).finally(() => clearTimeout(timer));
       if (!addresses) return;
-      const refusal = checkResolved(host, addresses.map((a) => a.address));
+      const refusal = checkResolved(
+        host,
+        addresses.map((a) => a.address),
+      );
       if (refusal) throw new AppError(400, 'settings/bad-webhook-url', `webhooks.${i}: the url ${refusal.reason}`, RULE);
     }),
   );
@@ -120,113 +141,141 @@ let fromEnv: { mailer: Mailer; appUrl: string } | undefined;
 const verificationMailFromEnv = () => (fromEnv ??= { mailer: mailerFromEnv(process.env), appUrl: process.env['APP_URL'] ?? 'http://localhost:3000' });
 
 const tooSoon = (seconds: number): Reply =>
-  errorReply(429, 'email/too-soon', `A verification mail went out less than ${VERIFICATION_RESEND_SECONDS} seconds ago; try again in ${seconds} s`, VERIFY_RULE, { 'retry-after': String(seconds) });
+  errorReply(
+    429,
+    'email/too-soon',
+    `A verification mail went out less than ${VERIFICATION_RESEND_SECONDS} seconds ago; try again in ${seconds} s`,
+    VERIFY_RULE,
+    { 'retry-after': String(seconds) },
+  );
 
 /**
  * GET/PUT /v1/me/settings (notification channels), POST /v1/me/email/verify and
  * /v1/me/email/resend (email verification, see notify/email-verification.ts) and
  * GET /v1/me/deliveries (what was sent, what failed).
  */
-export const createSettingsRoutes = (opts: SettingsRouteOptions = {}): RouteModule => ({ dynamo, clock }) => {
-  const store = new DynamoSettingsStore(dynamo.client, dynamo.tableName);
-  const deliveries = new DynamoDeliveryLog(dynamo.client, dynamo.tableName);
-  const allowPrivate = opts.allowPrivateWebhooks === true;
-  const resolve = opts.resolve ?? systemResolver;
-  const now = () => (clock ?? systemClock).now();
-  const mailVerification = (player: string, email: string, token: string, expiresAt: string, nowIso: string) => {
-    const { mailer, appUrl } = (opts.verificationMail ?? verificationMailFromEnv)();
-    return sendVerificationMail({ mailer, appUrl, deliveries }, { player, email, token, expiresAt, nowIso });
+export const createSettingsRoutes =
+  (opts: SettingsRouteOptions = {}): RouteModule =>
+  ({ dynamo, clock }) => {
+    const store = new DynamoSettingsStore(dynamo.client, dynamo.tableName);
+    const deliveries = new DynamoDeliveryLog(dynamo.client, dynamo.tableName);
+    const allowPrivate = opts.allowPrivateWebhooks === true;
+    const resolve = opts.resolve ?? systemResolver;
+    const now = () => (clock ?? systemClock).now();
+    const mailVerification = (player: string, email: string, token: string, expiresAt: string, nowIso: string) => {
+      const { mailer, appUrl } = (opts.verificationMail ?? verificationMailFromEnv)();
+      return sendVerificationMail({ mailer, appUrl, deliveries }, { player, email, token, expiresAt, nowIso });
+    };
+    return [
+      defineRoute({
+        method: 'GET',
+        path: '/v1/me/settings',
+        auth: 'required',
+        async handle({ player }) {
+          return { status: 200, body: publicSettings(await store.get(player), now()) };
+        },
+      }),
+      defineRoute({
+        method: 'PUT',
+        path: '/v1/me/settings',
+        auth: 'required',
+        body: settingsBody,
+        async handle({ player, body }) {
+          const current = await store.get(player);
+          const merged = mergeSettings(current, body, allowPrivate);
+          if (!allowPrivate && body.webhooks) await checkWebhookHosts(merged, resolve);
+          const at = now();
+          const { state, token } = nextEmailState(current, merged.email, at);
+          // A new address means a verification mail: the same limit as a resend, so changing the
+          // address back and forth cannot flood someone's inbox. Nothing is written.
+          const wait = token ? resendWaitSeconds(current, at) : 0;
+          if (wait > 0) return tooSoon(wait);
+          const next: NotificationSettings = { ...merged, ...state };
+          await store.put(player, next);
+          if (token && next.email && next.emailVerification) await mailVerification(player, next.email, token, next.emailVerification.expiresAt, at);
+          return { status: 200, body: publicSettings(next, at) };
+        },
+      }),
+      defineRoute({
+        method: 'POST',
+        path: '/v1/me/email/verify',
+        auth: 'required',
+        body: verifyBody,
+        async handle({ player, body }) {
+          const at = now();
+          const s = await store.get(player);
+          if (!s?.email) throw new AppError(400, 'email/no-address', 'There is no email address in your settings to verify', VERIFY_RULE);
+          const pending = s.emailVerification;
+          if (!pending) {
+            if (s.emailVerifiedAt)
+              throw new AppError(400, 'email/already-verified', `${s.email} is verified already; there is nothing to confirm`, VERIFY_RULE);
+            throw new AppError(400, 'email/wrong-token', 'This verification code is not valid; ask for a new mail with POST /v1/me/email/resend', VERIFY_RULE);
+          }
+          // Another player's code, an older mail's, or one for an address changed since: all wrong here.
+          if (!tokenMatches(body.token, pending.tokenHash)) {
+            throw new AppError(
+              400,
+              'email/wrong-token',
+              `This verification code is not the one last mailed to ${s.email}; use the newest mail, or ask for a new one with POST /v1/me/email/resend`,
+              VERIFY_RULE,
+            );
+          }
+          if (at >= pending.expiresAt)
+            throw new AppError(
+              400,
+              'email/token-expired',
+              `This verification code expired at ${pending.expiresAt}; ask for a new one with POST /v1/me/email/resend`,
+              VERIFY_RULE,
+            );
+          if (!(await store.confirmEmail(player, s.email, hashToken(body.token), at))) {
+            throw new AppError(400, 'email/wrong-token', 'Your email settings changed meanwhile; this code no longer applies', VERIFY_RULE);
+          }
+          return { status: 200, body: publicSettings(await store.get(player), at) };
+        },
+      }),
+      defineRoute({
+        method: 'POST',
+        path: '/v1/me/email/resend',
+        auth: 'required',
+        async handle({ player }) {
+          const at = now();
+          const s = await store.get(player);
+          if (!s?.email)
+            throw new AppError(400, 'email/no-address', 'There is no email address in your settings; set one with PUT /v1/me/settings', VERIFY_RULE);
+          if (s.emailVerifiedAt) throw new AppError(409, 'email/already-verified', `${s.email} is verified already`, VERIFY_RULE);
+          const wait = resendWaitSeconds(s, at);
+          if (wait > 0) return tooSoon(wait);
+          const { token, pending } = newPending(at);
+          // The rate limit is part of the write, so two resends at once send one mail.
+          const notAfter = new Date(Date.parse(at) - VERIFICATION_RESEND_SECONDS * 1000).toISOString();
+          if (!(await store.renewVerification(player, s.email, pending, at, notAfter))) {
+            const again = await store.get(player);
+            if (again?.email && !again.emailVerifiedAt && resendWaitSeconds(again, at) > 0) return tooSoon(resendWaitSeconds(again, at));
+            throw new AppError(409, 'email/settings-changed', 'Your email settings changed meanwhile; read them again', VERIFY_RULE);
+          }
+          const sent = await mailVerification(player, s.email, token, pending.expiresAt, at);
+          const next = await store.get(player);
+          return { status: 200, body: { mailed: sent.ok, ...(sent.error ? { error: sent.error } : {}), ...publicSettings(next, at) } };
+        },
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/v1/me/deliveries',
+        auth: 'required',
+        query: z.strictObject({
+          limit: z
+            .string()
+            .regex(/^\d{1,3}$/)
+            .transform(Number)
+            .pipe(z.number().int().min(1).max(100))
+            .optional(),
+        }),
+        async handle({ player, query }) {
+          return { status: 200, body: { deliveries: await deliveries.list(player, query.limit ?? 50) } };
+        },
+      }),
+    ];
   };
-  return [
-    defineRoute({
-      method: 'GET',
-      path: '/v1/me/settings',
-      auth: 'required',
-      async handle({ player }) {
-        return { status: 200, body: publicSettings(await store.get(player), now()) };
-      },
-    }),
-    defineRoute({
-      method: 'PUT',
-      path: '/v1/me/settings',
-      auth: 'required',
-      body: settingsBody,
-      async handle({ player, body }) {
-        const current = await store.get(player);
-        const merged = mergeSettings(current, body, allowPrivate);
-        if (!allowPrivate && body.webhooks) await checkWebhookHosts(merged, resolve);
-        const at = now();
-        const { state, token } = nextEmailState(current, merged.email, at);
-        // A new address means a verification mail: the same limit as a resend, so changing the
-        // address back and forth cannot flood someone's inbox. Nothing is written.
-        const wait = token ? resendWaitSeconds(current, at) : 0;
-        if (wait > 0) return tooSoon(wait);
-        const next: NotificationSettings = { ...merged, ...state };
-        await store.put(player, next);
-        if (token && next.email && next.emailVerification) await mailVerification(player, next.email, token, next.emailVerification.expiresAt, at);
-        return { status: 200, body: publicSettings(next, at) };
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/v1/me/email/verify',
-      auth: 'required',
-      body: verifyBody,
-      async handle({ player, body }) {
-        const at = now();
-        const s = await store.get(player);
-        if (!s?.email) throw new AppError(400, 'email/no-address', 'There is no email address in your settings to verify', VERIFY_RULE);
-        const pending = s.emailVerification;
-        if (!pending) {
-          if (s.emailVerifiedAt) throw new AppError(400, 'email/already-verified', `${s.email} is verified already; there is nothing to confirm`, VERIFY_RULE);
-          throw new AppError(400, 'email/wrong-token', 'This verification code is not valid; ask for a new mail with POST /v1/me/email/resend', VERIFY_RULE);
-        }
-        // Another player's code, an older mail's, or one for an address changed since: all wrong here.
-        if (!tokenMatches(body.token, pending.tokenHash)) {
-          throw new AppError(400, 'email/wrong-token', `This verification code is not the one last mailed to ${s.email}; use the newest mail, or ask for a new one with POST /v1/me/email/resend`, VERIFY_RULE);
-        }
-        if (at >= pending.expiresAt) throw new AppError(400, 'email/token-expired', `This verification code expired at ${pending.expiresAt}; ask for a new one with POST /v1/me/email/resend`, VERIFY_RULE);
-        if (!(await store.confirmEmail(player, s.email, hashToken(body.token), at))) {
-          throw new AppError(400, 'email/wrong-token', 'Your email settings changed meanwhile; this code no longer applies', VERIFY_RULE);
-        }
-        return { status: 200, body: publicSettings(await store.get(player), at) };
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      path: '/v1/me/email/resend',
-      auth: 'required',
-      async handle({ player }) {
-        const at = now();
-        const s = await store.get(player);
-        if (!s?.email) throw new AppError(400, 'email/no-address', 'There is no email address in your settings; set one with PUT /v1/me/settings', VERIFY_RULE);
-        if (s.emailVerifiedAt) throw new AppError(409, 'email/already-verified', `${s.email} is verified already`, VERIFY_RULE);
-        const wait = resendWaitSeconds(s, at);
-        if (wait > 0) return tooSoon(wait);
-        const { token, pending } = newPending(at);
-        // The rate limit is part of the write, so two resends at once send one mail.
-        const notAfter = new Date(Date.parse(at) - VERIFICATION_RESEND_SECONDS * 1000).toISOString();
-        if (!(await store.renewVerification(player, s.email, pending, at, notAfter))) {
-          const again = await store.get(player);
-          if (again?.email && !again.emailVerifiedAt && resendWaitSeconds(again, at) > 0) return tooSoon(resendWaitSeconds(again, at));
-          throw new AppError(409, 'email/settings-changed', 'Your email settings changed meanwhile; read them again', VERIFY_RULE);
-        }
-        const sent = await mailVerification(player, s.email, token, pending.expiresAt, at);
-        const next = await store.get(player);
-        return { status: 200, body: { mailed: sent.ok, ...(sent.error ? { error: sent.error } : {}), ...publicSettings(next, at) } };
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      path: '/v1/me/deliveries',
-      auth: 'required',
-      query: z.strictObject({ limit: z.string().regex(/^\d{1,3}$/).transform(Number).pipe(z.number().int().min(1).max(100)).optional() }),
-      async handle({ player, query }) {
-        return { status: 200, body: { deliveries: await deliveries.list(player, query.limit ?? 50) } };
-      },
-    }),
-  ];
-};
 
 /** The routes as deployed (strict webhook policy); the local runtime builds its own with createSettingsRoutes. */
 export const settingsRoutes: RouteModule = createSettingsRoutes();

@@ -49,13 +49,23 @@ export interface TypedMessage {
 export interface GameEngine<S = unknown, C extends TypedMessage = TypedMessage, E extends TypedMessage = TypedMessage, O = unknown> {
   readonly id: string;
   readonly title: string;
-  /** Bump when rules change the meaning of past events' fold: stored snapshots of older versions are ignored. */
+  /**
+   * The rules version new games are created under. Bump it when a rules change would decide a
+   * command differently or fold an event differently; stored snapshots of another version are
+   * ignored and the game refolded.
+   */
   readonly version: number;
+  /**
+   * Older rules versions whose games this engine still folds, plays on and verifies: each game
+   * keeps the rules it was created under (`initialState` receives that version).
+   */
+  readonly olderVersions?: readonly number[];
   readonly optionsSchema: ZodType<O>;
   readonly commandSchema: ZodType<C>;
   /** Seats for these options (2 to 4). Engine event types must not contain a dot: those are the kernel's. */
   seats(options: O): readonly SeatSpec[];
-  initialState(options: O): S;
+  /** The state before setup, under the rules version the game was created with. */
+  initialState(options: O, rulesVersion: number): S;
   /** Runs once, when every seat has joined: deals, shuffles, places. */
   setup(state: S, ctx: Ctx): Result<readonly Emitted<E>[], RuleViolation>;
   evolve(state: S, event: E): S;
@@ -81,6 +91,10 @@ export interface DraftRules<S, C extends TypedMessage> {
   /** The same draft without steps that no longer count (e.g. those before a step that starts the order over). */
   tidy?(steps: readonly C[]): C[];
 }
+
+/** Whether an engine still plays games created under rules version `v`. */
+export const playsVersion = (engine: Pick<GameEngine, 'version' | 'olderVersions'>, v: number): boolean =>
+  v === engine.version || (engine.olderVersions ?? []).includes(v);
 
 /** Erased engine type used by registries and the platform. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical.js';
-import type { AnyEngine, Ctx, Emitted, Outcome, Pending, TypedMessage } from './engine.js';
+import { playsVersion, type AnyEngine, type Ctx, type Emitted, type Outcome, type Pending, type TypedMessage } from './engine.js';
 import { sealDraft } from './draft.js';
 import type { NewEvent, EventEnvelope } from './envelope.js';
 import { GENESIS_HASH } from './envelope.js';
@@ -95,7 +95,7 @@ export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined,
         version: e.seq,
         hash: e.hash,
       },
-      game: engine.initialState(d.options) as S,
+      game: engine.initialState(d.options, d.engineVersion) as S,
     };
   }
   const base = { ...state.meta, version: e.seq, hash: e.hash, updatedAt: e.at };
@@ -179,11 +179,15 @@ export interface CreateInput {
   readonly commitment: string;
   /** Time control: see GameCreated.timeLimitHours. */
   readonly timeLimitHours?: number;
+  /** The rules version (the engine's current one unless a replay names an older one it still plays). */
+  readonly rulesVersion?: number;
 }
 
 export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewEvent[], RuleViolation> {
   const parsed = engine.optionsSchema.safeParse(input.options ?? {});
   if (!parsed.success) return err(violation('game/bad-options', `Options for ${engine.id} are not valid: ${zodSummary(parsed.error)}`, RULE_PLATFORM));
+  if (input.rulesVersion !== undefined && !playsVersion(engine, input.rulesVersion))
+    return err(violation('game/rules-version', `${engine.title} no longer plays rules version ${input.rulesVersion}`, RULE_PLATFORM));
   const seats = engine.seats(parsed.data);
   for (const id of Object.keys(input.reserve ?? {})) {
     if (!seats.some((s) => s.id === id))
@@ -195,7 +199,7 @@ export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewE
   if (twice !== undefined) return err(violation('seat/reserved-twice', `${twice} is invited to more than one seat; a player holds one seat`, RULE_PLATFORM));
   const data: GameCreated = {
     engine: engine.id,
-    engineVersion: engine.version,
+    engineVersion: input.rulesVersion ?? engine.version,
     options: parsed.data,
     seats: seats.map((s) => ({ id: s.id, name: s.name, player: input.reserve?.[s.id] ?? null })),
     commitment: input.commitment,

@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical.js';
-import type { AnyEngine } from './engine.js';
+import { playsVersion, type AnyEngine } from './engine.js';
 import { envelopeHash, GENESIS_HASH, type EventEnvelope, type NewEvent } from './envelope.js';
 import { decideCancel, decideClaimTimeout, decideCreate, decideJoin, decidePlay, decideResign, foldEvent, type GameCreated, type GameState } from './game.js';
 import { seedCommitment } from './random.js';
@@ -34,7 +34,7 @@ export function verifyLog(events: readonly EventEnvelope[], engines: (id: string
   const engine = engines(created.engine);
   if (!engine) return fail(`unknown engine ${created.engine}`);
   // Replaying under other rules would report a difference that is not a forgery: say so.
-  if (created.engineVersion !== engine.version)
+  if (!playsVersion(engine, created.engineVersion))
     return fail(
       `the game was played under version ${created.engineVersion} of the ${engine.title} rules, and this verifier has version ${engine.version}: verify it with the Fieldpost release the game was played on`,
     );
@@ -117,6 +117,7 @@ function redecide(
       reserve,
       createdBy: d.createdBy,
       commitment: d.commitment,
+      rulesVersion: d.engineVersion,
       ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}),
     });
     if (!r.ok) return refused(r);

@@ -18,7 +18,7 @@ export interface Placement {
  * at turn 1 in the given phase, both starting hands done, decks as a Standard game deals them.
  */
 export function given(place: { us?: Placement[]; de?: Placement[] }, phase: State['phase'] = 'declaration', options: object = {}): State {
-  let s = spearpoint.initialState(optionsSchema.parse(options) as never);
+  let s = spearpoint.initialState(optionsSchema.parse(options) as never, spearpoint.version);
   const cards = { ...s.cards };
   const inPlay: Record<string, UnitInPlay> = {};
   for (const side of ['us', 'de'] as Side[]) {

@@ -4,7 +4,7 @@ import { cannotAttack, hitThreshold, optionsSchema, shotsOf, spearpoint, type Ev
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
 const setupGame = (options: object = {}) => {
-  const s0 = spearpoint.initialState(optionsSchema.parse(options) as never);
+  const s0 = spearpoint.initialState(optionsSchema.parse(options) as never, spearpoint.version);
   const r = spearpoint.setup(s0, { rng: seededRng({ seed: '11'.repeat(32), gameId: 'setup', entropy: [], counter: 0 }), now: '' });
   if (!r.ok) throw new Error(r.error.message);
   let s = s0;

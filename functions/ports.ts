@@ -9,7 +9,7 @@
  *     sk = HEAD                  version, hash, engine, status, summary (GameSummary as a
  *                                map), recent (commandId -> {from,to} for recent commands)
  *     sk = SECRET                seed (hex). Never returned by any API until the game ends.
- *     sk = SNAP                  snapshot: version, engineVersion, state (gzip JSON, binary)
+ *     sk = SNAP                  snapshot: version, engineVersion, kernelVersion, state (gzip JSON, binary)
  *     sk = CMD#<commandId>       idempotency record: {from, to} event range it produced
  *   Sort keys order EV# < HEAD < SECRET < SNAP, so one Query in reverse order returns the
  *   snapshot, secret, head and newest events first: a command loads in one round trip.
@@ -41,6 +41,8 @@ import type { EventEnvelope, GameState, GameSummary, RuleViolation } from '../do
 export interface Snapshot {
   readonly version: number;
   readonly engineVersion: number;
+  /** The kernel's state shape it was taken under (KERNEL_STATE_VERSION); absent on snapshots from before it was recorded. */
+  readonly kernelVersion?: number;
   readonly state: GameState;
 }
 

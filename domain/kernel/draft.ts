@@ -1,7 +1,7 @@
 import type { AnyEngine, Ctx, TypedMessage } from './engine.js';
 import { violation, type RuleViolation } from './errors.js';
-import type { GameState } from './game.js';
-import { seatOf, zodSummary } from './game.js';
+import type { GameState } from './fold.js';
+import { seatOf, zodSummary } from './seats.js';
 import type { Rng } from './random.js';
 import { err, ok, type Result } from './result.js';
 import type { Seat } from './visibility.js';

@@ -20,6 +20,8 @@ export interface Emitted<E> {
 export interface SeatSpec {
   readonly id: Seat;
   readonly name: string;
+  /** The side this seat plays for, when seats form teams; a seat is a side of its own otherwise. */
+  readonly side?: string;
 }
 
 /** Someone the game is waiting for, and what is asked of them. */
@@ -28,6 +30,62 @@ export interface Pending {
   /** 'move': an ordinary turn; 'sealed': a hidden simultaneous order; 'reaction': an interrupt on another seat's turn. */
   readonly kind: 'move' | 'sealed' | 'reaction';
   readonly prompt: string;
+  /** Set when this is a decision window: a question with a default answer that lapses at its own deadline. */
+  readonly window?: DecisionWindow;
+}
+
+/**
+ * A question put to a seat, often on another seat's turn (opportunity fire, a defender's
+ * choice, a rally): the seat answers with one of its legal commands, a standing order answers
+ * for it, or, once the window's deadline has passed, the default answer is taken for it.
+ * Everything here is public, like the rest of a pending entry.
+ */
+export interface DecisionWindow {
+  /** Unique within the game for as long as the window is open (e.g. 'opfire-17'). */
+  readonly id: string;
+  /** The kind of question, which standing orders name (e.g. 'opportunity-fire'). */
+  readonly topic: string;
+  /** Whether the game waits for the answer; a non-blocking window closes when play moves on. */
+  readonly blocking: boolean;
+  /** The command taken for the seat when the window lapses, usually a pass. It must be legal while the window is open. */
+  readonly default: TypedMessage;
+}
+
+/** What a standing order does with an open window: answer it, or not apply (with why, when it no longer fits). */
+export type StandingAnswer<C> = { readonly answer: C } | { readonly skip: string } | undefined;
+
+/**
+ * The decision windows a seat may answer in advance, and the rules it may leave. When a window
+ * opens and one of the asked seat's standing orders answers it, the kernel plays the answer in
+ * the same append.
+ */
+export interface StandingOrderRules<S, C extends TypedMessage> {
+  readonly rules: readonly StandingOrderRule[];
+  /**
+   * The answer `order` gives to `window` for `seat`: a command (it must be legal), `{skip}` when
+   * the order is about this window but no longer fits (its unit is gone), undefined when it is
+   * not about this window. `order.params` has been checked against the rule's schema.
+   */
+  answer(state: S, seat: Seat, window: DecisionWindow, order: { readonly topic: string; readonly rule: string; readonly params?: unknown }): StandingAnswer<C>;
+}
+
+export interface StandingOrderRule {
+  readonly topic: string;
+  readonly rule: string;
+  /** One line a player reads when choosing it. */
+  readonly description: string;
+  /** Settings the rule takes (e.g. which unit), validated when the order is left; none when absent. */
+  readonly params?: ZodType;
+}
+
+/** What a listing of engines shows a client or a club (GET /v1/engines). */
+export interface EngineListing {
+  /** The seat counts games of this engine may have (e.g. [2] or [2, 4]). */
+  readonly seats: readonly number[];
+  /** The sides seats play for; seats of one side win or lose together. */
+  readonly sides: readonly { readonly id: string; readonly name: string }[];
+  /** Named set-ups chosen by an option, with a line each. */
+  readonly scenarios?: { readonly option: string; readonly choices: readonly { readonly id: string; readonly title: string; readonly description: string }[] };
 }
 
 export interface Outcome {
@@ -74,6 +132,11 @@ export interface GameEngine<S = unknown, C extends TypedMessage = TypedMessage, 
   pending(state: S): readonly Pending[];
   outcome(state: S): Outcome | undefined;
   legalCommands(state: S, seat: Seat): readonly C[];
+  /** How the game ends when seats resign or run out of time; by default their sides lose and every other side wins. */
+  concede?(state: S, seats: readonly Seat[], reason: 'resigned' | 'timed-out'): Outcome;
+  /** The decision windows a seat may answer in advance with standing orders. */
+  readonly standingOrders?: StandingOrderRules<S, C>;
+  readonly listing: EngineListing;
   /**
    * Sealed orders that may be drafted in private (see kernel/draft.ts): which commands are
    * steps of an order, and how the command that seals an order carries a finished draft.

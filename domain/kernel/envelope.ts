@@ -38,6 +38,9 @@ export interface NewEvent {
 
 export const GENESIS_HASH = '0'.repeat(64);
 
+/** The head of a stream with no events yet. */
+export const GENESIS = { version: 0, hash: GENESIS_HASH } as const;
+
 export function envelopeHash(e: Omit<EventEnvelope, 'hash'>): string {
   const { gameId, seq, type, data, visibility, actor, player, commandId, at, salt, prevHash } = e;
   // canonicalJson drops an undefined salt, so public events hash exactly as before salts existed.

@@ -1,7 +1,11 @@
 import { canonicalJson } from './canonical.js';
 import { playsVersion, type AnyEngine } from './engine.js';
 import { envelopeHash, GENESIS_HASH, type EventEnvelope, type NewEvent } from './envelope.js';
-import { decideCancel, decideClaimTimeout, decideCreate, decideJoin, decidePlay, decideResign, foldEvent, type GameCreated, type GameState } from './game.js';
+import { decideClaimTimeout, decideLapse } from './deadlines.js';
+import type { GameCreated, StandingOrder } from './events.js';
+import { foldEvent, type GameState } from './fold.js';
+import { decideCancel, decideCreate, decideJoin, decideResign } from './lifecycle.js';
+import { decidePlay, decideStandingOrders } from './play.js';
 import { seedCommitment } from './random.js';
 
 export interface VerifyReport {
@@ -80,7 +84,7 @@ export function verifyLog(events: readonly EventEnvelope[], engines: (id: string
       }
       if (!want || shape(e) !== shape(want))
         return fail(`event ${e.seq} (${e.type}) differs from what the rules and dice produce: expected ${want ? shape(want).slice(0, 300) : 'nothing'}`);
-      if (e.type === 'Game.Started' || e.type === 'Game.CommandAccepted') {
+      if (e.type === 'Game.Started' || e.type === 'Game.CommandAccepted' || e.type === 'Game.StandingOrderApplied' || e.type === 'Game.WindowLapsed') {
         const d = e.data as { rngFrom: number; rngTo: number };
         draws += d.rngTo - d.rngFrom;
       }
@@ -98,7 +102,7 @@ export function verifyLog(events: readonly EventEnvelope[], engines: (id: string
 /**
  * Decides again the decision an event opens, from the state before it: Game.Created (the
  * first event), Game.SeatJoined (which may start the game and run the setup),
- * Game.CommandAccepted, Game.Resigned, Game.Cancelled and Game.TimedOut. Anything else cannot open a decision.
+ * Game.CommandAccepted, Game.StandingOrdersSet, Game.WindowLapsed, Game.Resigned, Game.Cancelled and Game.TimedOut. Anything else cannot open a decision.
  */
 function redecide(
   engine: AnyEngine,
@@ -138,12 +142,23 @@ function redecide(
       break;
     case 'Game.Resigned':
       if (e.player === null || e.actor === null) return { ok: false, error: 'a resignation must name its player and seat' };
-      r = decideResign(state, { player: e.player, seat: e.actor }, seed);
+      r = decideResign(engine, state, { player: e.player, seat: e.actor }, seed);
       break;
     case 'Game.TimedOut':
       if (e.player === null || e.actor === null) return { ok: false, error: 'a time claim must name its player and seat' };
       r = decideClaimTimeout(engine, state, { player: e.player, seat: e.actor, now: e.at }, seed);
       break;
+    case 'Game.StandingOrdersSet':
+      if (e.player === null || e.actor === null) return { ok: false, error: 'standing orders must name their player and seat' };
+      r = decideStandingOrders(engine, state, { player: e.player, seat: e.actor, orders: (e.data as { orders: StandingOrder[] }).orders, now: e.at }, seed);
+      break;
+    case 'Game.WindowLapsed': {
+      // Sent by a seated player, or by the scheduler (no player, no seat).
+      if ((e.player === null) !== (e.actor === null)) return { ok: false, error: 'a lapse names both its player and seat, or neither' };
+      const window = (e.data as { window: string }).window;
+      r = decideLapse(engine, state, { player: e.player, ...(e.actor !== null ? { seat: e.actor } : {}), window, now: e.at }, seed);
+      break;
+    }
     case 'Game.Cancelled':
       if (e.player === null) return { ok: false, error: 'a cancellation must name its player' };
       r = decideCancel(state, { player: e.player }, seed);

@@ -220,6 +220,21 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     { id: 'us', name: 'United States' },
     { id: 'de', name: 'Germany' },
   ],
+  listing: {
+    seats: [2],
+    sides: [
+      { id: 'us', name: 'United States' },
+      { id: 'de', name: 'Germany' },
+    ],
+    scenarios: {
+      option: 'situation',
+      choices: Object.values(SITUATIONS).map((s) => ({
+        id: s.id,
+        title: s.title,
+        description: s.objectives.us === s.objectives.de ? s.objectives.us : `United States: ${s.objectives.us} Germany: ${s.objectives.de}`,
+      })),
+    },
+  },
   initialState,
   setup(state, ctx) {
     // Shuffle both Reserves decks, the Command deck and the Damage deck; deal 3 Command cards each (001 Setup).

@@ -12,6 +12,7 @@ import {
   decideResign,
   foldAll,
   GENESIS,
+  KERNEL_STATE_VERSION,
   seedCommitment,
   summarize,
   viewerFor,
@@ -181,8 +182,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
     if (!engine) throw new AppError(500, 'engine/missing', `Game ${gameId} is played with ${engineId ?? 'an unknown engine'}, which this server no longer has`);
     let snapshot: Snapshot | undefined = stream.snapshot;
     let events: readonly EventEnvelope[] = stream.tail;
-    if (snapshot && snapshot.engineVersion !== engine.version) {
-      // Rules changed since the snapshot was taken: refold from the start. The next append writes a fresh one.
+    if (snapshot && (snapshot.engineVersion !== engine.version || snapshot.kernelVersion !== KERNEL_STATE_VERSION)) {
+      // Rules or the kernel's state shape changed since the snapshot was taken: refold from the start. The next append writes a fresh one.
       const older = await store.readEvents(gameId, 0, snapshot.version);
       events = [...older, ...stream.tail];
       snapshot = undefined;
@@ -293,7 +294,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
   function snapshotFor(l: Loaded, next: GameState): { snapshot?: Snapshot } {
     if (next.meta.version - l.snapVersion < snapshotEvery) return {};
-    return { snapshot: { version: next.meta.version, engineVersion: l.engine.version, state: next } };
+    return { snapshot: { version: next.meta.version, engineVersion: l.engine.version, kernelVersion: KERNEL_STATE_VERSION, state: next } };
   }
 
   const conflict = (expected: number, actual?: number) =>
@@ -364,7 +365,9 @@ export function createGameService(deps: GameServiceDeps): GameService {
           summary: summarize(engine, state),
           seed,
           recent: {},
-          ...(state.meta.version >= snapshotEvery ? { snapshot: { version: state.meta.version, engineVersion: engine.version, state } } : {}),
+          ...(state.meta.version >= snapshotEvery
+            ? { snapshot: { version: state.meta.version, engineVersion: engine.version, kernelVersion: KERNEL_STATE_VERSION, state } }
+            : {}),
         });
       } catch (e) {
         // The same create sent again: the game already exists under the derived id.
@@ -407,7 +410,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
     resign(player, gameId, input) {
       return run(gameId, player, input.commandId, input.seat, undefined, (l) =>
-        decideResign(l.state, { player, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+        decideResign(l.engine, l.state, { player, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
       );
     },
 

@@ -313,7 +313,15 @@ export class DynamoEventStore implements EventStore {
 export const createDynamoEventStore = (opts: DynamoEventStoreOptions): DynamoEventStore => new DynamoEventStore(opts);
 
 function encodeSnapshot(pk: string, gameId: string, s: Snapshot): Record<string, unknown> {
-  return { pk, sk: 'SNAP', gameId, version: s.version, engineVersion: s.engineVersion, state: new Uint8Array(gzipSync(JSON.stringify(s.state))) };
+  return {
+    pk,
+    sk: 'SNAP',
+    gameId,
+    version: s.version,
+    engineVersion: s.engineVersion,
+    kernelVersion: s.kernelVersion,
+    state: new Uint8Array(gzipSync(JSON.stringify(s.state))),
+  };
 }
 
 /** A snapshot that cannot be read is no snapshot: the load then reads the whole stream. */
@@ -321,7 +329,13 @@ function decodeSnapshot(item: Record<string, unknown>): Snapshot | undefined {
   try {
     const bytes = item['state'] as Uint8Array;
     const state = JSON.parse(gunzipSync(bytes).toString('utf8')) as GameState;
-    return { version: item['version'] as number, engineVersion: item['engineVersion'] as number, state };
+    const kernelVersion = item['kernelVersion'] as number | undefined;
+    return {
+      version: item['version'] as number,
+      engineVersion: item['engineVersion'] as number,
+      ...(kernelVersion !== undefined ? { kernelVersion } : {}),
+      state,
+    };
   } catch {
     return undefined;
   }

@@ -23,6 +23,13 @@ export const tally: GameEngine<State, Command, Event, Record<string, never>> = {
     { id: 'a', name: 'A' },
     { id: 'b', name: 'B' },
   ],
+  listing: {
+    seats: [2],
+    sides: [
+      { id: 'a', name: 'A' },
+      { id: 'b', name: 'B' },
+    ],
+  },
   initialState: () => ({ total: 0 }),
   setup: () => ok([]),
   evolve: (s, e) => ({ total: s.total + e.n }),

@@ -32,7 +32,7 @@ function playToEnd(g: MemoryGame): MemoryGame {
 
 /** Appends a resignation the way the service does. */
 function resign(g: MemoryGame, player: string): void {
-  const r = decideResign(g.state!, { player }, SEED);
+  const r = decideResign(g.engine, g.state!, { player }, SEED);
   if (!r.ok) throw new Error(r.error.message);
   const env = chain({ version: g.state!.meta.version, hash: g.state!.meta.hash }, r.value, {
     gameId: g.gameId,

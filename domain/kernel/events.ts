@@ -1,0 +1,58 @@
+import type { Outcome } from './engine.js';
+import type { Seat } from './visibility.js';
+
+/**
+ * The platform's own events wrap every engine: creation with the seed commitment, seats
+ * joining with their entropy, the start (setup), each accepted command (kept for audit,
+ * visible to its sender until the end), standing orders and the answers they gave, lapsed
+ * decision windows, resignations, time-outs and the end with the seed revealed. Their types
+ * contain a dot; engine event types never do.
+ */
+export type KernelEvent =
+  | { type: 'Game.Created'; data: GameCreated }
+  | { type: 'Game.SeatJoined'; data: { seat: Seat; player: string; entropy: string } }
+  | { type: 'Game.Started'; data: DrawRange }
+  | { type: 'Game.CommandAccepted'; data: { command: unknown } & DrawRange }
+  | { type: 'Game.StandingOrdersSet'; data: { seat: Seat; orders: StandingOrder[] } }
+  | { type: 'Game.StandingOrderApplied'; data: { seat: Seat; window: string; order: number; command: unknown } & DrawRange }
+  | { type: 'Game.StandingOrderSkipped'; data: { seat: Seat; window: string; order: number; reason: string } }
+  | { type: 'Game.WindowLapsed'; data: { seat: Seat; window: string; deadline: string; command: unknown } & DrawRange }
+  | { type: 'Game.Resigned'; data: { seat: Seat } }
+  | { type: 'Game.Cancelled'; data: { by: string } }
+  | { type: 'Game.TimedOut'; data: { seats: Seat[]; claimedBy: Seat; idleHours: number } }
+  | { type: 'Game.Ended'; data: { outcome: Outcome; seed: string } };
+
+/** The derivation indexes of the committed dice a decision used: [rngFrom, rngTo). */
+export interface DrawRange {
+  rngFrom: number;
+  rngTo: number;
+}
+
+export interface GameCreated {
+  engine: string;
+  /** The rules version the game is played under (see GameEngine.version). */
+  engineVersion: number;
+  options: unknown;
+  seats: { id: Seat; name: string; player: string | null; side?: string }[];
+  commitment: string;
+  createdBy: string;
+  /** Hours a seat that must act may leave its move before another seat may claim the game. */
+  timeLimitHours?: number;
+  /** The share of the time limit a decision window stays open (default WINDOW_SHARE). */
+  windowShare?: number;
+}
+
+/**
+ * An answer a seat leaves in advance for a kind of decision window (GameEngine.standingOrders):
+ * `rule` names one of the rules the engine offers for `topic`, `params` its settings.
+ */
+export interface StandingOrder {
+  readonly topic: string;
+  readonly rule: string;
+  readonly params?: unknown;
+}
+
+export const isKernelType = (type: string): boolean => type.includes('.');
+
+/** The platform's rulebook, cited by its own violations. */
+export const RULE_PLATFORM = 'Fieldpost platform';

@@ -19,3 +19,4 @@ export * from './standing-orders.js';
 export * from './summary.js';
 export * from './verify.js';
 export * from './visibility.js';
+export * from './listing.js';

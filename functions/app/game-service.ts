@@ -5,6 +5,11 @@ import {
   decideCancel,
   decideClaimTimeout,
   decideCreate,
+  decideLapse,
+  decideStandingOrders,
+  dueWindows,
+  standingOrdersOf,
+  type StandingOrder,
   decideDraft,
   decideJoin,
   draftRoles,
@@ -63,13 +68,24 @@ export interface GameView {
    * (empty unless previewed), and which legal commands add a step to it or seal it.
    */
   drafting?: { steps: unknown[]; stepChoices: number[]; sealChoices: number[] };
+  /** For a seat of a game whose engine offers standing orders: the seat's own orders (nobody else sees them). */
+  standingOrders?: StandingOrder[];
 }
 
 export interface GameService {
   /** Creates a game; the creator also takes `seat` when given, in the same command. */
   create(
     player: string,
-    input: { engine: string; options?: unknown; reserve?: Record<string, string>; seat?: string; entropy?: string; timeLimitHours?: number; commandId: string },
+    input: {
+      engine: string;
+      options?: unknown;
+      reserve?: Record<string, string>;
+      seat?: string;
+      entropy?: string;
+      timeLimitHours?: number;
+      windowShare?: number;
+      commandId: string;
+    },
   ): Promise<CommandResult>;
   join(player: string, gameId: string, input: { seat?: string; entropy?: string; commandId: string }): Promise<CommandResult>;
   /** `draft`: steps drafted in private, sealed by `command` (see preview). */
@@ -81,6 +97,16 @@ export interface GameService {
   resign(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
   /** A seat the game is not waiting for claims it once the others have let the time limit pass. */
   claimTimeout(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
+  /** A seat replaces its standing orders (an empty list clears them); open windows they answer are answered at once. */
+  setStandingOrders(player: string, gameId: string, input: { orders: unknown; commandId: string; seat?: string }): Promise<CommandResult>;
+  /** A seated player takes the default answer of a window whose deadline has passed. */
+  lapse(player: string, gameId: string, input: { window: string; commandId: string; seat?: string }): Promise<CommandResult>;
+  /**
+   * What a scheduler calls at a deadline: every window of the game whose deadline has passed
+   * takes its default answer, each lapse its own append. Idempotent: a window already answered
+   * or lapsed is left alone, so a late or repeated call is harmless.
+   */
+  lapseDue(gameId: string): Promise<{ lapsed: string[] }>;
   /** The creator withdraws a game that has not started (422 'game/not-open' once it has). */
   cancel(player: string, gameId: string, input: { commandId: string }): Promise<CommandResult>;
   view(player: string | null, gameId: string, opts?: { seat?: string }): Promise<GameView>;
@@ -218,7 +244,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
     return store.readEvents(l.stream.gameId, from - 1, to - from + 1);
   }
 
-  async function duplicate(l: Loaded, rec: CommandRecord, player: string, seat?: Seat): Promise<CommandResult> {
+  async function duplicate(l: Loaded, rec: CommandRecord, player: string | null, seat?: Seat): Promise<CommandResult> {
     const evs = await eventsBetween(l, rec.from, rec.to);
     // The id was used by someone else: this caller's command was never applied, so it is no duplicate.
     if (evs[0] !== undefined && evs[0].player !== player) {
@@ -235,7 +261,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
   /** Load, decide, append; reload and decide again when another command got in first. */
   async function run(
     gameId: string,
-    player: string,
+    player: string | null,
     commandId: string,
     seat: Seat | undefined,
     expectedVersion: number | undefined,
@@ -318,7 +344,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
     const summary = summarize(engine, state);
     const acting = viewer.kind === 'seat' && state.meta.status === 'active';
     const legalCommands = acting ? [...engine.legalCommands(game, viewer.seat)] : [];
-    const base: GameView = { summary, seat, view: engine.view(game, viewer), legalCommands, pending: summary.pending };
+    const own = viewer.kind === 'seat' && engine.standingOrders ? { standingOrders: [...standingOrdersOf(state.meta, viewer.seat)] } : {};
+    const base: GameView = { summary, seat, view: engine.view(game, viewer), legalCommands, pending: summary.pending, ...own };
     if (!acting || !engine.drafts) return base;
     const roles = draftRoles(engine, legalCommands);
     return { ...base, drafting: { steps: [...steps], stepChoices: roles.steps, sealChoices: roles.seals } };
@@ -344,6 +371,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         commitment: seedCommitment(seed),
         ...(input.reserve ? { reserve: input.reserve } : {}),
         ...(input.timeLimitHours !== undefined ? { timeLimitHours: input.timeLimitHours } : {}),
+        ...(input.windowShare !== undefined ? { windowShare: input.windowShare } : {}),
       });
       if (!created.ok) throw violationError(created.error);
       const meta = { gameId, commandId: input.commandId, at, player, seed };
@@ -418,6 +446,39 @@ export function createGameService(deps: GameServiceDeps): GameService {
       return run(gameId, player, input.commandId, input.seat, undefined, (l, at) =>
         decideClaimTimeout(l.engine, l.state, { player, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
       );
+    },
+
+    setStandingOrders(player, gameId, input) {
+      return run(gameId, player, input.commandId, input.seat, undefined, (l, at) =>
+        decideStandingOrders(
+          l.engine,
+          l.state,
+          { player, orders: input.orders, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) },
+          l.stream.seed,
+        ),
+      );
+    },
+
+    lapse(player, gameId, input) {
+      return run(gameId, player, input.commandId, input.seat, undefined, (l, at) =>
+        decideLapse(l.engine, l.state, { player, window: input.window, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+      );
+    },
+
+    async lapseDue(gameId) {
+      const lapsed: string[] = [];
+      for (;;) {
+        const l = await loadGame(gameId);
+        const due = dueWindows(l.engine, l.state, clock.now())[0];
+        if (!due) return { lapsed };
+        // One command id per window opening: a repeated or racing scheduler call is a duplicate, never a second lapse.
+        const commandId = `lapse:${createHash('sha256').update(`${due.window.id}\u0000${due.since}`).digest('base64url').slice(0, 32)}`;
+        const r = await run(gameId, null, commandId, undefined, undefined, (l2, at) =>
+          decideLapse(l2.engine, l2.state, { player: null, window: due.window.id, now: at }, l2.stream.seed),
+        );
+        if (r.duplicate) return { lapsed };
+        lapsed.push(due.window.id);
+      }
     },
 
     cancel(player, gameId, input) {

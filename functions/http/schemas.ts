@@ -1,4 +1,4 @@
-import { MAX_DRAFT_STEPS, MAX_TIME_LIMIT_HOURS, MIN_TIME_LIMIT_HOURS } from '../../domain/kernel/index.js';
+import { MAX_DRAFT_STEPS, MAX_STANDING_ORDERS, MAX_TIME_LIMIT_HOURS, MIN_TIME_LIMIT_HOURS } from '../../domain/kernel/index.js';
 import { z } from 'zod';
 import { PLAYER_ID } from './auth.js';
 
@@ -38,6 +38,8 @@ export const createBody = z.strictObject({
   entropy: entropy.optional(),
   /** Time control: hours a seat may leave the game waiting before the others may claim it. */
   timeLimitHours: z.number().int().min(MIN_TIME_LIMIT_HOURS).max(MAX_TIME_LIMIT_HOURS).optional(),
+  /** The share of the time limit a decision window stays open (0 < share <= 1; a quarter by default). */
+  windowShare: z.number().gt(0).max(1).optional(),
   commandId,
 });
 
@@ -63,6 +65,15 @@ export const previewBody = z.strictObject({ steps: draftSteps, seat: seat.option
 export const resignBody = z.strictObject({ commandId, seat: seat.optional() });
 export const cancelBody = z.strictObject({ commandId });
 export const claimBody = z.strictObject({ commandId, seat: seat.optional() });
+/** The engine checks each order against the rules it offers (GET /v1/engines lists them). */
+export const standingOrdersBody = z.strictObject({
+  commandId,
+  seat: seat.optional(),
+  orders: z
+    .array(z.strictObject({ topic: z.string().min(1).max(64), rule: z.string().min(1).max(64), params: z.unknown().optional() }))
+    .max(MAX_STANDING_ORDERS),
+});
+export const lapseBody = z.strictObject({ commandId, seat: seat.optional(), window: z.string().min(1).max(128) });
 
 const intParam = (min: number, max: number) =>
   z

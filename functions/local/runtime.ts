@@ -8,6 +8,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { registry as defaultRegistry } from '../../domain/registry.js';
 import { createApi } from '../http/api.js';
+import type { Clock } from '../ports.js';
 import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
 import { signLocalJwt } from '../http/jwt.js';
 import { DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
@@ -75,6 +76,8 @@ export interface LocalRuntimeOptions {
   readonly allowPrivateWebhooks?: boolean;
   readonly extensions?: readonly RuntimeExtension[];
   readonly log?: (line: string) => void;
+  /** The service's clock (tests and demos move time with it); the wall clock by default. */
+  readonly clock?: Clock;
 }
 
 export interface LocalRuntime {
@@ -323,6 +326,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       tableName,
       engines: opts.engines ?? defaultRegistry,
       authenticate: localAuthenticator(secret),
+      ...(opts.clock ? { clock: opts.clock } : {}),
       modules:
         opts.modules ??
         routeModules.map((m) =>

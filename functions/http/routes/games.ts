@@ -1,6 +1,20 @@
 import type { CommandResult } from '../../app/game-service.js';
 import { AppError } from '../../ports.js';
-import { cancelBody, claimBody, commandBody, createBody, eventsQuery, gameParams, joinBody, present, previewBody, resignBody, viewQuery } from '../schemas.js';
+import {
+  cancelBody,
+  claimBody,
+  commandBody,
+  createBody,
+  eventsQuery,
+  gameParams,
+  joinBody,
+  lapseBody,
+  present,
+  previewBody,
+  resignBody,
+  standingOrdersBody,
+  viewQuery,
+} from '../schemas.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 /** The service returns only the events the caller may see. A repeated command answers 200. */
@@ -12,7 +26,7 @@ const result = (r: CommandResult, status = 200): Reply => ({
 /** Under Lambda's 6 MB response limit, with room for headers and encoding. */
 export const EXPORT_LIMIT_BYTES = 5_500_000;
 
-/** The game command API: create, join, view, events, commands, preview, resign, claim, cancel, export. */
+/** The game command API: create, join, view, events, commands, preview, standing orders, lapse, resign, claim, cancel, export. */
 export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIMIT_BYTES }) => [
   defineRoute({
     method: 'POST',
@@ -93,6 +107,26 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     body: claimBody,
     async handle({ params, body, player }) {
       return result(await service.claimTimeout(player, params.id, present(body)));
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/v1/games/{id}/standing-orders',
+    auth: 'required',
+    params: gameParams,
+    body: standingOrdersBody,
+    async handle({ params, body, player }) {
+      return result(await service.setStandingOrders(player, params.id, present(body)));
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/games/{id}/lapse',
+    auth: 'required',
+    params: gameParams,
+    body: lapseBody,
+    async handle({ params, body, player }) {
+      return result(await service.lapse(player, params.id, present(body)));
     },
   }),
   defineRoute({

@@ -1,4 +1,5 @@
 import type { RouteModule } from '../types.js';
+import { engineRoutes } from './engines.js';
 import { gameRoutes } from './games.js';
 import { healthRoutes } from './health.js';
 import { inboxRoutes } from './inbox.js';
@@ -8,4 +9,4 @@ import { settingsRoutes } from './settings.js';
  * Every route module the API serves, in AWS and locally. Adding endpoints is one import and
  * one entry here: a module is `(deps: ApiDeps) => Route[]` built with defineRoute().
  */
-export const routeModules: readonly RouteModule[] = [healthRoutes, gameRoutes, inboxRoutes, settingsRoutes];
+export const routeModules: readonly RouteModule[] = [healthRoutes, engineRoutes, gameRoutes, inboxRoutes, settingsRoutes];

@@ -122,6 +122,7 @@ function redecide(
       createdBy: d.createdBy,
       commitment: d.commitment,
       rulesVersion: d.engineVersion,
+      ...(d.windowShare !== undefined ? { windowShare: d.windowShare } : {}),
       ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}),
     });
     if (!r.ok) return refused(r);

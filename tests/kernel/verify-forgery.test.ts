@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chain, createRegistry, decideResign, envelopeHash, foldAll, verifyLog, PUBLIC, type EventEnvelope, type NewEvent } from '../../domain/kernel/index.js';
 import { diceRace } from '../fixtures/dice-race.js';
+import { rehash } from './forge.js';
 import { MemoryGame } from './play.js';
 
 /**
@@ -43,19 +44,6 @@ function resign(g: MemoryGame, player: string): void {
   });
   g.events.push(...env);
   g.state = foldAll(diceRace, env, g.state);
-}
-
-/** Rebuilds the chain from `from` on, as a forger with the events in hand would. */
-function rehash(log: readonly (Omit<EventEnvelope, 'hash'> & { hash?: string })[], from = 0): EventEnvelope[] {
-  const out: EventEnvelope[] = log.slice(0, from).map((e) => e as EventEnvelope);
-  let prev = from === 0 ? '0'.repeat(64) : out[from - 1]!.hash;
-  for (let i = from; i < log.length; i++) {
-    const { hash: _h, ...rest } = { ...log[i]!, seq: i + 1, prevHash: prev };
-    const hash = envelopeHash(rest);
-    out.push({ ...rest, hash });
-    prev = hash;
-  }
-  return out;
 }
 
 const platformEvent = (g: MemoryGame, ev: NewEvent, player: string | null, commandId: string): Omit<EventEnvelope, 'hash' | 'seq' | 'prevHash'> => ({

@@ -10,7 +10,6 @@ import {
   decideResign,
   decideStandingOrders,
   dueWindows,
-  envelopeHash,
   onlySide,
   pendingOf,
   seedCommitment,
@@ -20,6 +19,7 @@ import {
   type EventEnvelope,
 } from '../../domain/kernel/index.js';
 import { relayRaid } from '../fixtures/relay-raid.js';
+import { forgeOne } from './forge.js';
 import { MemoryGame } from './play.js';
 
 /**
@@ -135,7 +135,7 @@ describe('decision windows', () => {
     const log = finish(g, 7);
     const i = log.findIndex((e) => e.type === 'Game.WindowLapsed');
     expect(verifyLog(log, engines.get).ok).toBe(true);
-    const forged = rechain(log, i, { at: at(5) });
+    const forged = forgeOne(log, i, { at: at(5) });
     const report = verifyLog(forged, engines.get);
     expect(report.ok).toBe(false);
     expect(report.problems.join(' ')).toContain('has until');
@@ -232,17 +232,4 @@ function finish(g: MemoryGame, fromHour: number): EventEnvelope[] {
     play(g, p.player!, p.window ? 'Pass' : 'Hold', (h += 0.01));
   }
   return g.events;
-}
-
-/** The log with one event changed and the chain recomputed, as a forger would. */
-function rechain(log: readonly EventEnvelope[], index: number, change: Partial<EventEnvelope>): EventEnvelope[] {
-  const out: EventEnvelope[] = [];
-  let prev = '0'.repeat(64);
-  for (const [i, e] of log.entries()) {
-    const { hash: _old, ...rest } = { ...e, ...(i === index ? change : {}), prevHash: prev };
-    const hash = envelopeHash(rest);
-    out.push({ ...rest, hash });
-    prev = hash;
-  }
-  return out;
 }

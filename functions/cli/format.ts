@@ -1,4 +1,4 @@
-import type { EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
+import type { EngineDescription, EventEnvelope, GameSummary, StandingOrder } from '../../domain/kernel/index.js';
 import type { Listing } from './config.js';
 
 /** Response shapes the client reads (see functions/http/routes/games.ts). */
@@ -16,6 +16,8 @@ export interface GameViewBody {
   readonly pending: GameSummary['pending'];
   /** Sealed orders: the draft this view includes, and which legal commands add a step to it or seal it. */
   readonly drafting?: { readonly steps: readonly unknown[]; readonly stepChoices: readonly number[]; readonly sealChoices: readonly number[] };
+  /** The caller's own standing orders, where the engine offers them. */
+  readonly standingOrders?: readonly StandingOrder[];
 }
 
 const compact = (x: unknown, max = 160): string => {
@@ -25,7 +27,9 @@ const compact = (x: unknown, max = 160): string => {
 
 export function formatEvent(e: EventEnvelope): string {
   const who = e.actor ? ` [${e.actor}]` : '';
-  const hidden = e.visibility.to === 'none' ? ' (hidden until the end)' : e.visibility.to === 'seats' ? ` (only ${e.visibility.seats.join(', ')})` : '';
+  const v = e.visibility;
+  const hidden =
+    v.to === 'none' ? ' (hidden until the end)' : v.to === 'seats' ? ` (only ${v.seats.join(', ')})` : v.to === 'side' ? ` (only side ${v.side})` : '';
   return `#${String(e.seq).padStart(4)} ${e.type}${who}${hidden} ${compact(e.data)}`;
 }
 
@@ -217,4 +221,34 @@ export function staleChoice(seen: Listing | undefined, now: Listing, n: number):
     `${n} was ${JSON.stringify(before) ?? 'not listed'} and is now ${JSON.stringify(after) ?? 'not listed'}.\n` +
     `List them again with  npm run cli -- legal ${now.gameId}  (or send a command itself with  npm run cli -- do ${now.gameId} '<JSON>')`
   );
+}
+
+/** One engine of GET /v1/engines, as a player choosing a game reads it. */
+export function formatEngine(e: EngineDescription): string {
+  const lines = [`${e.title}  (create ${e.id})`, `  seats: ${e.seats.join(' or ')}; sides: ${e.sides.map((x) => `${x.name} (${x.id})`).join(', ')}`];
+  if (e.scenarios) {
+    lines.push(`  scenarios (--options '{"${e.scenarios.option}":"<id>"}'):`);
+    for (const c of e.scenarios.choices) lines.push(`    ${c.id}: ${c.title}. ${c.description}`);
+  }
+  if (e.standingOrders.length) {
+    lines.push('  standing orders:');
+    for (const o of e.standingOrders) lines.push(`    {"topic":"${o.topic}","rule":"${o.rule}"}: ${o.description}`);
+  }
+  if (e.drafts) lines.push('  sealed orders are drafted privately on your computer and sent whole when sealed');
+  return lines.join('\n');
+}
+
+/** A seat's standing orders and the ones its game offers. */
+export function formatStandingOrders(mine: readonly StandingOrder[], offered: EngineDescription['standingOrders'], gameId: string): string {
+  if (offered.length === 0) return 'This game offers no standing orders.';
+  const lines = [mine.length ? 'Your standing orders, tried in this order:' : 'You have no standing orders: every question waits for you.'];
+  for (const [i, o] of mine.entries()) {
+    const rule = offered.find((r) => r.topic === o.topic && r.rule === o.rule);
+    lines.push(`  ${i + 1}. ${o.topic}/${o.rule}${o.params !== undefined ? ` ${JSON.stringify(o.params)}` : ''}: ${rule?.description ?? ''}`);
+  }
+  lines.push('', 'Offered:');
+  for (const r of offered) lines.push(`  {"topic":"${r.topic}","rule":"${r.rule}"}: ${r.description}`);
+  lines.push('', `Set them (the list replaces the old one):  npm run cli -- standing ${gameId} --set '[{"topic":"...","rule":"..."}]'`);
+  lines.push(`Clear them:  npm run cli -- standing ${gameId} --clear`);
+  return lines.join('\n');
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { EventEnvelope } from '../../domain/kernel/index.js';
+import type { EngineDescription, EventEnvelope } from '../../domain/kernel/index.js';
 import { ApiClient, ApiError, newCommandId } from './client.js';
 import {
   cliHome,
@@ -19,6 +19,8 @@ import {
 import { auditFile } from './audit.js';
 import {
   explainCommand,
+  formatEngine,
+  formatStandingOrders,
   staleChoice,
   formatEvent,
   formatGame,
@@ -34,9 +36,13 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
 
   login <player>                      get a local token (npm start serves /local/token) and remember it
   whoami                              who you are signed in as, and where
+  engines                             the game systems this server plays: seats, sides,
+                                      scenarios, options and the standing orders they offer
   create <engine> [--options JSON] [--seat S] [--reserve seat=player ...] [--entropy X]
-         [--time-limit HOURS]         (--seat: you take that seat at once; --time-limit: a seat
-                                      that leaves the game waiting longer may lose it on time)
+         [--time-limit HOURS] [--window-share F]  (--seat: you take that seat at once;
+                                      --time-limit: a seat that leaves its move longer may lose
+                                      on time; --window-share: the share of it a question asked
+                                      on another's turn stays open before its default is taken)
   join <gameId> [--seat S] [--entropy X]   (entropy: your randomness mixed into every die;
                                       random by default)
   games                               your games, with "your move" flags
@@ -50,6 +56,10 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
                                       whole when you seal it, so the other side learns nothing
   do <gameId> '<command JSON>' [--seat S] [--expect VERSION]   (alias: send)
   events <gameId> [--after N] [--limit N] [--seat S]
+  standing <gameId> [--set JSON | --clear] [--seat S]   your standing orders: answers the
+                                      server gives for you when a question is put to you, e.g.
+                                      --set '[{"topic":"intercept","rule":"never"}]'
+  lapse <gameId> <windowId> [--seat S]   take the default answer of a question whose time ran out
   resign <gameId> [--seat S]
   cancel <gameId>                     withdraw a game you created that has not started
   claim <gameId> [--seat S]           win on time: the others let the game's time limit pass
@@ -84,6 +94,8 @@ interface Flags {
   json?: boolean | undefined;
   clear?: boolean | undefined;
   'time-limit'?: string | undefined;
+  'window-share'?: string | undefined;
+  set?: string | undefined;
 }
 
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
@@ -135,6 +147,13 @@ function parseJson(text: string, what: string): unknown {
   } catch (e) {
     throw new UsageError(`${what} is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/** A share of the time limit: a number above 0 and at most 1. */
+function share(v: string): number {
+  const n = Number(v);
+  if (!(n > 0 && n <= 1)) throw new UsageError(`--window-share is a number above 0 and at most 1 (a quarter is 0.25), not ${v}`);
+  return n;
 }
 
 function int(v: string | undefined, what: string): number | undefined {
@@ -279,6 +298,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       ...(Object.keys(reserve).length ? { reserve } : {}),
       ...(ctx.flags.seat ? { seat: ctx.flags.seat, entropy: entropyOf(ctx.flags) } : {}),
       ...(ctx.flags['time-limit'] !== undefined ? { timeLimitHours: int(ctx.flags['time-limit'], '--time-limit') } : {}),
+      ...(ctx.flags['window-share'] !== undefined ? { windowShare: share(ctx.flags['window-share']) } : {}),
     };
     const r = await client(ctx).request<CommandReply>('POST', '/v1/games', body);
     printResult(r, 'Created');
@@ -432,6 +452,35 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     out(`(game version ${r.version}${r.next !== undefined ? `; more with --after ${r.next}` : ''})`);
   },
 
+  async engines(ctx) {
+    const r = await client(ctx).request<{ engines: EngineDescription[] }>('GET', '/v1/engines');
+    out(ctx.flags.json ? JSON.stringify(r, null, 2) : r.engines.map(formatEngine).join('\n\n'));
+  },
+
+  async standing(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const seat = ctx.flags.seat ? { seat: ctx.flags.seat } : {};
+    if (ctx.flags.set !== undefined || ctx.flags.clear) {
+      const orders = ctx.flags.clear ? [] : parseJson(ctx.flags.set!, '--set');
+      const r = await client(ctx).request<CommandReply>('PUT', gamePath(gameId, '/standing-orders'), { commandId: newCommandId(), orders, ...seat });
+      printResult(r, ctx.flags.clear ? 'Standing orders cleared' : 'Standing orders set');
+      return;
+    }
+    const v = await client(ctx).request<GameViewBody & { standingOrders?: { topic: string; rule: string; params?: unknown }[] }>(
+      'GET',
+      gamePath(gameId, ctx.flags.seat ? `?seat=${encodeURIComponent(ctx.flags.seat)}` : ''),
+    );
+    const { engines } = await client(ctx).request<{ engines: EngineDescription[] }>('GET', '/v1/engines');
+    const offered = engines.find((e) => e.id === v.summary.engine)?.standingOrders ?? [];
+    out(formatStandingOrders(v.standingOrders ?? [], offered, gameId));
+  },
+
+  async lapse(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    const body = { commandId: newCommandId(), window: arg(ctx, 1, 'windowId'), ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}) };
+    printResult(await client(ctx).request<CommandReply>('POST', gamePath(gameId, '/lapse'), body), 'Lapsed');
+  },
+
   async resign(ctx) {
     const gameId = arg(ctx, 0, 'gameId');
     const body = { commandId: newCommandId(), ...(ctx.flags.seat ? { seat: ctx.flags.seat } : {}) };
@@ -499,6 +548,8 @@ async function main(argv: string[]): Promise<number> {
         json: { type: 'boolean' },
         clear: { type: 'boolean' },
         'time-limit': { type: 'string' },
+        'window-share': { type: 'string' },
+        set: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -507,7 +558,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const [name = 'help', ...args] = parsed.positionals;
-  const cmd = parsed.values.help ? commands['help'] : commands[name];
+  // A command name is the user's word: only the table's own entries are commands (not 'constructor').
+  const cmd = parsed.values.help ? commands['help'] : Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!cmd) {
     console.error(`unknown command "${name}"\n\n${HELP}`);
     return 2;

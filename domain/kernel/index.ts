@@ -20,3 +20,4 @@ export * from './summary.js';
 export * from './verify.js';
 export * from './visibility.js';
 export * from './listing.js';
+export * from './deck.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chain, createRegistry, decideResign, envelopeHash, foldAll, verifyLog, PUBLIC, type EventEnvelope, type NewEvent } from '../../domain/kernel/index.js';
+import { chain, createRegistry, decideResign, foldAll, verifyLog, PUBLIC, type EventEnvelope, type NewEvent } from '../../domain/kernel/index.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { rehash } from './forge.js';
 import { MemoryGame } from './play.js';

@@ -51,6 +51,7 @@ describe('cdk-nag AwsSolutions checks', () => {
   it('suppress exactly the accepted findings, each on its own resource', () => {
     expect(suppressedFindings(defaults)).toEqual(
       [
+        'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--engines/Resource',
         'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--health/Resource',
         'AwsSolutions-COG2 on /Fieldpost/Api/UserPool/Resource',
         'AwsSolutions-COG8 on /Fieldpost/Api/UserPool/Resource',

@@ -1,3 +1,7 @@
+import { createRegistry } from '../../domain/kernel/index.js';
+import { routeModules } from '../../functions/http/routes/index.js';
+import type { ApiDeps } from '../../functions/http/types.js';
+import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.js';
@@ -241,14 +245,14 @@ describe('the HTTP API', () => {
 
   it('routes /v1 only: nothing for /local/* in AWS', () => {
     expect(routeKeys.sort()).toEqual(
-      ['GET /v1/health', 'GET /v1/{proxy+}', 'POST /v1/{proxy+}', 'PUT /v1/{proxy+}', 'PATCH /v1/{proxy+}', 'DELETE /v1/{proxy+}'].sort(),
+      ['GET /v1/health', 'GET /v1/engines', 'GET /v1/{proxy+}', 'POST /v1/{proxy+}', 'PUT /v1/{proxy+}', 'PATCH /v1/{proxy+}', 'DELETE /v1/{proxy+}'].sort(),
     );
     expect(routeKeys.some((k) => k.includes('/local'))).toBe(false);
   });
 
-  it('puts the Cognito JWT authorizer on every route except GET /v1/health', () => {
+  it('puts the Cognito JWT authorizer on every route except the public ones', () => {
     for (const r of routes) {
-      if (r.Properties['RouteKey'] === 'GET /v1/health') {
+      if (['GET /v1/health', 'GET /v1/engines'].includes(r.Properties['RouteKey'] as string)) {
         expect(r.Properties['AuthorizerId']).toBeUndefined();
         expect(r.Properties['AuthorizationType'] ?? 'NONE').toBe('NONE');
       } else {
@@ -256,6 +260,15 @@ describe('the HTTP API', () => {
         expect(r.Properties['AuthorizerId']).toEqual({ Ref: authorizerId });
       }
     }
+  });
+
+  it('opens exactly the routes the router serves without a token', () => {
+    const deps = { service: {}, engines: createRegistry([]), clock: { now: () => '' }, dynamo: {} } as unknown as ApiDeps;
+    const open = routeModules
+      .flatMap((m) => m(deps))
+      .filter((r) => r.auth === 'none' && r.path.startsWith('/v1/'))
+      .map((r) => `${r.method} ${r.path}`);
+    expect(PUBLIC_ROUTES.map((r) => `GET ${r.path}`).sort()).toEqual(open.sort());
   });
 
   it('verifies tokens issued by the stack user pool for its app client', () => {

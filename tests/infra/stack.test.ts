@@ -1,3 +1,4 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { routeModules } from '../../functions/http/routes/index.js';
 import type { ApiDeps } from '../../functions/http/types.js';
@@ -263,7 +264,9 @@ describe('the HTTP API', () => {
   });
 
   it('opens exactly the routes the router serves without a token', () => {
-    const deps = { service: {}, engines: createRegistry([]), clock: { now: () => '' }, dynamo: {} } as unknown as ApiDeps;
+    // Building the routes touches no network: a client that is never called is enough.
+    const dynamo = { client: new DynamoDBClient({ region: 'eu-west-1' }), tableName: 't' };
+    const deps = { service: {}, engines: createRegistry([]), clock: { now: () => '' }, dynamo } as unknown as ApiDeps;
     const open = routeModules
       .flatMap((m) => m(deps))
       .filter((r) => r.auth === 'none' && r.path.startsWith('/v1/'))

@@ -1,3 +1,4 @@
+import type { TimeControl } from './clock.js';
 import type { Outcome } from './engine.js';
 import type { Seat } from './visibility.js';
 
@@ -19,7 +20,10 @@ export type KernelEvent =
   | { type: 'Game.WindowLapsed'; data: { seat: Seat; window: string; deadline: string; command: unknown } & DrawRange }
   | { type: 'Game.Resigned'; data: { seat: Seat } }
   | { type: 'Game.Cancelled'; data: { by: string } }
-  | { type: 'Game.TimedOut'; data: { seats: Seat[]; claimedBy: Seat; idleHours: number } }
+  | { type: 'Game.AwayStarted'; data: { seat: Seat } }
+  | { type: 'Game.AwayEnded'; data: { seat: Seat } }
+  /** claimedBy: the seat that claimed, or null when the server's scheduler ended the game at the deadline. */
+  | { type: 'Game.TimedOut'; data: { seats: Seat[]; claimedBy: Seat | null; idleHours: number } }
   | { type: 'Game.Ended'; data: { outcome: Outcome; seed: string } };
 
 /** The derivation indexes of the committed dice a decision used: [rngFrom, rngTo). */
@@ -36,8 +40,12 @@ export interface GameCreated {
   seats: { id: Seat; name: string; player: string | null; side?: string }[];
   commitment: string;
   createdBy: string;
-  /** Hours a seat that must act may leave its move before another seat may claim the game. */
+  /** Games created before time controls: hours each move may take (read as a per-move control). */
   timeLimitHours?: number;
+  /** How long seats may take: per move, or a bank with an increment; none when absent. */
+  timeControl?: TimeControl;
+  /** Clocks stand still on Saturdays and Sundays (UTC). */
+  weekendsOff?: boolean;
   /** The share of the time limit a decision window stays open (default WINDOW_SHARE). */
   windowShare?: number;
 }

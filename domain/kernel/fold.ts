@@ -1,3 +1,4 @@
+import { DAY_MS, runningMs, type ClockRest, type TimeControl } from './clock.js';
 import type { AnyEngine, Outcome } from './engine.js';
 import type { EventEnvelope } from './envelope.js';
 import { isKernelType, type GameCreated, type KernelEvent, type StandingOrder } from './events.js';
@@ -36,7 +37,14 @@ export interface GameMeta {
   readonly updatedAt: string;
   readonly rngCounter: number;
   readonly timeLimitHours?: number;
+  /** The time control (a game created with timeLimitHours has a per-move one of that length). */
+  readonly timeControl?: TimeControl;
+  readonly weekendsOff?: boolean;
   readonly windowShare?: number;
+  /** For a bank time control: each seat's time left, charged when the game stops waiting for its move. */
+  readonly banks: readonly { readonly seat: Seat; readonly ms: number }[];
+  /** Stretches each seat's player spent away (vacation): its clocks stand still then. */
+  readonly away: readonly { readonly seat: Seat; readonly from: string; readonly to?: string }[];
   /** What the game waits for and since when, kept in the order the engine lists it. */
   readonly waiting: readonly Waiting[];
   /** Each seat's standing orders (only that seat may see its own). */
@@ -57,15 +65,18 @@ export interface GameState<S = unknown> {
  * Bump when GameMeta's shape changes: snapshots record it, and one taken under another shape
  * is refolded from the events instead of being trusted.
  */
-export const KERNEL_STATE_VERSION = 2;
+export const KERNEL_STATE_VERSION = 3;
 
-export const waitingKey = (p: { kind: string; window?: { id: string } }): string => p.window?.id ?? p.kind;
+/** Waiting keys of windows carry this prefix, so a window's key never equals a move's. */
+const WINDOW_KEY = 'window:';
+export const waitingKey = (p: { kind: string; window?: { id: string } }): string => (p.window ? `${WINDOW_KEY}${p.window.id}` : p.kind);
 
 /** Folds one stored event (kernel or engine) into the game. Total over valid streams. */
 export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined, e: EventEnvelope): GameState<S> {
   if (state === undefined) {
     if (e.type !== 'Game.Created') throw new Error(`stream ${e.gameId} must start with Game.Created, got ${e.type}`);
     const d = e.data as GameCreated;
+    const control: TimeControl | undefined = d.timeControl ?? (d.timeLimitHours !== undefined ? { kind: 'per-move', days: d.timeLimitHours / 24 } : undefined);
     return {
       meta: {
         gameId: e.gameId,
@@ -80,7 +91,11 @@ export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined,
         updatedAt: e.at,
         rngCounter: 0,
         ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}),
+        ...(control ? { timeControl: control } : {}),
+        ...(d.weekendsOff ? { weekendsOff: true } : {}),
         ...(d.windowShare !== undefined ? { windowShare: d.windowShare } : {}),
+        banks: control?.kind === 'bank' ? d.seats.map((s) => ({ seat: s.id, ms: control.days * DAY_MS })) : [],
+        away: [],
         waiting: [],
         standing: [],
         version: e.seq,
@@ -90,7 +105,8 @@ export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined,
     };
   }
   const folded = foldKernelOrEngine(engine, state, e);
-  return { ...folded, meta: { ...folded.meta, waiting: waitingAfter(engine, folded, e.at) } };
+  const waiting = waitingAfter(engine, folded, e.at);
+  return { ...folded, meta: { ...folded.meta, waiting, banks: chargedBanks(folded.meta, waiting, e.at) } };
 }
 
 function foldKernelOrEngine<S>(engine: AnyEngine, state: GameState<S>, e: EventEnvelope): GameState<S> {
@@ -115,6 +131,10 @@ function foldKernelOrEngine<S>(engine: AnyEngine, state: GameState<S>, e: EventE
       return { ...state, meta: { ...base, rngCounter: k.data.rngTo } };
     case 'Game.StandingOrdersSet':
       return { ...state, meta: { ...base, standing: [...base.standing.filter((x) => x.seat !== k.data.seat), { seat: k.data.seat, orders: k.data.orders }] } };
+    case 'Game.AwayStarted':
+      return { ...state, meta: { ...base, away: [...base.away, { seat: k.data.seat, from: e.at }] } };
+    case 'Game.AwayEnded':
+      return { ...state, meta: { ...base, away: base.away.map((a) => (a.seat === k.data.seat && a.to === undefined ? { ...a, to: e.at } : a)) } };
     case 'Game.StandingOrderSkipped':
     case 'Game.Resigned':
     case 'Game.Cancelled':
@@ -138,6 +158,25 @@ function waitingAfter(engine: AnyEngine, state: GameState, at: string): Waiting[
     return { seat: p.seat, key, since: before.get(`${p.seat}\u0000${key}`) ?? at };
   });
 }
+
+/**
+ * A bank time control charges a seat when the game stops waiting for its move: the running
+ * time since it began waiting comes off its bank, and the increment goes on.
+ */
+function chargedBanks(meta: GameMeta, waiting: readonly Waiting[], at: string): GameMeta['banks'] {
+  const control = meta.timeControl;
+  if (control?.kind !== 'bank' || meta.banks.length === 0) return meta.banks;
+  const isMove = (w: Waiting) => !w.key.startsWith(WINDOW_KEY);
+  return meta.banks.map((b) => {
+    const was = meta.waiting.filter((w) => w.seat === b.seat && isMove(w));
+    if (was.length === 0 || waiting.some((w) => w.seat === b.seat && isMove(w))) return b;
+    const since = was.map((w) => w.since).sort()[0]!;
+    return { seat: b.seat, ms: b.ms - runningMs(since, at, restOf(meta, b.seat)) + control.incrementDays * DAY_MS };
+  });
+}
+
+/** When a seat's clock stands still. */
+export const restOf = (meta: GameMeta, seat: Seat): ClockRest => ({ weekendsOff: meta.weekendsOff === true, away: meta.away.filter((a) => a.seat === seat) });
 
 export function foldAll<S>(engine: AnyEngine, events: readonly EventEnvelope[], from?: GameState<S>): GameState<S> | undefined {
   let s = from;

@@ -21,3 +21,4 @@ export * from './verify.js';
 export * from './visibility.js';
 export * from './listing.js';
 export * from './deck.js';
+export * from './clock.js';

@@ -1,4 +1,5 @@
 import { applyNew, rngFor, splitEngineEvent } from './apply.js';
+import { timeControlSchema } from './clock.js';
 import { MAX_TIME_LIMIT_HOURS, MIN_TIME_LIMIT_HOURS } from './deadlines.js';
 import { conceded, ended, settle } from './decision.js';
 import { playsVersion, type AnyEngine } from './engine.js';
@@ -26,6 +27,9 @@ export interface CreateInput {
   readonly commitment: string;
   /** Time control: see GameCreated.timeLimitHours. */
   readonly timeLimitHours?: number;
+  /** See GameCreated.timeControl and weekendsOff. */
+  readonly timeControl?: unknown;
+  readonly weekendsOff?: boolean;
   /** The share of the time limit a decision window stays open: see GameCreated.windowShare. */
   readonly windowShare?: number;
   /** The rules version (the engine's current one unless a replay names an older one it still plays). */
@@ -67,11 +71,22 @@ export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewE
     }
     data.timeLimitHours = h;
   }
+  if (input.timeControl !== undefined) {
+    if (input.timeLimitHours !== undefined) return err(violation('game/bad-time-control', 'Give timeControl or timeLimitHours, not both', RULE_PLATFORM));
+    const control = timeControlSchema.safeParse(input.timeControl);
+    if (!control.success) return err(violation('game/bad-time-control', `timeControl: ${zodSummary(control.error)}`, RULE_PLATFORM));
+    data.timeControl = control.data;
+  }
+  const timed = data.timeControl !== undefined || data.timeLimitHours !== undefined;
+  if (input.weekendsOff) {
+    if (!timed) return err(violation('game/bad-time-control', 'weekendsOff needs a time control to rest', RULE_PLATFORM));
+    data.weekendsOff = true;
+  }
   if (input.windowShare !== undefined) {
     const w = input.windowShare;
     if (!(typeof w === 'number' && w > 0 && w <= 1))
       return err(violation('game/bad-window-share', `A window's share of the time limit is above 0 and at most 1, not ${w}`, RULE_PLATFORM));
-    if (input.timeLimitHours === undefined) return err(violation('game/bad-window-share', 'A window share needs a time limit to be a share of', RULE_PLATFORM));
+    if (!timed) return err(violation('game/bad-window-share', 'A window share needs a time control to be a share of', RULE_PLATFORM));
     data.windowShare = w;
   }
   return ok([{ type: 'Game.Created', data, visibility: PUBLIC, actor: null }]);

@@ -83,13 +83,14 @@ export function answerWindows(engine: AnyEngine, before: GameState, events: read
   for (let answered = 0; answered < MAX_AUTO_ANSWERS;) {
     const now = applyNew(engine, before, out, ctx.now);
     if (engine.outcome(now.game)) break;
+    const keyOf = (seat: Seat, window: DecisionWindow) => `${seat}\u0000${waitingKey({ kind: 'reaction', window })}`;
     const next = openWindows(engine, now).find(({ seat, window }) => {
-      const key = `${seat}\u0000${waitingKey({ kind: '', window })}`;
+      const key = keyOf(seat, window);
       return !tried.has(key) && (seat === recheck || !wasOpen.has(key)) && standingOrdersOf(now.meta, seat).some((o) => o.topic === window.topic);
     });
     if (!next) break;
     const { seat, window } = next;
-    tried.add(`${seat}\u0000${window.id}`);
+    tried.add(keyOf(seat, window));
     for (const [i, order] of standingOrdersOf(now.meta, seat).entries()) {
       if (order.topic !== window.topic) continue;
       const said = rules.answer(now.game, seat, window, order);

@@ -1,7 +1,7 @@
 import { canonicalJson } from './canonical.js';
 import { playsVersion, type AnyEngine } from './engine.js';
 import { envelopeHash, GENESIS_HASH, type EventEnvelope, type NewEvent } from './envelope.js';
-import { decideClaimTimeout, decideLapse } from './deadlines.js';
+import { decideAway, decideClaimTimeout, decideLapse, decideTimeOut } from './deadlines.js';
 import type { GameCreated, StandingOrder } from './events.js';
 import { foldEvent, type GameState } from './fold.js';
 import { decideCancel, decideCreate, decideJoin, decideResign } from './lifecycle.js';
@@ -123,6 +123,8 @@ function redecide(
       commitment: d.commitment,
       rulesVersion: d.engineVersion,
       ...(d.windowShare !== undefined ? { windowShare: d.windowShare } : {}),
+      ...(d.timeControl !== undefined ? { timeControl: d.timeControl } : {}),
+      ...(d.weekendsOff ? { weekendsOff: true } : {}),
       ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}),
     });
     if (!r.ok) return refused(r);
@@ -146,8 +148,15 @@ function redecide(
       r = decideResign(engine, state, { player: e.player, seat: e.actor }, seed);
       break;
     case 'Game.TimedOut':
-      if (e.player === null || e.actor === null) return { ok: false, error: 'a time claim must name its player and seat' };
-      r = decideClaimTimeout(engine, state, { player: e.player, seat: e.actor, now: e.at }, seed);
+      // Claimed by a seated player, or ended by the scheduler (no player, no seat).
+      if (e.player === null && e.actor === null) r = decideTimeOut(engine, state, { now: e.at }, seed);
+      else if (e.player === null || e.actor === null) return { ok: false, error: 'a time claim names both its player and seat, or neither' };
+      else r = decideClaimTimeout(engine, state, { player: e.player, seat: e.actor, now: e.at }, seed);
+      break;
+    case 'Game.AwayStarted':
+    case 'Game.AwayEnded':
+      if (e.player === null || e.actor === null) return { ok: false, error: 'time away must name its player and seat' };
+      r = decideAway(state, { player: e.player, away: e.type === 'Game.AwayStarted' });
       break;
     case 'Game.StandingOrdersSet':
       if (e.player === null || e.actor === null) return { ok: false, error: 'standing orders must name their player and seat' };

@@ -29,6 +29,8 @@ const asGame = (game: State): GameState<State> => ({
     rngCounter: 0,
     waiting: [],
     standing: [],
+    banks: [],
+    away: [],
     version: 40,
     hash: 'h'.repeat(64),
   },

@@ -122,4 +122,32 @@ describe('Swiss standings (points, Buchholz, median Buchholz)', () => {
       [5, 'B', 0.5, 6, 2, 0],
     ]);
   });
+
+  it('median Buchholz separates players equal on points and Buchholz', () => {
+    // X and Y each win three games. X's opponents end on 0, 2 and 2 (Buchholz 4, median 2);
+    // Y's on 1, 1 and 2 (Buchholz 4, median 1). Y is the higher seed, yet X ranks above.
+    const wins = (a: string, b: string) => game(1, a, b, 1);
+    const games = [
+      wins('X', 'O1'),
+      wins('X', 'O2'),
+      wins('X', 'O3'),
+      wins('O2', 'Z1'),
+      wins('O2', 'Z2'),
+      wins('O3', 'Z3'),
+      wins('O3', 'Z4'),
+      wins('Y', 'O4'),
+      wins('Y', 'O5'),
+      wins('Y', 'O6'),
+      wins('O4', 'Z5'),
+      wins('O5', 'Z6'),
+      wins('O6', 'Z7'),
+      wins('O6', 'Z8'),
+    ];
+    const ids = ['Y', 'X', 'O1', 'O2', 'O3', 'O4', 'O5', 'O6', 'Z1', 'Z2', 'Z3', 'Z4', 'Z5', 'Z6', 'Z7', 'Z8'];
+    const t = computeStandings('swiss', entrants(...ids), games, []);
+    expect(t.slice(0, 2).map((r) => [r.rank, r.player, r.points, r.tiebreaks.buchholz, r.tiebreaks.medianBuchholz])).toEqual([
+      [1, 'X', 3, 4, 2],
+      [2, 'Y', 3, 4, 1],
+    ]);
+  });
 });

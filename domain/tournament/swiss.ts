@@ -195,7 +195,9 @@ function plan(field: Field, mate: Int32Array, byes: number[]): RoundPlan {
     if (j > i) {
       const a = ranked[i]!;
       const b = ranked[j]!;
-      pairs.push({ seats: orderSides(a.id, a.sides, b.id, b.sides) });
+      // Before anyone has a history (round one), the higher-ranked player's side alternates board by board.
+      const fresh = a.sides.length === 0 && b.sides.length === 0 && pairs.length % 2 === 1;
+      pairs.push({ seats: fresh ? [b.id, a.id] : orderSides(a.id, a.sides, b.id, b.sides) });
     }
   }
   return { pairs, byes: byes.map((i) => ranked[i]!.id) };

@@ -260,7 +260,9 @@ describe('whole events with seeded random results', () => {
           expect(met.size).toBe((n * (n - 1)) / 2);
           expect([...met.values()].every((k) => k === format.cycles)).toBe(true);
         }
-        if (format.kind === 'swiss' && n >= 6) expect([...met.values()].every((k) => k === 1)).toBe(true);
+        // Five rounds with ten or more players still in: a rematch is always avoidable (Dirac), so none happens.
+        const stayed = [...s.players.values()].filter((p) => !p.withdrawn).length;
+        if (format.kind === 'swiss' && stayed >= 10) expect([...met.values()].every((k) => k === 1)).toBe(true);
         if (format.kind === 'single-elimination') expect(s.standings.filter((r) => r.rank === 1)).toHaveLength(1);
       }
     });

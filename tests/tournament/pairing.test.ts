@@ -138,4 +138,21 @@ describe('swiss pairing properties (seeded random results)', () => {
       if (a!.sides[0] !== b!.sides[0]) expect(a!.sides[0]).toBe(1);
     }
   });
+
+  it('500 players, nine rounds: never a rematch, byes to different players, every round paired well under a second', () => {
+    for (const n of [500, 501]) {
+      const random = seeded(n);
+      const ids = players(n);
+      const field = new Map(ids.map((id, i) => [id, { id, seed: i, score: 0, opponents: [], sides: [], byes: 0 } as SwissRecord]));
+      for (let r = 0; r < 9; r++) {
+        const t0 = performance.now();
+        const plan = pairSwiss(entrants(field));
+        expect(performance.now() - t0).toBeLessThan(1000);
+        expectCovers(plan, ids);
+        expect(plan.pairs.filter(({ seats: [a, b] }) => field.get(a)!.opponents.includes(b))).toEqual([]);
+        for (const b of plan.byes) expect(field.get(b)!.byes).toBe(0);
+        playRound(field, plan, random);
+      }
+    }
+  });
 });

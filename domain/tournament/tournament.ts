@@ -40,6 +40,18 @@ export const tournamentCommandSchema = z.discriminatedUnion('type', [
       format: formatSchema,
       rated: z.boolean().default(true),
       maxPlayers: z.number().int().min(2).max(4096).optional(),
+      /**
+       * Options every game of the event is created with (the engine's own options; a club's
+       * engine data is named here, e.g. Spearpoint's `catalog`, and resolved when games are made).
+       */
+      gameOptions: z.record(z.string(), z.unknown()).optional(),
+      /** Hours a seat may leave a game unchanged (the kernel's timeLimitHours); the club's default otherwise. */
+      timeLimitHours: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .optional(),
     })
     .strict(),
   z.object({ type: z.literal('JoinTournament'), player, rating: z.number() }).strict(),
@@ -72,6 +84,8 @@ export type TournamentEvent =
       format: Format;
       rated: boolean;
       maxPlayers?: number;
+      gameOptions?: Record<string, unknown>;
+      timeLimitHours?: number;
       createdBy: string;
     }
   | { type: 'PlayerJoined'; player: PlayerId; rating: number }
@@ -88,7 +102,16 @@ export type TournamentEvent =
       lineup?: (PlayerId | null)[];
     }
   /** Make this game: the application layer creates it with seats[0] on side 0 and answers with BindGame. */
-  | { type: 'GameWanted'; pairingId: string; round: number; engine: string; seats: [PlayerId, PlayerId]; rated: boolean }
+  | {
+      type: 'GameWanted';
+      pairingId: string;
+      round: number;
+      engine: string;
+      seats: [PlayerId, PlayerId];
+      rated: boolean;
+      options?: Record<string, unknown>;
+      timeLimitHours?: number;
+    }
   | { type: 'GameBound'; pairingId: string; gameId: string }
   | { type: 'ResultRecorded'; pairingId: string; points: [number, number]; winner: PlayerId | null; how: ResultHow; reason?: string }
   | { type: 'TournamentFinished'; standings: Standing[] };
@@ -156,6 +179,8 @@ export interface TournamentState {
   readonly format: Format;
   readonly rated: boolean;
   readonly maxPlayers?: number;
+  readonly gameOptions?: Readonly<Record<string, unknown>>;
+  readonly timeLimitHours?: number;
   readonly createdBy: string;
   readonly players: ReadonlyMap<PlayerId, PlayerEntry>;
   readonly seeds: readonly PlayerId[];
@@ -198,6 +223,8 @@ export function evolveTournament(s: TournamentState, e: TournamentEvent): Tourna
         rated: e.rated,
         createdBy: e.createdBy,
         ...(e.maxPlayers !== undefined ? { maxPlayers: e.maxPlayers } : {}),
+        ...(e.gameOptions !== undefined ? { gameOptions: e.gameOptions } : {}),
+        ...(e.timeLimitHours !== undefined ? { timeLimitHours: e.timeLimitHours } : {}),
       };
     case 'PlayerJoined':
       return { ...s, players: withEntry(s.players, e.player, { player: e.player, rating: e.rating, joined: s.players.size }) };
@@ -314,6 +341,8 @@ export function decideTournament(s: TournamentState, c: TournamentCommand, actor
         rated: c.rated,
         createdBy: actor.userId,
         ...(c.maxPlayers !== undefined ? { maxPlayers: c.maxPlayers } : {}),
+        ...(c.gameOptions !== undefined ? { gameOptions: c.gameOptions } : {}),
+        ...(c.timeLimitHours !== undefined ? { timeLimitHours: c.timeLimitHours } : {}),
       },
     ]);
   }
@@ -526,7 +555,17 @@ function nextRound(s: TournamentState): TournamentEvent[] {
   for (const p of pairings) {
     const gone = p.seats.filter((x) => isWithdrawn(s, x));
     if (gone.length > 0) events.push(forfeitOf({ pairingId: p.pairingId, round: number, board: p.board, seats: p.seats }, gone, 'withdrawn'));
-    else events.push({ type: 'GameWanted', pairingId: p.pairingId, round: number, engine: s.engine, seats: p.seats, rated: s.rated });
+    else
+      events.push({
+        type: 'GameWanted',
+        pairingId: p.pairingId,
+        round: number,
+        engine: s.engine,
+        seats: p.seats,
+        rated: s.rated,
+        ...(s.gameOptions !== undefined ? { options: { ...s.gameOptions } } : {}),
+        ...(s.timeLimitHours !== undefined ? { timeLimitHours: s.timeLimitHours } : {}),
+      });
   }
   return events;
 }

@@ -19,6 +19,8 @@ export interface TournamentView {
   readonly rated: boolean;
   readonly status: 'open' | 'running' | 'finished';
   readonly maxPlayers?: number;
+  readonly gameOptions?: Readonly<Record<string, unknown>>;
+  readonly timeLimitHours?: number;
   readonly players: readonly { player: string; rating: number; seed?: number; withdrawn?: { round: number; reason: string } }[];
   readonly rounds: readonly {
     round: number;
@@ -41,6 +43,8 @@ export function tournamentView(s: TournamentState): TournamentView | undefined {
     rated: s.rated,
     status: s.status,
     ...(s.maxPlayers !== undefined ? { maxPlayers: s.maxPlayers } : {}),
+    ...(s.gameOptions !== undefined ? { gameOptions: s.gameOptions } : {}),
+    ...(s.timeLimitHours !== undefined ? { timeLimitHours: s.timeLimitHours } : {}),
     players: [...s.players.values()].map((p) => ({
       player: p.player,
       rating: p.rating,

@@ -31,6 +31,33 @@ describe('creating and entering', () => {
     );
   });
 
+  it('game options (a club catalog by name) and a time limit pass through to every game wanted', () => {
+    const cmd = {
+      type: 'CreateTournament',
+      tournamentId: 't1',
+      clubId: 'c1',
+      name: 'Spearpoint Open',
+      engine: 'spearpoint-1943',
+      format: rr,
+      rated: false,
+      gameOptions: { catalog: 'club-2025', situation: 'standard' },
+      timeLimitHours: 72,
+    };
+    let s = run(given(), cmd, director()).state;
+    for (const p of ['A', 'B']) s = run(s, { type: 'JoinTournament', player: p, rating: 1500 }, member(p)).state;
+    const wanted = run(s, { type: 'StartTournament' }, director()).events.find((e) => e.type === 'GameWanted');
+    expect(wanted).toEqual({
+      type: 'GameWanted',
+      pairingId: 't1/r1/b1',
+      round: 1,
+      engine: 'spearpoint-1943',
+      seats: ['A', 'B'],
+      rated: false,
+      options: { catalog: 'club-2025', situation: 'standard' },
+      timeLimitHours: 72,
+    });
+  });
+
   it('a plain member may not create one, and an id is used once', () => {
     const cmd = { type: 'CreateTournament', tournamentId: 't1', clubId: 'c1', name: 'X', engine: 'dice-race', format: rr };
     expectRefused(given(), cmd, member('mo'), E.notDirector);

@@ -206,3 +206,18 @@ main().then(
     process.exit(1);
   },
 );
+
+// ---------------------------------------------------------------------------------------------
+// Tournaments: time to pair a 500-player Swiss round (mid-event, round 5, with four rounds of
+// history). Pure and synchronous, so it runs (and prints) while main() waits for DynamoDB Local.
+import { benchSwissPairing } from '../tournament/bench-swiss.js';
+
+{
+  const swiss = benchSwissPairing();
+  console.log('');
+  console.log(
+    `Tournaments: pairing a 500-player Swiss round 5 (median of ${swiss.runs}): ${swiss.swissPair500Ms} ms, worst ${swiss.worstMs} ms (target < 1000 ms)`,
+  );
+  console.log(JSON.stringify({ swissPair500Ms: swiss.swissPair500Ms }));
+  if (swiss.worstMs >= 1000) console.error('SLOW: Swiss pairing of 500 players took 1 s or more');
+}

@@ -6,6 +6,7 @@ import {
   decideClaimTimeout,
   decideCreate,
   decideLapse,
+  decideTimeOut,
   decideStandingOrders,
   dueWindows,
   standingOrdersOf,
@@ -83,6 +84,8 @@ export interface GameService {
       seat?: string;
       entropy?: string;
       timeLimitHours?: number;
+      timeControl?: unknown;
+      weekendsOff?: boolean;
       windowShare?: number;
       commandId: string;
     },
@@ -103,10 +106,11 @@ export interface GameService {
   lapse(player: string, gameId: string, input: { window: string; commandId: string; seat?: string }): Promise<CommandResult>;
   /**
    * What a scheduler calls at a deadline: every window of the game whose deadline has passed
-   * takes its default answer, each lapse its own append. Idempotent: a window already answered
-   * or lapsed is left alone, so a late or repeated call is harmless.
+   * takes its default answer (each lapse its own append), then a move that ran out ends the game
+   * on time. Idempotent: what was answered, lapsed or ended already is left alone, so a late or
+   * repeated call is harmless.
    */
-  lapseDue(gameId: string): Promise<{ lapsed: string[] }>;
+  runDeadlines(gameId: string): Promise<{ lapsed: string[]; timedOut: boolean }>;
   /** The creator withdraws a game that has not started (422 'game/not-open' once it has). */
   cancel(player: string, gameId: string, input: { commandId: string }): Promise<CommandResult>;
   view(player: string | null, gameId: string, opts?: { seat?: string }): Promise<GameView>;
@@ -147,6 +151,9 @@ const RULE_PLATFORM = 'Fieldpost platform';
 const BAD_REQUEST = new Set([
   'game/bad-options',
   'game/bad-time-limit',
+  'game/bad-time-control',
+  'game/bad-window-share',
+  'standing/malformed',
   'command/malformed',
   'action/seat-required',
   'seat/entropy-too-long',
@@ -372,6 +379,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
         ...(input.reserve ? { reserve: input.reserve } : {}),
         ...(input.timeLimitHours !== undefined ? { timeLimitHours: input.timeLimitHours } : {}),
         ...(input.windowShare !== undefined ? { windowShare: input.windowShare } : {}),
+        ...(input.timeControl !== undefined ? { timeControl: input.timeControl } : {}),
+        ...(input.weekendsOff !== undefined ? { weekendsOff: input.weekendsOff } : {}),
       });
       if (!created.ok) throw violationError(created.error);
       const meta = { gameId, commandId: input.commandId, at, player, seed };
@@ -465,18 +474,28 @@ export function createGameService(deps: GameServiceDeps): GameService {
       );
     },
 
-    async lapseDue(gameId) {
+    async runDeadlines(gameId) {
       const lapsed: string[] = [];
       for (;;) {
         const l = await loadGame(gameId);
+        if (l.state.meta.status !== 'active') return { lapsed, timedOut: false };
         const due = dueWindows(l.engine, l.state, clock.now())[0];
-        if (!due) return { lapsed };
+        if (!due) {
+          // One time-out per game: a second call finds the game ended, or sees the same commandId.
+          const r = await run(gameId, null, 'time-out', undefined, undefined, (l2, at) =>
+            decideTimeOut(l2.engine, l2.state, { now: at }, l2.stream.seed),
+          ).catch((e: unknown) => {
+            if (e instanceof AppError && e.code === 'time/not-yet') return undefined;
+            throw e;
+          });
+          return { lapsed, timedOut: r !== undefined && !r.duplicate };
+        }
         // One command id per window opening: a repeated or racing scheduler call is a duplicate, never a second lapse.
         const commandId = `lapse:${createHash('sha256').update(`${due.window.id}\u0000${due.since}`).digest('base64url').slice(0, 32)}`;
         const r = await run(gameId, null, commandId, undefined, undefined, (l2, at) =>
           decideLapse(l2.engine, l2.state, { player: null, window: due.window.id, now: at }, l2.stream.seed),
         );
-        if (r.duplicate) return { lapsed };
+        if (r.duplicate) return { lapsed, timedOut: false };
         lapsed.push(due.window.id);
       }
     },

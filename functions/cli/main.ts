@@ -39,10 +39,12 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   engines                             the game systems this server plays: seats, sides,
                                       scenarios, options and the standing orders they offer
   create <engine> [--options JSON] [--seat S] [--reserve seat=player ...] [--entropy X]
-         [--time-limit HOURS] [--window-share F]  (--seat: you take that seat at once;
-                                      --time-limit: a seat that leaves its move longer may lose
-                                      on time; --window-share: the share of it a question asked
-                                      on another's turn stays open before its default is taken)
+         [--time per-move:DAYS | bank:DAYS+DAYS] [--weekends-off] [--window-share F]
+                                      (--seat: you take that seat at once; --time: days per move,
+                                      or a bank plus an increment a move, e.g. bank:30+3; a seat
+                                      whose time runs out loses; --weekends-off: clocks rest on
+                                      Saturdays and Sundays; --window-share: the share of a move's
+                                      time a question on another's turn stays open)
   join <gameId> [--seat S] [--entropy X]   (entropy: your randomness mixed into every die;
                                       random by default)
   games                               your games, with "your move" flags
@@ -67,6 +69,8 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
                                       log too long for one response is read in pages of N events
   verify <file> [--engines MODULE]    audit an exported log
   verify-email <code>                 confirm your notification email with the code mailed to it
+  clock +<N>h | +<N>d                 move a local server's clock forward (npm start only): deadlines
+                                      that pass are run at once
 
 Server: --url, else $FIELDPOST_URL, else the last login (default http://127.0.0.1:3000).
 Token: $FIELDPOST_TOKEN (e.g. a Cognito ID token for a deployed server), else the saved login.
@@ -95,6 +99,8 @@ interface Flags {
   clear?: boolean | undefined;
   'time-limit'?: string | undefined;
   'window-share'?: string | undefined;
+  time?: string | undefined;
+  'weekends-off'?: boolean | undefined;
   set?: string | undefined;
 }
 
@@ -147,6 +153,15 @@ function parseJson(text: string, what: string): unknown {
   } catch (e) {
     throw new UsageError(`${what} is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/** --time per-move:3 or bank:30+3 (days, fractions allowed); the server checks the numbers. */
+function timeControlOf(v: string): unknown {
+  const perMove = /^per-move:(\d+(?:\.\d+)?)$/.exec(v);
+  if (perMove) return { kind: 'per-move', days: Number(perMove[1]) };
+  const bank = /^bank:(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(v);
+  if (bank) return { kind: 'bank', days: Number(bank[1]), incrementDays: Number(bank[2]) };
+  throw new UsageError(`--time is per-move:DAYS or bank:DAYS+DAYS (e.g. per-move:3, bank:30+3), not ${v}`);
 }
 
 /** A share of the time limit: a number above 0 and at most 1. */
@@ -299,6 +314,8 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       ...(ctx.flags.seat ? { seat: ctx.flags.seat, entropy: entropyOf(ctx.flags) } : {}),
       ...(ctx.flags['time-limit'] !== undefined ? { timeLimitHours: int(ctx.flags['time-limit'], '--time-limit') } : {}),
       ...(ctx.flags['window-share'] !== undefined ? { windowShare: share(ctx.flags['window-share']) } : {}),
+      ...(ctx.flags.time !== undefined ? { timeControl: timeControlOf(ctx.flags.time) } : {}),
+      ...(ctx.flags['weekends-off'] ? { weekendsOff: true } : {}),
     };
     const r = await client(ctx).request<CommandReply>('POST', '/v1/games', body);
     printResult(r, 'Created');
@@ -452,6 +469,14 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     out(`(game version ${r.version}${r.next !== undefined ? `; more with --after ${r.next}` : ''})`);
   },
 
+  async clock(ctx) {
+    const m = /^\+?(\d+(?:\.\d+)?)([hd])$/.exec(arg(ctx, 0, '+N h or +N d'));
+    if (!m) throw new UsageError('clock takes a step forward such as +48h or +7d');
+    const advanceHours = Number(m[1]) * (m[2] === 'd' ? 24 : 1);
+    const r = await client(ctx).request<{ now: string; changed: string[] }>('POST', '/local/clock', { advanceHours });
+    out(`The server's clock now reads ${r.now}.${r.changed.length ? ` Deadlines passed in: ${r.changed.join(', ')}.` : ''}`);
+  },
+
   async engines(ctx) {
     const r = await client(ctx).request<{ engines: EngineDescription[] }>('GET', '/v1/engines');
     out(ctx.flags.json ? JSON.stringify(r, null, 2) : r.engines.map(formatEngine).join('\n\n'));
@@ -549,6 +574,8 @@ async function main(argv: string[]): Promise<number> {
         clear: { type: 'boolean' },
         'time-limit': { type: 'string' },
         'window-share': { type: 'string' },
+        time: { type: 'string' },
+        'weekends-off': { type: 'boolean' },
         set: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },

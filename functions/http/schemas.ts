@@ -38,6 +38,10 @@ export const createBody = z.strictObject({
   entropy: entropy.optional(),
   /** Time control: hours a seat may leave the game waiting before the others may claim it. */
   timeLimitHours: z.number().int().min(MIN_TIME_LIMIT_HOURS).max(MAX_TIME_LIMIT_HOURS).optional(),
+  /** How long seats may take: {kind: 'per-move', days} or {kind: 'bank', days, incrementDays}; the kernel checks it (400 game/bad-time-control). */
+  timeControl: z.unknown().optional(),
+  /** Clocks stand still on Saturdays and Sundays (UTC). */
+  weekendsOff: z.boolean().optional(),
   /** The share of the time limit a decision window stays open (0 < share <= 1; a quarter by default). */
   windowShare: z.number().gt(0).max(1).optional(),
   commandId,

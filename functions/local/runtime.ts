@@ -8,6 +8,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { registry as defaultRegistry } from '../../domain/registry.js';
 import { createApi } from '../http/api.js';
+import { localClock, sweepDeadlines, type LocalClock } from './deadlines.js';
 import type { Clock } from '../ports.js';
 import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
 import { signLocalJwt } from '../http/jwt.js';
@@ -217,6 +218,26 @@ const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * shows the game's public summary (what any spectator may see) and how to play it from a
  * terminal.
  */
+/**
+ * POST /local/clock {"advanceHours": n}: moves the local server's clock forward (never back),
+ * then runs every deadline that passed, so a reminder or a time-out shows at once. Local only:
+ * the deployed API has no such route.
+ */
+async function clockEndpoint(body: Buffer, clock: LocalClock, ctx: RuntimeContext | undefined): Promise<APIGatewayProxyStructuredResultV2> {
+  let hours: unknown;
+  try {
+    hours = (JSON.parse(body.toString('utf8') || '{}') as { advanceHours?: unknown }).advanceHours;
+  } catch {
+    return json(400, { code: 'http/invalid-json', message: 'The body is not JSON: send {"advanceHours": 48}' });
+  }
+  if (typeof hours !== 'number' || !Number.isFinite(hours) || hours < 0 || hours > 24 * 366) {
+    return json(400, { code: 'http/invalid-request', message: 'advanceHours is a number of hours from 0 to 8784 (the clock never goes back)' });
+  }
+  const now = clock.advance(hours * 3_600_000);
+  const changed = ctx ? await sweepDeadlines(ctx, clock) : [];
+  return json(200, { now, changed });
+}
+
 async function gamePageFor(deps: ApiDeps, gameId: string, base: string): Promise<APIGatewayProxyStructuredResultV2> {
   const html = (status: number, title: string, body: string): APIGatewayProxyStructuredResultV2 => ({
     statusCode: status,
@@ -321,12 +342,15 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     // Set by the notifications extension (mail sink) once it runs; until then verification
     // mail is recorded as not sent (the player can resend).
     let mail: { mailer: Mailer | undefined; appUrl: string } = { mailer: undefined, appUrl: process.env['APP_URL'] ?? 'http://127.0.0.1' };
+    // The service's clock: POST /local/clock moves it forward (a week in a second, for a demo or a test).
+    const clock = localClock(opts.clock);
+    let ctx: RuntimeContext | undefined;
     const api = createApi({
       client,
       tableName,
       engines: opts.engines ?? defaultRegistry,
       authenticate: localAuthenticator(secret),
-      ...(opts.clock ? { clock: opts.clock } : {}),
+      clock,
       modules:
         opts.modules ??
         routeModules.map((m) =>
@@ -346,6 +370,15 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
               req.method === 'POST'
                 ? tokenEndpoint(body, (p) => issue(p))
                 : json(405, { code: 'http/method-not-allowed', message: 'Use POST /local/token {"player":"name"}' }),
+            );
+            return;
+          }
+          if (path === '/local/clock') {
+            send(
+              res,
+              req.method === 'POST'
+                ? await clockEndpoint(body, clock, ctx)
+                : json(405, { code: 'http/method-not-allowed', message: 'Use POST /local/clock {"advanceHours": 48}' }),
             );
             return;
           }
@@ -380,7 +413,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
 
-    const ctx: RuntimeContext = { client, endpoint, tableName, dataDir, url, deps: api.deps, log, provideMail: (m) => (mail = m) };
+    ctx = { client, endpoint, tableName, dataDir, url, deps: api.deps, log, provideMail: (m) => (mail = m) };
     for (const ext of opts.extensions ?? defaultExtensions) started.push(await ext(ctx));
 
     return {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { registry } from '../../domain/registry.js';
 import { loadEngineModules, withEngines } from './engine-modules.js';
 import { defaultExtensions, startLocalRuntime } from './runtime.js';
+import { deadlinesExtension } from './deadlines.js';
 import { notificationsExtension } from './stream-poller.js';
 
 /**
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
     engines,
     // The stream poller (projector + notifier) and the mail sink: npm start only, so API tests
     // that count table items see no read models appear behind their back.
-    extensions: [...defaultExtensions, notificationsExtension],
+    extensions: [...defaultExtensions, notificationsExtension, deadlinesExtension()],
     ...(values.data ? { dataDir: values.data } : {}),
     log: (line) => console.log(line),
   });

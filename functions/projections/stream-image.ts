@@ -45,7 +45,7 @@ export function fromWireImage(image: Readonly<Record<string, unknown>>): Record<
   return out;
 }
 
-const seatSchema = z.object({ id: z.string(), name: z.string(), player: z.string().nullable(), joined: z.boolean() });
+const seatSchema = z.object({ id: z.string(), name: z.string(), side: z.string().optional(), player: z.string().nullable(), joined: z.boolean() });
 const pendingSchema = z.looseObject({ seat: z.string(), kind: z.enum(['move', 'sealed', 'reaction']), prompt: z.string(), player: z.string().nullable() });
 const outcomeSchema = z.object({ winners: z.array(z.string()), reason: z.string(), score: z.record(z.string(), z.number()).optional() });
 
@@ -61,6 +61,8 @@ export const gameSummarySchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   seats: z.array(seatSchema),
+  timeLimitHours: z.number().optional(),
+  windowShare: z.number().optional(),
   pending: z.array(pendingSchema),
   outcome: outcomeSchema.optional(),
 });

@@ -41,7 +41,7 @@ const command = (gameId: string, player: string, type: string) =>
   });
 
 describe('terminal client: engines, standing orders, lapses', () => {
-  it('lists engines, sets and shows standing orders, and lapses an overdue question', async () => {
+  it('lists engines, sets and shows standing orders, and lapses an overdue question', { timeout: 120_000 }, async () => {
     const engines = await cli('ann', 'engines');
     expect(engines.code, engines.err).toBe(0);
     expect(engines.out).toContain('Relay Raid (test fixture)  (create relay-raid)');

@@ -1,0 +1,85 @@
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../ports.js';
+import type { RuntimeContext, RuntimeExtension, Stoppable } from './runtime.js';
+
+/**
+ * Deadlines on your machine: the scheduler's part of the local runtime. Every few seconds it
+ * looks at the games waiting on someone (their HEAD items) and asks the service to run every
+ * deadline that has passed (lapse a window, end a game on time), as EventBridge Scheduler will
+ * in AWS. The clock it reads is the runtime's, which POST /local/clock moves forward.
+ */
+
+/** A clock that runs with the wall clock (or another) and can be moved forward, never back. */
+export interface LocalClock extends Clock {
+  advance(ms: number): string;
+}
+
+export function localClock(base: Clock = { now: () => new Date().toISOString() }): LocalClock {
+  let offset = 0;
+  const now = () => new Date(Date.parse(base.now()) + offset).toISOString();
+  return {
+    now,
+    advance(ms) {
+      offset += Math.max(0, ms);
+      return now();
+    },
+  };
+}
+
+/** The games whose earliest pending deadline has passed. */
+async function gamesDue(ctx: RuntimeContext, now: string): Promise<string[]> {
+  const due: string[] = [];
+  const doc = DynamoDBDocumentClient.from(ctx.client);
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(
+      new ScanCommand({
+        TableName: ctx.tableName,
+        FilterExpression: 'sk = :head AND #status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':head': 'HEAD', ':active': 'active' },
+        ProjectionExpression: 'gameId, summary',
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const { gameId, summary } = item as { gameId: string; summary?: { pending?: { deadline?: string }[] } };
+      if ((summary?.pending ?? []).some((p) => p.deadline !== undefined && p.deadline <= now)) due.push(gameId);
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return due;
+}
+
+/** Runs every passed deadline once now; answers the games it changed. */
+export async function sweepDeadlines(ctx: RuntimeContext, clock: Clock): Promise<string[]> {
+  const changed: string[] = [];
+  for (const gameId of await gamesDue(ctx, clock.now())) {
+    try {
+      const r = await ctx.deps.service.runDeadlines(gameId);
+      if (r.lapsed.length || r.timedOut) changed.push(gameId);
+      for (const w of r.lapsed) ctx.log(`[deadlines] ${gameId}: window ${w} lapsed to its default`);
+      if (r.timedOut) ctx.log(`[deadlines] ${gameId}: ended on time`);
+    } catch (e) {
+      ctx.log(`[deadlines] ${gameId}: ${(e as Error).message}`);
+    }
+  }
+  return changed;
+}
+
+/** The sweep every `everyMs` (default 5 s), as an extension of the local runtime. */
+export const deadlinesExtension =
+  (everyMs = 5_000): RuntimeExtension =>
+  async (ctx): Promise<Stoppable> => {
+    let running: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      running = running.then(() => sweepDeadlines(ctx, ctx.deps.clock));
+    }, everyMs);
+    return {
+      name: 'deadline scheduler',
+      stop: async () => {
+        clearInterval(timer);
+        await running;
+      },
+    };
+  };

@@ -344,7 +344,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     let mail: { mailer: Mailer | undefined; appUrl: string } = { mailer: undefined, appUrl: process.env['APP_URL'] ?? 'http://127.0.0.1' };
     // The service's clock: POST /local/clock moves it forward (a week in a second, for a demo or a test).
     const clock = localClock(opts.clock);
-    let ctx: RuntimeContext | undefined;
+    // Set once the extensions' context exists; the clock route runs deadlines through it.
+    const ready: { ctx?: RuntimeContext } = {};
     const api = createApi({
       client,
       tableName,
@@ -377,7 +378,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
             send(
               res,
               req.method === 'POST'
-                ? await clockEndpoint(body, clock, ctx)
+                ? await clockEndpoint(body, clock, ready.ctx)
                 : json(405, { code: 'http/method-not-allowed', message: 'Use POST /local/clock {"advanceHours": 48}' }),
             );
             return;
@@ -413,7 +414,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
 
-    ctx = { client, endpoint, tableName, dataDir, url, deps: api.deps, log, provideMail: (m) => (mail = m) };
+    const ctx: RuntimeContext = { client, endpoint, tableName, dataDir, url, deps: api.deps, log, provideMail: (m) => (mail = m) };
+    ready.ctx = ctx;
     for (const ext of opts.extensions ?? defaultExtensions) started.push(await ext(ctx));
 
     return {

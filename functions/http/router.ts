@@ -81,10 +81,22 @@ function parse(schema: z.ZodType | undefined, value: unknown, where: string): un
   return r.data;
 }
 
+const size = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+
+/** The 413 for a body of `bytes` bytes (the whole body as sent, never only the part read) over `max`. */
+export function bodyTooLarge(bytes: number, max: number): AppError {
+  return new AppError(
+    413,
+    'http/body-too-large',
+    `The request body is ${bytes} bytes (${size(bytes)}); the limit is ${max} bytes (${size(max)}). Send less: a draft or options this large are not accepted`,
+  );
+}
+
 function readBody(event: APIGatewayProxyEventV2, max: number): unknown {
   const raw = event.body ?? '';
   const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
-  if (bytes.length > max) throw new AppError(413, 'http/body-too-large', `The request body is ${bytes.length} bytes; the limit is ${max}`);
+  if (bytes.length > max) throw bodyTooLarge(bytes.length, max);
   const text = bytes.toString('utf8').trim();
   if (text === '') return {};
   let parsed: unknown;

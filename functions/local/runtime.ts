@@ -10,7 +10,7 @@ import { registry as defaultRegistry } from '../../domain/registry.js';
 import { createApi } from '../http/api.js';
 import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
 import { signLocalJwt } from '../http/jwt.js';
-import { DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
+import { bodyTooLarge, DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
 import { routeModules } from '../http/routes/index.js';
 import { createSettingsRoutes, settingsRoutes } from '../http/routes/settings.js';
 import type { ApiDeps, RouteModule } from '../http/types.js';
@@ -124,17 +124,20 @@ async function stopJava(dynamo: RunningDynamo): Promise<void> {
   }
 }
 
-/** Reads a request body, keeping at most `limit` bytes (the router answers 413 above its limit). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads a request body, keeping at most `limit` bytes but counting all of them: `size` is the
+ * whole body as sent, so a 413 names its real size rather than the part that was kept.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; size: number }> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
-    let kept = 0;
+    let size = 0;
     req.on('data', (c: Buffer) => {
-      if (kept > limit) return; // keep draining, stop storing
+      size += c.length;
+      if (size - c.length > limit) return; // keep draining and counting, stop storing
       chunks.push(c);
-      kept += c.length;
     });
-    req.on('end', () => resolveBody(Buffer.concat(chunks)));
+    req.on('end', () => resolveBody({ body: Buffer.concat(chunks), size }));
     req.on('error', reject);
   });
 }
@@ -334,8 +337,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const server = createServer((req, res) => {
       void (async () => {
         try {
-          const body = await readBody(req, DEFAULT_MAX_BODY_BYTES);
+          const { body, size } = await readBody(req, DEFAULT_MAX_BODY_BYTES);
           const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+          if (size > DEFAULT_MAX_BODY_BYTES) {
+            const e = bodyTooLarge(size, DEFAULT_MAX_BODY_BYTES);
+            return send(res, json(e.status, { code: e.code, message: e.message }));
+          }
           if (path === '/local/token') {
             send(
               res,

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createRegistry } from '../../domain/kernel/index.js';
+import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
+import { diceRace } from '../fixtures/dice-race.js';
+import { tally } from '../app/tally.js';
+import { cid, http, itemCount } from './support.js';
+
+/**
+ * Issue 9, robustness and security, over real HTTP against the local runtime: oversize bodies
+ * are reported at their real size, and player-chosen strings never reach a 500.
+ */
+const engines = createRegistry([diceRace, tally]);
+let rt: LocalRuntime;
+let api: ReturnType<typeof http>;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  rt = await startLocalRuntime({ memory: true, engines, dynamoEndpoint: inject('dynamoEndpoint'), tableName: `robust-${Date.now().toString(36)}` });
+  api = http(rt.url);
+  alice = rt.issueToken('alice');
+  bob = rt.issueToken('bob');
+});
+afterAll(async () => {
+  await rt?.stop();
+});
+
+async function tallyGame(): Promise<string> {
+  const c = await api.post('/v1/games', alice, { engine: 'tally', seat: 'a', commandId: cid('create') });
+  expect(c.status).toBe(201);
+  expect((await api.post(`/v1/games/${c.body.gameId}/join`, bob, { commandId: cid('join') })).status).toBe(200);
+  return c.body.gameId as string;
+}
+
+describe('a too-large body', () => {
+  it('is refused with 413 naming its real size and the limit', async () => {
+    const gameId = await tallyGame();
+    const before = await itemCount(rt.client, rt.tableName);
+    const body = JSON.stringify({ commandId: cid(), command: { type: 'Add', n: 1, pad: 'x'.repeat(300 * 1024) } });
+    const sent = Buffer.byteLength(body);
+    const r = await api.call('POST', `/v1/games/${gameId}/commands`, { token: alice, raw: body });
+    expect(r.status).toBe(413);
+    expect(r.body.code).toBe('http/body-too-large');
+    expect(r.body.message).toContain(`${sent} bytes`);
+    expect(r.body.message).toContain('the limit is 65536 bytes (64.0 KiB)');
+    expect(await itemCount(rt.client, rt.tableName)).toBe(before);
+  });
+});

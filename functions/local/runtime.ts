@@ -302,7 +302,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     let endpoint = opts.dynamoEndpoint;
     let dynamoPid: number | undefined;
     if (!endpoint) {
-      const dynamo = await startDynamoLocal(dataDir ? { path: join(dataDir, 'dynamodb') } : {});
+      const dynamo = await startDynamoLocal({ ...(dataDir ? { path: join(dataDir, 'dynamodb') } : {}), log });
       started.push({ name: 'DynamoDB Local', stop: () => stopJava(dynamo) });
       endpoint = dynamo.endpoint;
       dynamoPid = dynamo.process.pid;
@@ -325,7 +325,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       client,
       tableName,
       engines: opts.engines ?? defaultRegistry,
-      authenticate: localAuthenticator(secret),
+      // A token lives as long as the runtime's lifetime says, whatever exp a caller asked issueToken for.
+      authenticate: localAuthenticator(secret, undefined, { maxAgeSeconds: ttl }),
       modules:
         opts.modules ??
         routeModules.map((m) =>

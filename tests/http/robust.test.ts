@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
+import { createHmac } from 'node:crypto';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { tally } from '../app/tally.js';
@@ -44,5 +45,36 @@ describe('a too-large body', () => {
     expect(r.body.message).toContain(`${sent} bytes`);
     expect(r.body.message).toContain('the limit is 65536 bytes (64.0 KiB)');
     expect(await itemCount(rt.client, rt.tableName)).toBe(before);
+  });
+});
+
+describe('local tokens', () => {
+  const SECRET = 'robust-test-secret-0123456789';
+  const forge = (claims: Record<string, unknown>) => {
+    const h = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+    const p = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    return `${h}.${p}.${createHmac('sha256', SECRET).update(`${h}.${p}`).digest('base64url')}`;
+  };
+  it('are refused when another issuer made them or they are issued in the future (401)', async () => {
+    const local = await startLocalRuntime({
+      memory: true,
+      engines,
+      dynamoEndpoint: inject('dynamoEndpoint'),
+      tableName: `robust-t-${Date.now().toString(36)}`,
+      jwtSecret: SECRET,
+    });
+    try {
+      const me = http(local.url);
+      const now = Math.floor(Date.now() / 1000);
+      expect((await me.get('/v1/me/games', local.issueToken('alice'))).status).toBe(200);
+      const foreign = await me.get('/v1/me/games', forge({ sub: 'alice', iat: now, exp: now + 600, iss: 'https://elsewhere.example' }));
+      expect([foreign.status, foreign.body.code]).toEqual([401, 'auth/invalid-token']);
+      const future = await me.get('/v1/me/games', forge({ sub: 'alice', iat: now + 7200, exp: now + 9000, iss: 'fieldpost-local' }));
+      expect([future.status, future.body.code]).toEqual([401, 'auth/token-not-yet-valid']);
+      const ancient = await me.get('/v1/me/games', forge({ sub: 'alice', iat: now - 400 * 86400, exp: now + 600, iss: 'fieldpost-local' }));
+      expect([ancient.status, ancient.body.code]).toEqual([401, 'auth/token-expired']);
+    } finally {
+      await local.stop();
+    }
   });
 });

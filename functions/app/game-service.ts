@@ -194,7 +194,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
   /** Where a command already applied is remembered on a normal load: HEAD's recent list or the tail. */
   function knownCommand(l: Loaded, commandId: string): CommandRecord | undefined {
-    const r = l.stream.recent[commandId];
+    // A player's string never indexes a plain object: '__proto__' or 'constructor' would find Object's own members.
+    const r = Object.hasOwn(l.stream.recent, commandId) ? l.stream.recent[commandId] : undefined;
     if (r) return r;
     let from = 0;
     let to = 0;

@@ -507,7 +507,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const [name = 'help', ...args] = parsed.positionals;
-  const cmd = parsed.values.help ? commands['help'] : commands[name];
+  const cmd = parsed.values.help ? commands['help'] : Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!cmd) {
     console.error(`unknown command "${name}"\n\n${HELP}`);
     return 2;

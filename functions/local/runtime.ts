@@ -147,8 +147,10 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
-  const query: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  // Parameter names are the caller's: collect them in a Map, so ?__proto__= or ?constructor= is a name like any other.
+  const params = new Map<string, string>();
+  for (const [k, v] of url.searchParams) params.set(k, params.has(k) ? `${params.get(k)},${v}` : v);
+  const query = Object.fromEntries(params);
   const now = new Date();
   const method = (req.method ?? 'GET').toUpperCase();
   return {
@@ -157,7 +159,7 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
     rawPath: url.pathname,
     rawQueryString: url.search.replace(/^\?/, ''),
     headers,
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(params.size ? { queryStringParameters: query } : {}),
     requestContext: {
       accountId: 'local',
       apiId: 'local',

@@ -78,6 +78,6 @@ export function turnIsStale(models: Pick<ReadModelStore, 'getSummary'>): (n: Not
   return async (n) => {
     const s = await models.getSummary(n.gameId);
     if (!s || s.version < n.version) return false;
-    return n.seats.some((seat) => s.pendingSince[seat]?.version !== n.version);
+    return n.seats.some((seat) => (Object.hasOwn(s.pendingSince, seat) ? s.pendingSince[seat]?.version : undefined) !== n.version);
   };
 }

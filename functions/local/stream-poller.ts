@@ -225,7 +225,7 @@ export class StreamPoller {
       cur.iterator = r.NextShardIterator;
       if (!cur.iterator) cur.done = true;
       const last = records[records.length - 1]?.dynamodb?.SequenceNumber ?? this.saved?.get(id)?.sequence;
-      if (last !== undefined && (records.length || cur.done)) {
+      if (this.opts.checkpoints && last !== undefined && (records.length || cur.done)) {
         this.handed.push({ shard: id, sequence: last, done: cur.done, finished: this.opts.barrier?.() ?? (() => true) });
       }
       if (records.length === 0) break;

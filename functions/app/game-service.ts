@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  canonicalJson,
   canSee,
   chain,
   decideCancel,
@@ -19,6 +20,7 @@ import {
   foldAll,
   GENESIS,
   KERNEL_STATE_VERSION,
+  sealDraft,
   seedCommitment,
   summarize,
   viewerFor,
@@ -31,6 +33,7 @@ import {
   type Result,
   type RuleViolation,
   type Seat,
+  type TypedMessage,
   type Viewer,
 } from '../../domain/kernel/index.js';
 import {
@@ -197,6 +200,35 @@ interface Loaded {
 
 type Decision = (l: Loaded, at: string) => Result<NewEvent[], RuleViolation>;
 
+/**
+ * Whether a request sent again with a commandId already used is that same command: judged from
+ * the events the first one produced (what they record of its kind, seat, command and draft), so
+ * nothing more is stored. The first events are the command's own kernel event:
+ * Game.Created / SeatJoined / CommandAccepted / Resigned / TimedOut / Cancelled.
+ */
+type SameCommand = (first: readonly EventEnvelope[], l: Loaded) => boolean;
+
+const dataOf = (e: EventEnvelope | undefined, type: string): Record<string, unknown> | undefined =>
+  e !== undefined && e.type === type && e.data !== null && typeof e.data === 'object' ? (e.data as Record<string, unknown>) : undefined;
+
+/** The seat a request named, if it named one, is the seat the first command acted for. */
+const seatMatches = (asked: Seat | undefined, acted: unknown) => asked === undefined || asked === acted;
+
+function sameJoin(e: EventEnvelope | undefined, player: string, input: { seat?: Seat; entropy?: string }): boolean {
+  const d = dataOf(e, 'Game.SeatJoined');
+  return d !== undefined && d['player'] === player && seatMatches(input.seat, d['seat']) && d['entropy'] === (input.entropy ?? '');
+}
+
+/** The command the kernel would record for this request (the sealed draft, when there is one), as canonical JSON; undefined if it could never have been accepted. */
+function recordedForm(engine: AnyEngine, command: unknown, draft: readonly unknown[] | undefined): string | undefined {
+  const parsed = engine.commandSchema.safeParse(command);
+  if (!parsed.success) return undefined;
+  if (draft === undefined) return canonicalJson(parsed.data);
+  if (!engine.drafts) return undefined;
+  const sealed = sealDraft(engine, parsed.data as TypedMessage, draft);
+  return sealed.ok ? canonicalJson(sealed.value) : undefined;
+}
+
 export function createGameService(deps: GameServiceDeps): GameService {
   const { store, engines, clock, seeds } = deps;
   // A store that pages its loads by a snapshot interval (the DynamoDB one) sets the default, so the two agree.
@@ -228,7 +260,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
   /** Where a command already applied is remembered on a normal load: HEAD's recent list or the tail. */
   function knownCommand(l: Loaded, commandId: string): CommandRecord | undefined {
-    const r = l.stream.recent[commandId];
+    // A player's string never indexes a plain object: '__proto__' or 'constructor' would find Object's own members.
+    const r = Object.hasOwn(l.stream.recent, commandId) ? l.stream.recent[commandId] : undefined;
     if (r) return r;
     let from = 0;
     let to = 0;
@@ -251,7 +284,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
     return store.readEvents(l.stream.gameId, from - 1, to - from + 1);
   }
 
-  async function duplicate(l: Loaded, rec: CommandRecord, player: string | null, seat?: Seat): Promise<CommandResult> {
+  async function duplicate(l: Loaded, rec: CommandRecord, player: string | null, seat: Seat | undefined, same: SameCommand): Promise<CommandResult> {
     const evs = await eventsBetween(l, rec.from, rec.to);
     // The id was used by someone else: this caller's command was never applied, so it is no duplicate.
     if (evs[0] !== undefined && evs[0].player !== player) {
@@ -259,6 +292,15 @@ export function createGameService(deps: GameServiceDeps): GameService {
         409,
         'command/id-in-use',
         'Another player already used this commandId in this game; your command was not applied. Send it again with a new commandId',
+        RULE_PLATFORM,
+      );
+    }
+    // Like an idempotency key: the same id with a different request is a mistake, never a silent no-op.
+    if (!same(evs, l)) {
+      throw new AppError(
+        409,
+        'command/id-reused',
+        `You already used this commandId for a different command in this game (${evs[0]?.type ?? 'unknown'} at version ${rec.from}); this one was not applied. Give every new command a new commandId`,
         RULE_PLATFORM,
       );
     }
@@ -273,6 +315,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
     seat: Seat | undefined,
     expectedVersion: number | undefined,
     decide: Decision,
+    same: SameCommand,
   ): Promise<CommandResult> {
     checkCommandId(commandId);
     if (expectedVersion !== undefined && (!Number.isInteger(expectedVersion) || expectedVersion < 0)) {
@@ -281,12 +324,12 @@ export function createGameService(deps: GameServiceDeps): GameService {
     for (let attempt = 0; ; attempt++) {
       const l = await loadGame(gameId);
       const known = knownCommand(l, commandId);
-      if (known) return duplicate(l, known, player, seat);
+      if (known) return duplicate(l, known, player, seat, same);
       const { version, hash } = l.state.meta;
       if (expectedVersion !== undefined && expectedVersion !== version) {
         // A retry of a command applied long ago also arrives with a stale version: answer it as a duplicate.
         const rec = await store.getCommand(gameId, commandId);
-        if (rec) return duplicate(l, rec, player, seat);
+        if (rec) return duplicate(l, rec, player, seat, same);
         throw conflict(expectedVersion, version);
       }
       const at = clock.now();
@@ -294,7 +337,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       if (!decided.ok) {
         // An old command sent again may no longer be legal: it is still a duplicate, not an error.
         const rec = await store.getCommand(gameId, commandId);
-        if (rec) return duplicate(l, rec, player, seat);
+        if (rec) return duplicate(l, rec, player, seat, same);
         throw violationError(decided.error);
       }
       const envs = chain({ version, hash }, decided.value, { gameId, commandId, at, player, seed: l.stream.seed });
@@ -310,11 +353,11 @@ export function createGameService(deps: GameServiceDeps): GameService {
           ...snapshotFor(l, next),
         });
       } catch (e) {
-        if (e instanceof DuplicateCommandError) return duplicate(await loadGame(gameId), e.record, player, seat);
+        if (e instanceof DuplicateCommandError) return duplicate(await loadGame(gameId), e.record, player, seat, same);
         if (!(e instanceof ConcurrencyError)) throw e;
         if (expectedVersion !== undefined) {
           const rec = await store.getCommand(gameId, commandId);
-          if (rec) return duplicate(await loadGame(gameId), rec, player, seat);
+          if (rec) return duplicate(await loadGame(gameId), rec, player, seat, same);
           throw conflict(expectedVersion);
         }
         if (attempt >= maxRetries) throw new AppError(409, 'version/conflict', 'The game is busy: other commands kept arriving first. Try again.');
@@ -412,65 +455,135 @@ export function createGameService(deps: GameServiceDeps): GameService {
         const l = await loadGame(gameId);
         const rec = e instanceof DuplicateCommandError ? e.record : (knownCommand(l, input.commandId) ?? (await store.getCommand(gameId, input.commandId)));
         if (!rec) throw new AppError(409, 'game/exists', `Game ${gameId} already exists`);
-        return duplicate(l, rec, player, input.seat);
+        return duplicate(l, rec, player, input.seat, (first) => {
+          const d = dataOf(first[0], 'Game.Created');
+          if (!d || d['engine'] !== input.engine || d['createdBy'] !== player) return false;
+          // The game the first create recorded, decided again from this request (its options parsed the same way).
+          const again = decideCreate(engine, {
+            gameId,
+            options: input.options,
+            createdBy: player,
+            commitment: d['commitment'] as string,
+            ...(input.reserve ? { reserve: input.reserve } : {}),
+            ...(input.timeLimitHours !== undefined ? { timeLimitHours: input.timeLimitHours } : {}),
+          });
+          const recreated = again.ok ? again.value[0]?.data : undefined;
+          if (recreated === undefined || canonicalJson({ ...(recreated as object), engineVersion: d['engineVersion'] }) !== canonicalJson(d)) return false;
+          return input.seat === undefined
+            ? first[1]?.type !== 'Game.SeatJoined'
+            : sameJoin(first[1], player, { seat: input.seat, ...(input.entropy !== undefined ? { entropy: input.entropy } : {}) });
+        });
       }
       return { gameId, version: state.meta.version, duplicate: false, events: visible(events, state, player, input.seat) };
     },
 
     join(player, gameId, input) {
-      return run(gameId, player, input.commandId, input.seat, undefined, (l) =>
-        decideJoin(
-          l.engine,
-          l.state,
-          { player, ...(input.seat !== undefined ? { seat: input.seat } : {}), ...(input.entropy !== undefined ? { entropy: input.entropy } : {}) },
-          l.stream.seed,
-        ),
+      return run(
+        gameId,
+        player,
+        input.commandId,
+        input.seat,
+        undefined,
+        (l) =>
+          decideJoin(
+            l.engine,
+            l.state,
+            { player, ...(input.seat !== undefined ? { seat: input.seat } : {}), ...(input.entropy !== undefined ? { entropy: input.entropy } : {}) },
+            l.stream.seed,
+          ),
+        (first) => sameJoin(first[0], player, input),
       );
     },
 
     submit(player, gameId, input) {
-      return run(gameId, player, input.commandId, input.seat, input.expectedVersion, (l, at) =>
-        decidePlay(
-          l.engine,
-          l.state,
-          {
-            player,
-            command: input.command,
-            now: at,
-            ...(input.seat !== undefined ? { seat: input.seat } : {}),
-            ...(input.draft !== undefined ? { draft: input.draft } : {}),
-          },
-          l.stream.seed,
-        ),
+      return run(
+        gameId,
+        player,
+        input.commandId,
+        input.seat,
+        input.expectedVersion,
+        (l, at) =>
+          decidePlay(
+            l.engine,
+            l.state,
+            {
+              player,
+              command: input.command,
+              now: at,
+              ...(input.seat !== undefined ? { seat: input.seat } : {}),
+              ...(input.draft !== undefined ? { draft: input.draft } : {}),
+            },
+            l.stream.seed,
+          ),
+        (first, l) => {
+          const d = dataOf(first[0], 'Game.CommandAccepted');
+          if (!d || !seatMatches(input.seat, first[0]!.actor)) return false;
+          return recordedForm(l.engine, input.command, input.draft) === canonicalJson(d['command']);
+        },
       );
     },
 
     resign(player, gameId, input) {
-      return run(gameId, player, input.commandId, input.seat, undefined, (l) =>
-        decideResign(l.engine, l.state, { player, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+      return run(
+        gameId,
+        player,
+        input.commandId,
+        input.seat,
+        undefined,
+        (l) => decideResign(l.engine, l.state, { player, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+        (first) => {
+          const d = dataOf(first[0], 'Game.Resigned');
+          return d !== undefined && seatMatches(input.seat, d['seat']);
+        },
       );
     },
 
     claimTimeout(player, gameId, input) {
-      return run(gameId, player, input.commandId, input.seat, undefined, (l, at) =>
-        decideClaimTimeout(l.engine, l.state, { player, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+      return run(
+        gameId,
+        player,
+        input.commandId,
+        input.seat,
+        undefined,
+        (l, at) => decideClaimTimeout(l.engine, l.state, { player, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+        (first) => {
+          const d = dataOf(first[0], 'Game.TimedOut');
+          return d !== undefined && seatMatches(input.seat, d['claimedBy']);
+        },
       );
     },
 
     setStandingOrders(player, gameId, input) {
-      return run(gameId, player, input.commandId, input.seat, undefined, (l, at) =>
-        decideStandingOrders(
-          l.engine,
-          l.state,
-          { player, orders: input.orders, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) },
-          l.stream.seed,
-        ),
+      return run(
+        gameId,
+        player,
+        input.commandId,
+        input.seat,
+        undefined,
+        (l, at) =>
+          decideStandingOrders(
+            l.engine,
+            l.state,
+            { player, orders: input.orders, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) },
+            l.stream.seed,
+          ),
+        (first) => {
+          const d = dataOf(first[0], 'Game.StandingOrdersSet');
+          return d !== undefined && seatMatches(input.seat, d['seat']) && canonicalJson(d['orders']) === canonicalJson(input.orders);
+        },
       );
     },
 
     lapse(player, gameId, input) {
-      return run(gameId, player, input.commandId, input.seat, undefined, (l, at) =>
-        decideLapse(l.engine, l.state, { player, window: input.window, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+      return run(
+        gameId,
+        player,
+        input.commandId,
+        input.seat,
+        undefined,
+        (l, at) =>
+          decideLapse(l.engine, l.state, { player, window: input.window, now: at, ...(input.seat !== undefined ? { seat: input.seat } : {}) }, l.stream.seed),
+        (first) => dataOf(first[0], 'Game.WindowLapsed')?.['window'] === input.window,
       );
     },
 
@@ -482,8 +595,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
         const due = dueWindows(l.engine, l.state, clock.now())[0];
         if (!due) {
           // One time-out per game: a second call finds the game ended, or sees the same commandId.
-          const r = await run(gameId, null, 'time-out', undefined, undefined, (l2, at) =>
-            decideTimeOut(l2.engine, l2.state, { now: at }, l2.stream.seed),
+          const r = await run(
+            gameId,
+            null,
+            'time-out',
+            undefined,
+            undefined,
+            (l2, at) => decideTimeOut(l2.engine, l2.state, { now: at }, l2.stream.seed),
+            (first) => dataOf(first[0], 'Game.TimedOut')?.['claimedBy'] === null,
           ).catch((e: unknown) => {
             if (e instanceof AppError && e.code === 'time/not-yet') return undefined;
             throw e;
@@ -492,8 +611,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
         }
         // One command id per window opening: a repeated or racing scheduler call is a duplicate, never a second lapse.
         const commandId = `lapse:${createHash('sha256').update(`${due.window.id}\u0000${due.since}`).digest('base64url').slice(0, 32)}`;
-        const r = await run(gameId, null, commandId, undefined, undefined, (l2, at) =>
-          decideLapse(l2.engine, l2.state, { player: null, window: due.window.id, now: at }, l2.stream.seed),
+        const r = await run(
+          gameId,
+          null,
+          commandId,
+          undefined,
+          undefined,
+          (l2, at) => decideLapse(l2.engine, l2.state, { player: null, window: due.window.id, now: at }, l2.stream.seed),
+          (first) => dataOf(first[0], 'Game.WindowLapsed')?.['window'] === due.window.id,
         );
         if (r.duplicate) return { lapsed, timedOut: false };
         lapsed.push(due.window.id);
@@ -501,7 +626,15 @@ export function createGameService(deps: GameServiceDeps): GameService {
     },
 
     cancel(player, gameId, input) {
-      return run(gameId, player, input.commandId, undefined, undefined, (l) => decideCancel(l.state, { player }, l.stream.seed));
+      return run(
+        gameId,
+        player,
+        input.commandId,
+        undefined,
+        undefined,
+        (l) => decideCancel(l.state, { player }, l.stream.seed),
+        (first) => dataOf(first[0], 'Game.Cancelled')?.['by'] === player,
+      );
     },
 
     async view(player, gameId, opts = {}) {

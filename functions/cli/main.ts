@@ -585,7 +585,6 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const [name = 'help', ...args] = parsed.positionals;
-  // A command name is the user's word: only the table's own entries are commands (not 'constructor').
   const cmd = parsed.values.help ? commands['help'] : Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!cmd) {
     console.error(`unknown command "${name}"\n\n${HELP}`);

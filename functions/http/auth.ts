@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { AppError } from '../ports.js';
-import { verifyLocalJwt } from './jwt.js';
+import { verifyLocalJwt, type VerifyOptions } from './jwt.js';
 
 /** Turns a request into the signed-in player's id, or throws a 401 AppError. */
 export type Authenticator = (event: APIGatewayProxyEventV2) => string;
@@ -37,12 +37,18 @@ function bearer(event: APIGatewayProxyEventV2): string {
   return m[1]!;
 }
 
-/** Locally there is no authorizer in front: verify HS256 tokens signed with LOCAL_JWT_SECRET. */
-export function localAuthenticator(secret: string, nowSeconds: () => number = () => Math.floor(Date.now() / 1000)): Authenticator {
+/**
+ * Locally there is no authorizer in front: verify HS256 tokens signed with LOCAL_JWT_SECRET,
+ * issued by the local runtime, not in the future, and (with `maxAgeSeconds`) no older than the
+ * runtime's token lifetime.
+ */
+export function localAuthenticator(secret: string, nowSeconds: () => number = () => Math.floor(Date.now() / 1000), opts: VerifyOptions = {}): Authenticator {
   return (event) => {
-    const r = verifyLocalJwt(secret, bearer(event), nowSeconds());
+    const r = verifyLocalJwt(secret, bearer(event), nowSeconds(), opts);
     if (!r.ok) {
       if (r.reason === 'expired') throw new AppError(401, 'auth/token-expired', 'Your token has expired: sign in again', RULE);
+      if (r.reason === 'not-yet-valid')
+        throw new AppError(401, 'auth/token-not-yet-valid', 'Your token was issued in the future: check this machine’s clock, then sign in again', RULE);
       throw new AppError(401, 'auth/invalid-token', 'The token is not valid here: sign in again', RULE);
     }
     return checkedPlayer(r.claims.sub);

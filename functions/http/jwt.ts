@@ -9,13 +9,28 @@ export interface LocalClaims {
   readonly sub: string;
   readonly iat: number;
   readonly exp: number;
-  readonly iss?: string;
+  readonly iss: string;
 }
 
+/**
+ * Why a token was refused. 'issuer': not issued by this local runtime; 'not-yet-valid': issued
+ * in the future (beyond the allowed clock skew); 'expired': past exp, or older than the
+ * lifetime the verifier allows.
+ */
 export type JwtCheck =
-  { readonly ok: true; readonly claims: LocalClaims } | { readonly ok: false; readonly reason: 'malformed' | 'algorithm' | 'signature' | 'expired' | 'claims' };
+  | { readonly ok: true; readonly claims: LocalClaims }
+  | { readonly ok: false; readonly reason: 'malformed' | 'algorithm' | 'signature' | 'expired' | 'claims' | 'issuer' | 'not-yet-valid' };
 
 export const LOCAL_ISSUER = 'fieldpost-local';
+/** Clocks on one machine agree; a minute covers a token minted just before a clock step. */
+export const DEFAULT_SKEW_SECONDS = 60;
+
+export interface VerifyOptions {
+  /** A token whose iat is more than this many seconds old is expired whatever its exp says. */
+  readonly maxAgeSeconds?: number;
+  /** How far in the future iat may be (default DEFAULT_SKEW_SECONDS). */
+  readonly skewSeconds?: number;
+}
 
 const b64url = (b: Buffer | string): string => Buffer.from(b).toString('base64url');
 
@@ -41,8 +56,11 @@ function parseJson(part: string): unknown {
 
 const B64URL = /^[A-Za-z0-9_-]+$/;
 
-/** Verifies signature (constant time), algorithm (HS256 only: never "none") and expiry. */
-export function verifyLocalJwt(secret: string, token: string, nowSeconds: number): JwtCheck {
+/**
+ * Verifies signature (constant time), algorithm (HS256 only: never "none"), issuer (this local
+ * runtime's), issue time (not in the future beyond the skew, not older than maxAgeSeconds) and expiry.
+ */
+export function verifyLocalJwt(secret: string, token: string, nowSeconds: number, opts: VerifyOptions = {}): JwtCheck {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((p) => B64URL.test(p))) return { ok: false, reason: 'malformed' };
   const [h, p, s] = parts as [string, string, string];
@@ -54,9 +72,21 @@ export function verifyLocalJwt(secret: string, token: string, nowSeconds: number
   // Compare equal-length buffers only; a length mismatch is a bad signature anyway.
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature' };
   const claims = parseJson(p) as Partial<LocalClaims> | undefined;
-  if (!claims || typeof claims !== 'object' || typeof claims.sub !== 'string' || claims.sub === '' || typeof claims.exp !== 'number') {
+  if (
+    !claims ||
+    typeof claims !== 'object' ||
+    typeof claims.sub !== 'string' ||
+    claims.sub === '' ||
+    typeof claims.exp !== 'number' ||
+    !Number.isFinite(claims.exp) ||
+    typeof claims.iat !== 'number' ||
+    !Number.isFinite(claims.iat)
+  ) {
     return { ok: false, reason: 'claims' };
   }
+  if (claims.iss !== LOCAL_ISSUER) return { ok: false, reason: 'issuer' };
+  if (claims.iat > nowSeconds + (opts.skewSeconds ?? DEFAULT_SKEW_SECONDS)) return { ok: false, reason: 'not-yet-valid' };
   if (claims.exp <= nowSeconds) return { ok: false, reason: 'expired' };
+  if (opts.maxAgeSeconds !== undefined && nowSeconds - claims.iat > opts.maxAgeSeconds) return { ok: false, reason: 'expired' };
   return { ok: true, claims: claims as LocalClaims };
 }

@@ -81,10 +81,22 @@ function parse(schema: z.ZodType | undefined, value: unknown, where: string): un
   return r.data;
 }
 
+const size = (bytes: number): string =>
+  bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+
+/** The 413 for a body of `bytes` bytes (the whole body as sent, never only the part read) over `max`. */
+export function bodyTooLarge(bytes: number, max: number): AppError {
+  return new AppError(
+    413,
+    'http/body-too-large',
+    `The request body is ${bytes} bytes (${size(bytes)}); the limit is ${max} bytes (${size(max)}). Send less: a draft or options this large are not accepted`,
+  );
+}
+
 function readBody(event: APIGatewayProxyEventV2, max: number): unknown {
   const raw = event.body ?? '';
   const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
-  if (bytes.length > max) throw new AppError(413, 'http/body-too-large', `The request body is ${bytes.length} bytes; the limit is ${max}`);
+  if (bytes.length > max) throw bodyTooLarge(bytes.length, max);
   const text = bytes.toString('utf8').trim();
   if (text === '') return {};
   let parsed: unknown;
@@ -93,20 +105,27 @@ function readBody(event: APIGatewayProxyEventV2, max: number): unknown {
   } catch (e) {
     throw new AppError(400, 'http/malformed-json', `The request body is not valid JSON: ${(e as Error).message}`);
   }
+  const bad = unusable(parsed);
   // 1e400 parses to Infinity, which canonical JSON (and so an event's hash) cannot hold.
-  if (hasNonFinite(parsed)) throw new AppError(400, 'http/malformed-json', 'The request body holds a number too large to represent (such as 1e400)');
+  if (bad === 'non-finite') throw new AppError(400, 'http/malformed-json', 'The request body holds a number too large to represent (such as 1e400)');
+  // JSON.parse keeps "__proto__" as an own key, but the validators and the SDK turn it into a prototype or drop it without a word.
+  if (bad === 'proto-key')
+    throw new AppError(400, 'http/malformed-json', 'The request body uses "__proto__" as a key; no field, seat or id may be called that');
   return parsed;
 }
 
 /** Iterative: a body may nest tens of thousands of levels deep within the size limit. */
-function hasNonFinite(root: unknown): boolean {
+function unusable(root: unknown): 'non-finite' | 'proto-key' | undefined {
   const stack: unknown[] = [root];
   while (stack.length) {
     const v = stack.pop();
-    if (typeof v === 'number' && !Number.isFinite(v)) return true;
-    if (v !== null && typeof v === 'object') for (const x of Object.values(v)) stack.push(x);
+    if (typeof v === 'number' && !Number.isFinite(v)) return 'non-finite';
+    if (v !== null && typeof v === 'object') {
+      if (!Array.isArray(v) && Object.hasOwn(v, '__proto__')) return 'proto-key';
+      for (const x of Object.values(v)) stack.push(x);
+    }
   }
-  return false;
+  return undefined;
 }
 
 /**

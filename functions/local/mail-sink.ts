@@ -195,7 +195,21 @@ export function mailHttp(
       body: JSON.stringify({ dir, count: mails.length, mails: mails.map((m) => ({ ...m, raw: `/local/mail/${m.id}` })) }),
     };
   }
-  const raw = readRawMail(dir, decodeURIComponent(path.slice('/local/mail/'.length)));
+  let id: string;
+  try {
+    id = decodeURIComponent(path.slice('/local/mail/'.length));
+  } catch {
+    // A stray % (such as /local/mail/%ZZ) is the caller's mistake, not the server's.
+    return {
+      statusCode: 400,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        code: 'local/bad-mail-id',
+        message: 'The mail id in the path is not valid percent-encoding; take the id (or the raw link) from GET /local/mail',
+      }),
+    };
+  }
+  const raw = readRawMail(dir, id);
   if (!raw)
     return {
       statusCode: 404,

@@ -12,7 +12,7 @@ import { localClock, sweepDeadlines, type LocalClock } from './deadlines.js';
 import type { Clock } from '../ports.js';
 import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
 import { signLocalJwt } from '../http/jwt.js';
-import { DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
+import { bodyTooLarge, DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
 import { routeModules } from '../http/routes/index.js';
 import { createSettingsRoutes, settingsRoutes } from '../http/routes/settings.js';
 import type { ApiDeps, RouteModule } from '../http/types.js';
@@ -128,17 +128,20 @@ async function stopJava(dynamo: RunningDynamo): Promise<void> {
   }
 }
 
-/** Reads a request body, keeping at most `limit` bytes (the router answers 413 above its limit). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads a request body, keeping at most `limit` bytes but counting all of them: `size` is the
+ * whole body as sent, so a 413 names its real size rather than the part that was kept.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; size: number }> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
-    let kept = 0;
+    let size = 0;
     req.on('data', (c: Buffer) => {
-      if (kept > limit) return; // keep draining, stop storing
+      size += c.length;
+      if (size - c.length > limit) return; // keep draining and counting, stop storing
       chunks.push(c);
-      kept += c.length;
     });
-    req.on('end', () => resolveBody(Buffer.concat(chunks)));
+    req.on('end', () => resolveBody({ body: Buffer.concat(chunks), size }));
     req.on('error', reject);
   });
 }
@@ -148,8 +151,10 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
-  const query: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  // Parameter names are the caller's: collect them in a Map, so ?__proto__= or ?constructor= is a name like any other.
+  const params = new Map<string, string>();
+  for (const [k, v] of url.searchParams) params.set(k, params.has(k) ? `${params.get(k)},${v}` : v);
+  const query = Object.fromEntries(params);
   const now = new Date();
   const method = (req.method ?? 'GET').toUpperCase();
   return {
@@ -158,7 +163,7 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
     rawPath: url.pathname,
     rawQueryString: url.search.replace(/^\?/, ''),
     headers,
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(params.size ? { queryStringParameters: query } : {}),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -323,7 +328,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     let endpoint = opts.dynamoEndpoint;
     let dynamoPid: number | undefined;
     if (!endpoint) {
-      const dynamo = await startDynamoLocal(dataDir ? { path: join(dataDir, 'dynamodb') } : {});
+      const dynamo = await startDynamoLocal({ ...(dataDir ? { path: join(dataDir, 'dynamodb') } : {}), log });
       started.push({ name: 'DynamoDB Local', stop: () => stopJava(dynamo) });
       endpoint = dynamo.endpoint;
       dynamoPid = dynamo.process.pid;
@@ -350,7 +355,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       client,
       tableName,
       engines: opts.engines ?? defaultRegistry,
-      authenticate: localAuthenticator(secret),
+      // A token lives as long as the runtime's lifetime says, whatever exp a caller asked issueToken for.
+      authenticate: localAuthenticator(secret, undefined, { maxAgeSeconds: ttl }),
       clock,
       modules:
         opts.modules ??
@@ -363,8 +369,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const server = createServer((req, res) => {
       void (async () => {
         try {
-          const body = await readBody(req, DEFAULT_MAX_BODY_BYTES);
+          const { body, size } = await readBody(req, DEFAULT_MAX_BODY_BYTES);
           const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+          if (size > DEFAULT_MAX_BODY_BYTES) {
+            const e = bodyTooLarge(size, DEFAULT_MAX_BODY_BYTES);
+            return send(res, json(e.status, { code: e.code, message: e.message }));
+          }
           if (path === '/local/token') {
             send(
               res,

@@ -1,3 +1,4 @@
+import '../quiet-sdk.js';
 import { parseArgs } from 'node:util';
 import { registry } from '../../domain/registry.js';
 import { loadEngineModules, withEngines } from './engine-modules.js';

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -37,11 +37,75 @@ export interface StreamPollerOptions {
   readonly intervalMs?: number;
   readonly maxRetries?: number;
   readonly log?: (line: string) => void;
+  /**
+   * Where the poller keeps, per shard, the last record it has finished with, so a restart
+   * resumes after it instead of reading the whole stream again. Absent: every start reads
+   * from the beginning (TRIM_HORIZON), as a throwaway --memory table wants.
+   */
+  readonly checkpoints?: CheckpointStore;
+  /**
+   * Called after a batch has been handed over; the answer says when everything the batch set
+   * going (notification jobs, and any retries they queued) has finished. A record is
+   * checkpointed only then: after processing, never before. Default: at once.
+   */
+  readonly barrier?: () => () => boolean;
+}
+
+/** Per shard: the sequence number of the last record finished with; `done` once a closed shard is read to its end. */
+export interface ShardCheckpoint {
+  readonly sequence: string;
+  readonly done?: boolean;
+}
+
+export interface CheckpointStore {
+  /** The checkpoints of this stream (none for another stream ARN: the table was made again). */
+  load(streamArn: string): Promise<Map<string, ShardCheckpoint>>;
+  save(streamArn: string, shards: ReadonlyMap<string, ShardCheckpoint>): Promise<void>;
+}
+
+/**
+ * Checkpoints in a JSON file in the data folder, not in the table: a write to the table would
+ * itself appear in the stream and keep the poller busy writing checkpoints of checkpoints.
+ * Written to a temporary file and renamed, so a crash leaves the old file or the new one.
+ */
+export function fileCheckpoints(file: string): CheckpointStore {
+  return {
+    async load(streamArn) {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(readFileSync(file, 'utf8'));
+      } catch {
+        return new Map();
+      }
+      const r = raw as { streamArn?: unknown; shards?: unknown } | null;
+      if (!r || r.streamArn !== streamArn || !Array.isArray(r.shards)) return new Map();
+      const out = new Map<string, ShardCheckpoint>();
+      for (const x of r.shards as unknown[]) {
+        const [id, cp] = Array.isArray(x) ? (x as [unknown, { sequence?: unknown; done?: unknown } | null]) : [undefined, null];
+        if (typeof id === 'string' && cp && typeof cp.sequence === 'string')
+          out.set(id, { sequence: cp.sequence, ...(cp.done === true ? { done: true } : {}) });
+      }
+      return out;
+    },
+    async save(streamArn, shards) {
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ streamArn, savedAt: new Date().toISOString(), shards: [...shards] }, null, 1) + '\n');
+      renameSync(tmp, file);
+    },
+  };
 }
 
 interface ShardCursor {
   iterator: string | undefined;
   done: boolean;
+}
+
+/** A batch handed over, waiting for its barrier before its last record may be checkpointed. */
+interface Handed {
+  readonly shard: string;
+  readonly sequence: string;
+  readonly done: boolean;
+  readonly finished: () => boolean;
 }
 
 export class StreamPoller {
@@ -54,6 +118,11 @@ export class StreamPoller {
   private passWaiters: (() => void)[] = [];
   /** Records given up on after retries (the local dead-letter queue). */
   readonly deadLetters: { sequence: string; reason: string }[] = [];
+  /** Stream records handed to onRecords since this poller started (a restart that resumes hands over only the new ones). */
+  delivered = 0;
+  /** The checkpoints as loaded and as advanced since; undefined until the first pass loads them. */
+  private saved: Map<string, ShardCheckpoint> | undefined;
+  private readonly handed: Handed[] = [];
 
   constructor(private readonly opts: StreamPollerOptions) {
     this.streams = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -81,6 +150,8 @@ export class StreamPoller {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => undefined);
+    // Whatever has finished by now is kept; the rest is read again after the restart.
+    await this.commit().catch((e) => this.opts.log?.(`[stream] saving the checkpoint failed: ${(e as Error).message}`));
     for (const w of this.passWaiters.splice(0)) w();
     this.streams.destroy();
   }
@@ -109,6 +180,8 @@ export class StreamPoller {
   /** One pass over every shard, reading each to its current end. */
   private async pass(): Promise<void> {
     const shards = await this.shards();
+    const StreamArn = await this.arn();
+    if (!this.saved) this.saved = this.opts.checkpoints ? await this.opts.checkpoints.load(StreamArn) : new Map();
     const ids = new Set(shards.map((s) => s.ShardId!));
     for (const shard of shards) {
       const id = shard.ShardId!;
@@ -117,26 +190,69 @@ export class StreamPoller {
       if (parent && ids.has(parent) && !this.cursors.get(parent)?.done) continue;
       let cur = this.cursors.get(id);
       if (!cur) {
-        const it = await this.streams.send(new GetShardIteratorCommand({ StreamArn: await this.arn(), ShardId: id, ShardIteratorType: 'TRIM_HORIZON' }));
-        cur = { iterator: it.ShardIterator, done: false };
+        cur = await this.openShard(StreamArn, id);
         this.cursors.set(id, cur);
       }
-      await this.drainShard(cur);
+      await this.drainShard(id, cur);
     }
+    await this.commit();
   }
 
-  private async drainShard(cur: ShardCursor): Promise<void> {
+  /** Where a shard is read from: after its checkpoint, or from its beginning when it has none (or the checkpoint is no longer in the stream). */
+  private async openShard(StreamArn: string, ShardId: string): Promise<ShardCursor> {
+    const cp = this.saved?.get(ShardId);
+    if (cp?.done) return { iterator: undefined, done: true };
+    if (cp) {
+      try {
+        const it = await this.streams.send(
+          new GetShardIteratorCommand({ StreamArn, ShardId, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: cp.sequence }),
+        );
+        return { iterator: it.ShardIterator, done: false };
+      } catch (e) {
+        // Trimmed past the checkpoint (24 h of retention): read what is left; the handlers are idempotent.
+        this.opts.log?.(`[stream] checkpoint of shard ${ShardId} is no longer in the stream (${(e as Error).name}); reading the shard from its start`);
+      }
+    }
+    const it = await this.streams.send(new GetShardIteratorCommand({ StreamArn, ShardId, ShardIteratorType: 'TRIM_HORIZON' }));
+    return { iterator: it.ShardIterator, done: false };
+  }
+
+  private async drainShard(id: string, cur: ShardCursor): Promise<void> {
     while (!cur.done && cur.iterator && !this.stopped) {
       const r = await this.streams.send(new GetRecordsCommand({ ShardIterator: cur.iterator, Limit: 1000 }));
       const records = r.Records ?? [];
       if (records.length) await this.deliver(records);
       cur.iterator = r.NextShardIterator;
       if (!cur.iterator) cur.done = true;
+      const last = records[records.length - 1]?.dynamodb?.SequenceNumber ?? this.saved?.get(id)?.sequence;
+      if (this.opts.checkpoints && last !== undefined && (records.length || cur.done)) {
+        this.handed.push({ shard: id, sequence: last, done: cur.done, finished: this.opts.barrier?.() ?? (() => true) });
+      }
       if (records.length === 0) break;
     }
   }
 
+  /** Saves, per shard, the newest batch that is finished and follows only finished batches. */
+  private async commit(): Promise<void> {
+    if (!this.opts.checkpoints || !this.saved) return;
+    const blocked = new Set<string>();
+    let changed = false;
+    const keep: Handed[] = [];
+    for (const h of this.handed.splice(0)) {
+      if (blocked.has(h.shard) || !h.finished()) {
+        blocked.add(h.shard);
+        keep.push(h);
+        continue;
+      }
+      this.saved.set(h.shard, { sequence: h.sequence, ...(h.done ? { done: true } : {}) });
+      changed = true;
+    }
+    this.handed.push(...keep);
+    if (changed) await this.opts.checkpoints.save(await this.arn(), this.saved);
+  }
+
   private async deliver(records: readonly _Record[]): Promise<void> {
+    this.delivered += records.length;
     let batch: readonly StreamRecordLike[] = records as readonly StreamRecordLike[];
     for (let attempt = 0; batch.length; attempt++) {
       const { batchItemFailures } = await this.opts.onRecords(batch);
@@ -223,6 +339,8 @@ export interface LocalNotificationsOptions {
   readonly webhooks?: WebhookTransport;
   /** Webhooks to plain http and private addresses (receivers on 127.0.0.1); default true here, never in AWS. */
   readonly allowPrivateWebhooks?: boolean;
+  /** Seconds a channel may stay 'sending' before a restarted runtime takes it over (default NOTIFY_LEASE_SECONDS, else 90). */
+  readonly leaseSeconds?: number;
 }
 
 export async function startLocalNotifications(
@@ -270,6 +388,7 @@ export async function startLocalNotifications(
       queue,
       mailer: mailer!,
       allowPrivateWebhooks: opts.allowPrivateWebhooks ?? true,
+      ...(opts.leaseSeconds !== undefined ? { leaseSeconds: opts.leaseSeconds } : {}),
       ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
       ...(opts.clock ? { clock: opts.clock } : {}),
     });
@@ -283,6 +402,13 @@ export async function startLocalNotifications(
       tableName: ctx.tableName,
       intervalMs: opts.pollIntervalMs ?? 250,
       log: ctx.log,
+      // Kept with the data, so a restart resumes where the last run finished (a --memory table is new every time).
+      ...(ctx.dataDir ? { checkpoints: fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}.json`)) } : {}),
+      // A record is done once the notices it queued are sent: the in-process queue does not survive a crash.
+      barrier: () => {
+        const mark = queue.mark();
+        return () => queue.finishedThrough(mark);
+      },
       onRecords: (records) =>
         processStreamRecords(records, { readModels, queue, log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`) }),
     });

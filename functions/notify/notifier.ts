@@ -87,12 +87,13 @@ export class Notifier {
     const all = channelsOf(await this.deps.settings.get(notice.player));
     const rendered = renderNotice(notice, this.deps.appUrl);
     if (job.channel !== undefined) {
-      // A scheduled retry of one channel (requeue mode).
+      // A scheduled retry of one channel (requeue mode), or a re-check of a claim left 'sending'.
       const ch = all.find((c) => c.id === job.channel);
       const attempt = job.attempt ?? 2;
-      if (!ch || !(await this.deps.ledger.claimRetry(notice.key, ch.id, attempt, this.deps.clock.now())))
-        return [{ channel: job.channel, outcome: 'duplicate' }];
-      return [await this.deliver(notice, rendered, ch, attempt)];
+      if (!ch) return [{ channel: job.channel, outcome: 'duplicate' }];
+      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), attempt);
+      if (taken === false) return [{ channel: ch.id, outcome: await this.recheckIfSending(notice, ch.id) }];
+      return [await this.deliverTaken(notice, rendered, ch, attempt, taken)];
     }
     if (notice.kind === 'turn' && (await this.deps.isStale?.(notice))) return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
     // On a replay the ledger returns the channels chosen the first time, so a channel
@@ -107,13 +108,44 @@ export class Notifier {
     if (chosen.length === 0) return [];
     const out: ChannelResult[] = [];
     for (const ch of all.filter((c) => chosen.includes(c.id))) {
-      if (!(await this.deps.ledger.claim(notice.key, ch.id, this.deps.clock.now()))) {
-        out.push({ channel: ch.id, outcome: 'duplicate' });
+      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now());
+      if (taken === false) {
+        out.push({ channel: ch.id, outcome: await this.recheckIfSending(notice, ch.id) });
         continue;
       }
-      out.push(await this.deliver(notice, rendered, ch, 1));
+      out.push(await this.deliverTaken(notice, rendered, ch, 1, taken));
     }
     return out;
+  }
+
+  /**
+   * A claim taken over from a worker that died while 'sending' (a crash, a Lambda timeout):
+   * if that worker's delivery was recorded as accepted, it went out, and only the ledger missed
+   * it, so settle it as sent instead of sending it again.
+   */
+  private async deliverTaken(notice: Notice, rendered: Rendered, ch: Channel, attempt: number, taken: { readonly from?: string }): Promise<ChannelResult> {
+    if (taken.from !== undefined && (await this.deps.deliveries.sentSince(notice.player, deliveryIdOf(notice.key, notice.player, ch.id), taken.from))) {
+      await this.deps.ledger.settle(notice.key, ch.id, 'sent', this.deps.clock.now());
+      return { channel: ch.id, outcome: 'sent' };
+    }
+    return this.deliver(notice, rendered, ch, attempt);
+  }
+
+  /**
+   * The channel is claimed by another worker. If it is still 'sending', that worker may be
+   * alive, or may have died with the claim (the process crashed, the Lambda timed out): look
+   * again once its lease has run out, when a claim still 'sending' is taken over. Without this
+   * a notice whose worker died would stay 'sending' forever, since its message was handled.
+   */
+  private async recheckIfSending(notice: Notice, channel: string): Promise<ChannelResult['outcome']> {
+    const { ledger, queue, clock } = this.deps;
+    if (!queue) return 'duplicate';
+    const claim = await ledger.inspect(notice.key, channel);
+    if (claim?.state !== 'sending') return 'duplicate';
+    const leaseEnds = Date.parse(claim.claimedAt) + ledger.leaseSeconds * 1000;
+    const wait = Math.max(1, Math.ceil((leaseEnds - Date.parse(clock.now())) / 1000) + 1);
+    await queue.enqueue([{ notice, channel, attempt: claim.attempt }], Math.min(SQS_MAX_DELAY_SECONDS, wait));
+    return 'duplicate';
   }
 
   private async deliver(notice: Notice, rendered: Rendered, ch: Channel, firstAttempt: number): Promise<ChannelResult> {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { NotifyJob } from './decide.js';
 
@@ -40,12 +41,21 @@ export class SqsNotifyQueue implements NotifyQueue {
 /**
  * The local stand-in for SQS: jobs run in this process after their delay (scaled, so tests
  * can make a 30 s backoff take 30 ms). `idle()` resolves once nothing is queued or running.
+ *
+ * Unlike SQS it keeps nothing across a crash, so the local stream poller only checkpoints a
+ * stream record once every job it led to is finished: `mark()` names the jobs enqueued so far,
+ * `finishedThrough(mark)` says whether they, and every job they enqueued in turn (a retry, a
+ * re-check after a lease), have finished.
  */
 export class InProcessQueue implements NotifyQueue {
   private pending = 0;
   private waiters: (() => void)[] = [];
   private stopped = false;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private lastOrigin = 0;
+  /** Unfinished jobs per origin: the id of the job first enqueued from outside a job. */
+  private readonly open = new Map<number, number>();
+  private readonly origin = new AsyncLocalStorage<number>();
 
   constructor(
     private readonly run: (job: NotifyJob) => Promise<void>,
@@ -55,18 +65,42 @@ export class InProcessQueue implements NotifyQueue {
   async enqueue(jobs: readonly NotifyJob[], delaySeconds = 0): Promise<void> {
     for (const job of jobs) {
       this.pending++;
+      // A job enqueued while another runs belongs to that job's origin.
+      const origin = this.origin.getStore() ?? ++this.lastOrigin;
+      this.open.set(origin, (this.open.get(origin) ?? 0) + 1);
       const t = setTimeout(
         () => {
           this.timers.delete(t);
           if (this.stopped) return this.done();
-          this.run(job)
+          this.origin
+            .run(origin, () => this.run(job))
             .catch((e) => (this.opts.onError ?? ((err) => console.error('[notify] job failed', err)))(e, job))
-            .finally(() => this.done());
+            .finally(() => {
+              this.finish(origin);
+              this.done();
+            });
         },
         delaySeconds * (this.opts.delayScaleMs ?? 1000),
       );
       this.timers.add(t);
     }
+  }
+
+  /** Everything enqueued so far, for finishedThrough(). */
+  mark(): number {
+    return this.lastOrigin;
+  }
+
+  /** Whether every job enqueued up to `mark`, and everything those jobs enqueued, has finished. */
+  finishedThrough(mark: number): boolean {
+    for (const origin of this.open.keys()) if (origin <= mark) return false;
+    return true;
+  }
+
+  private finish(origin: number): void {
+    const left = (this.open.get(origin) ?? 1) - 1;
+    if (left > 0) this.open.set(origin, left);
+    else this.open.delete(origin);
   }
 
   private done(): void {

@@ -124,6 +124,8 @@ export interface DeliveryLog {
   record(player: string, d: DeliveryRecord): Promise<void>;
   /** Newest first. */
   list(player: string, limit: number): Promise<DeliveryRecord[]>;
+  /** Whether a delivery with this id was recorded as accepted at or after `sinceIso` (a worker that died before settling its claim). */
+  sentSince(player: string, deliveryId: string, sinceIso: string): Promise<boolean>;
 }
 
 /** PLAYER#<p>/DELIVERY#<time>#<deliveryId>#<attempt>: every delivery attempt, visible to its owner. */
@@ -164,6 +166,25 @@ export class DynamoDeliveryLog implements DeliveryLog {
       return rest as unknown as DeliveryRecord;
     });
   }
+  async sentSince(player: string, deliveryId: string, sinceIso: string): Promise<boolean> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      // Sort keys start with the attempt's time, so only attempts since the claim are read.
+      const r = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          FilterExpression: 'deliveryId = :d AND ok = :ok',
+          ExpressionAttributeValues: { ':pk': `PLAYER#${player}`, ':from': `DELIVERY#${sinceIso}`, ':to': 'DELIVERY#\uffff', ':d': deliveryId, ':ok': true },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      if ((r.Items ?? []).length > 0) return true;
+      start = r.LastEvaluatedKey;
+    } while (start);
+    return false;
+  }
 }
 
 /**
@@ -180,11 +201,27 @@ export interface NoticeLedger {
   claimRetry(key: string, channel: string, attempt: number, nowIso: string): Promise<boolean>;
   settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number }, nowIso: string): Promise<void>;
   /**
+   * Like claim / claimRetry, and says whether the claim was taken over from a worker that left
+   * it 'sending' past the lease (then `from` is when that worker claimed it): its delivery may
+   * have gone out before it died.
+   */
+  take(key: string, channel: string, nowIso: string, attempt?: number): Promise<false | { readonly from?: string }>;
+  /** A channel's record as it is now. */
+  inspect(key: string, channel: string): Promise<ChannelClaim | undefined>;
+  /** How long a claim may stay 'sending' before it counts as left by a dead worker. */
+  readonly leaseSeconds: number;
+  /**
    * Gives a claim back after an infrastructure error, as it was before this worker took it,
    * so the redelivered message can take it again: a first attempt's claim is removed, a
    * retry attempt's claim goes back to 'retrying' at that attempt.
    */
   release(key: string, channel: string, attempt?: number): Promise<void>;
+}
+
+export interface ChannelClaim {
+  readonly state: 'sending' | 'retrying' | 'sent' | 'failed';
+  readonly attempt: number;
+  readonly claimedAt: string;
 }
 
 export class DynamoNoticeLedger implements NoticeLedger {
@@ -202,6 +239,10 @@ export class DynamoNoticeLedger implements NoticeLedger {
     this.doc = documentClient(client);
   }
   private pk = (key: string) => `NOTIFIED#${key}`;
+
+  get leaseSeconds(): number {
+    return this.staleSeconds;
+  }
 
   async open(key: string, player: string, channels: readonly string[], nowIso: string): Promise<readonly string[]> {
     try {
@@ -221,8 +262,33 @@ export class DynamoNoticeLedger implements NoticeLedger {
   }
 
   async claim(key: string, channel: string, nowIso: string): Promise<boolean> {
+    return (await this.take(key, channel, nowIso)) !== false;
+  }
+
+  async claimRetry(key: string, channel: string, attempt: number, nowIso: string): Promise<boolean> {
+    return (await this.take(key, channel, nowIso, attempt)) !== false;
+  }
+
+  async take(key: string, channel: string, nowIso: string, attempt?: number): Promise<false | { readonly from?: string }> {
+    const old = attempt === undefined ? await this.claimFirst(key, channel, nowIso) : await this.claimAttempt(key, channel, attempt, nowIso);
+    if (old === false) return false;
+    return old?.['state'] === 'sending' && typeof old['claimedAt'] === 'string' ? { from: old['claimedAt'] } : {};
+  }
+
+  async inspect(key: string, channel: string): Promise<ChannelClaim | undefined> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` }, ConsistentRead: true }));
+    if (!r.Item) return undefined;
+    return {
+      state: r.Item['state'] as ChannelClaim['state'],
+      attempt: (r.Item['attempt'] as number | undefined) ?? 1,
+      claimedAt: String(r.Item['claimedAt'] ?? ''),
+    };
+  }
+
+  /** The record before a first-attempt claim (undefined: there was none), or false when the claim is not free. */
+  private async claimFirst(key: string, channel: string, nowIso: string): Promise<Record<string, unknown> | undefined | false> {
     const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
-    return this.conditional(
+    return this.conditionalOld(
       new PutCommand({
         TableName: this.tableName,
         Item: {
@@ -237,13 +303,14 @@ export class DynamoNoticeLedger implements NoticeLedger {
         ConditionExpression: 'attribute_not_exists(pk) OR (#s = :sending AND claimedAt < :stale)',
         ExpressionAttributeNames: { '#s': 'state' },
         ExpressionAttributeValues: { ':sending': 'sending', ':stale': stale },
+        ReturnValues: 'ALL_OLD',
       }),
     );
   }
 
-  async claimRetry(key: string, channel: string, attempt: number, nowIso: string): Promise<boolean> {
+  private async claimAttempt(key: string, channel: string, attempt: number, nowIso: string): Promise<Record<string, unknown> | undefined | false> {
     const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
-    return this.conditional(
+    return this.conditionalOld(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
@@ -251,6 +318,7 @@ export class DynamoNoticeLedger implements NoticeLedger {
         ConditionExpression: 'attempt = :a AND (#s = :retrying OR (#s = :sending AND claimedAt < :stale))',
         ExpressionAttributeNames: { '#s': 'state' },
         ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':a': attempt, ':now': nowIso, ':stale': stale },
+        ReturnValues: 'ALL_OLD',
       }),
     );
   }
@@ -292,10 +360,10 @@ export class DynamoNoticeLedger implements NoticeLedger {
     }
   }
 
-  private async conditional(cmd: PutCommand | UpdateCommand): Promise<boolean> {
+  private async conditionalOld(cmd: PutCommand | UpdateCommand): Promise<Record<string, unknown> | undefined | false> {
     try {
-      await this.doc.send(cmd as PutCommand);
-      return true;
+      const r = await this.doc.send(cmd as PutCommand);
+      return r.Attributes;
     } catch (e) {
       if (isConditionFailure(e)) return false;
       throw e;

@@ -51,11 +51,14 @@ export function createNotifier(opts: {
    * https URLs whose names resolve only to public addresses.
    */
   allowPrivateWebhooks?: boolean;
+  /** Seconds a channel may stay 'sending' before its claim counts as a dead worker's (default NOTIFY_LEASE_SECONDS, else 90). */
+  leaseSeconds?: number;
 }): Notifier {
   const { client, tableName, env } = opts;
   return new Notifier({
     settings: new DynamoSettingsStore(client, tableName),
-    ledger: new DynamoNoticeLedger(client, tableName),
+    // NOTIFY_LEASE_SECONDS: how long a claim may stay 'sending' before another worker takes it over (default 90).
+    ledger: new DynamoNoticeLedger(client, tableName, opts.leaseSeconds ?? num(env['NOTIFY_LEASE_SECONDS'], 90)),
     deliveries: new DynamoDeliveryLog(client, tableName),
     mailer: opts.mailer ?? mailerFromEnv(env),
     webhooks:
@@ -78,6 +81,6 @@ export function turnIsStale(models: Pick<ReadModelStore, 'getSummary'>): (n: Not
   return async (n) => {
     const s = await models.getSummary(n.gameId);
     if (!s || s.version < n.version) return false;
-    return n.seats.some((seat) => s.pendingSince[seat]?.version !== n.version);
+    return n.seats.some((seat) => (Object.hasOwn(s.pendingSince, seat) ? s.pendingSince[seat]?.version : undefined) !== n.version);
   };
 }

@@ -105,7 +105,7 @@ export function pendingSince(prev: SummaryModel | undefined, next: GameSummary):
   const wasPending = new Set(prev?.summary.pending.map((p) => p.seat) ?? []);
   const out: Record<string, Since> = {};
   for (const p of next.pending) {
-    const kept = wasPending.has(p.seat) ? prev?.pendingSince[p.seat] : undefined;
+    const kept = wasPending.has(p.seat) && prev && Object.hasOwn(prev.pendingSince, p.seat) ? prev.pendingSince[p.seat] : undefined;
     out[p.seat] = kept ?? { at: next.updatedAt, version: next.version };
   }
   return out;

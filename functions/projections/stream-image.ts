@@ -40,9 +40,8 @@ export function fromWire(v: unknown): unknown {
 }
 
 export function fromWireImage(image: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(image)) out[k] = fromWire(v);
-  return out;
+  // fromEntries defines own keys: a map key such as "__proto__" stays a key, never a prototype.
+  return Object.fromEntries(Object.entries(image).map(([k, v]) => [k, fromWire(v)]));
 }
 
 const seatSchema = z.object({ id: z.string(), name: z.string(), side: z.string().optional(), player: z.string().nullable(), joined: z.boolean() });

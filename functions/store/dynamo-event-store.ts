@@ -122,7 +122,8 @@ export class DynamoEventStore implements EventStore {
           head = {
             version: item['version'] as number,
             hash: item['hash'] as string,
-            recent: (item['recent'] as Record<string, CommandRecord> | undefined) ?? {},
+            // Own entries only, whatever the map's keys are.
+            recent: Object.fromEntries(Object.entries((item['recent'] as Record<string, CommandRecord> | undefined) ?? {})),
           };
         else if (sk.startsWith(EV)) {
           // Events a half-visible append wrote past the head are not part of this read.
@@ -273,11 +274,18 @@ export class DynamoEventStore implements EventStore {
     }
   }
 
+  /**
+   * HEAD's `recent` after this command. An id that names a member of Object.prototype is left
+   * out: the SDK's marshalling cannot hold it as a map key ('__proto__' sets the map's
+   * prototype; a 'constructor' key makes the map look like a class instance and the write
+   * fails). recent is only a shortcut: the command's CMD# record still makes a retry a duplicate.
+   */
   private nextRecent(prev: Readonly<Record<string, CommandRecord>>, commandId: string, rec: CommandRecord): Record<string, CommandRecord> {
-    const entries = Object.entries(prev).filter(([id]) => id !== commandId);
+    const keep = (id: string) => !Object.hasOwn(Object.prototype, id);
+    const entries = Object.entries(prev).filter(([id]) => id !== commandId && keep(id));
     entries.sort((a, b) => b[1].to - a[1].to);
     return Object.fromEntries([
-      [commandId, { from: rec.from, to: rec.to }],
+      ...(keep(commandId) ? [[commandId, { from: rec.from, to: rec.to }]] : []),
       ...entries.slice(0, this.recentLimit - 1).map(([id, r]) => [id, { from: r.from, to: r.to }]),
     ]);
   }

@@ -1,3 +1,4 @@
+import '../../functions/quiet-sdk.js';
 /**
  * `npm run bench`: figures, not a test. Starts its own DynamoDB Local (in memory), plays a
  * long Dice Race game through the real application service and DynamoDB event store, and

@@ -49,6 +49,37 @@ describe('local HS256 tokens', () => {
     expect(verifyLocalJwt(SECRET, `${h}.${noSub}.${sign(h, noSub)}`, NOW)).toEqual({ ok: false, reason: 'claims' });
   });
 
+  it('rejects a token from another issuer, or with no issuer, even when signed with the secret', () => {
+    const h = b64({ alg: 'HS256', typ: 'JWT' });
+    for (const claims of [
+      { sub: 'alice', iat: NOW, exp: NOW + 600, iss: 'someone-else' },
+      { sub: 'alice', iat: NOW, exp: NOW + 600 },
+      { sub: 'alice', iat: NOW, exp: NOW + 600, iss: ['fieldpost-local'] },
+    ]) {
+      const p = b64(claims);
+      expect(verifyLocalJwt(SECRET, `${h}.${p}.${sign(h, p)}`, NOW)).toEqual({ ok: false, reason: 'issuer' });
+    }
+  });
+
+  it('rejects a token issued in the future beyond a small skew, or without an issue time', () => {
+    const h = b64({ alg: 'HS256', typ: 'JWT' });
+    const at = (iat: unknown) => {
+      const p = b64({ sub: 'alice', iat, exp: NOW + 10 * 3600, iss: 'fieldpost-local' });
+      return verifyLocalJwt(SECRET, `${h}.${p}.${sign(h, p)}`, NOW);
+    };
+    expect(at(NOW + 30).ok).toBe(true); // within the skew
+    expect(at(NOW + 3600)).toEqual({ ok: false, reason: 'not-yet-valid' });
+    expect(at(undefined)).toEqual({ ok: false, reason: 'claims' });
+    expect(at('1900000000')).toEqual({ ok: false, reason: 'claims' });
+  });
+
+  it('rejects a token older than the allowed lifetime, whatever its exp says', () => {
+    const long = signLocalJwt(SECRET, 'alice', { nowSeconds: NOW, ttlSeconds: 365 * 86400 });
+    expect(verifyLocalJwt(SECRET, long, NOW + 3600, { maxAgeSeconds: 86400 }).ok).toBe(true);
+    expect(verifyLocalJwt(SECRET, long, NOW + 86401, { maxAgeSeconds: 86400 })).toEqual({ ok: false, reason: 'expired' });
+    expect(verifyLocalJwt(SECRET, long, NOW + 86401).ok).toBe(true); // no lifetime given: exp decides
+  });
+
   it('refuses to sign with a short secret', () => {
     expect(() => signLocalJwt('short', 'alice', { nowSeconds: NOW, ttlSeconds: 60 })).toThrow(/16/);
   });

@@ -44,4 +44,12 @@ describe('local mail sink', () => {
     expect(mailHttp(dir, 'POST', '/local/mail')!.statusCode).toBe(405);
     expect(mailHttp(dir, 'GET', '/v1/health')).toBeUndefined();
   });
+
+  it('answers a malformed percent-encoding in the id with 400, not a server error', () => {
+    for (const path of ['/local/mail/%ZZ', '/local/mail/%', '/local/mail/abc%E0%A4%A.eml']) {
+      const r = mailHttp(dir, 'GET', path)!;
+      expect(r.statusCode).toBe(400);
+      expect(JSON.parse(r.body)).toMatchObject({ code: 'local/bad-mail-id', message: expect.stringContaining('percent-encoding') });
+    }
+  });
 });

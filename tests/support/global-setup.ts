@@ -1,3 +1,4 @@
+import '../../functions/quiet-sdk.js';
 import type { TestProject } from 'vitest/node';
 import { startDynamoLocal } from '../../functions/store/dynamodb-local.js';
 

@@ -26,6 +26,8 @@ import {
   type Seat,
   type Viewer,
 } from '../../domain/kernel/index.js';
+import { listing, resultInWords, sideAndPlayer, sideName } from './names.js';
+import { wasCancelled } from '../projections/project.js';
 import {
   AppError,
   ConcurrencyError,
@@ -49,7 +51,46 @@ export interface CommandResult {
   duplicate: boolean;
   /** Only the events the caller may see. */
   events: EventEnvelope[];
+  /** What the sender must do now that the command is in (or nothing, and whom the game waits for). */
+  next: NextStep;
+  /** The game's seats, so a client can name sides and players instead of seat ids. */
+  seats: { id: string; name: string; player: string | null }[];
 }
+
+/**
+ * The answer to "what now?" after a command: the sender's own pending entries (a command can
+ * open a phase where its sender must act again at once), or whom the game waits for.
+ */
+export interface NextStep {
+  readonly status: GameSummary['status'];
+  /** What the game asks of the sender's seats now; empty when nothing. */
+  readonly yours: GameSummary['pending'];
+  /** The other seats the game waits for. */
+  readonly waitingFor: GameSummary['pending'];
+  /** The same in one sentence, with side and player names. */
+  readonly text: string;
+}
+
+/** What the game asks of `player` now, and of whom else it waits (see NextStep). */
+export function nextStepFor(summary: GameSummary, player: string): NextStep {
+  const yours = summary.pending.filter((p) => p.player === player);
+  const waitingFor = summary.pending.filter((p) => p.player !== player);
+  const who = (ps: GameSummary['pending']) => listing([...new Set(ps.map((p) => sideAndPlayer(summary.seats, p.seat)))]);
+  let text: string;
+  if (summary.status === 'ended') {
+    text = `Nothing: the game is over, ${summary.outcome ? resultInWords(summary.outcome, summary.seats, wasCancelled(summary)) : 'ended'}.`;
+  } else if (summary.status === 'open') {
+    const free = summary.seats.filter((s) => !s.joined).map((s) => s.name);
+    text = `Nothing yet: the game starts when every seat is taken (still free: ${listing(free)}).`;
+  } else if (yours.length) {
+    text = yours.map((p) => `Your move as ${sideName(summary.seats, p.seat)}: ${p.prompt}${p.deadline ? ` (until ${p.deadline})` : ''}`).join('\n');
+  } else {
+    text = waitingFor.length ? `Nothing: waiting for ${who(waitingFor)}.` : 'Nothing: the game waits for nobody.';
+  }
+  return { status: summary.status, yours, waitingFor, text };
+}
+
+const seatsOf = (state: GameState) => state.meta.seats.map(({ id, name, player }) => ({ id, name, player }));
 
 export interface GameView {
   summary: GameSummary;
@@ -92,7 +133,7 @@ export interface GameService {
     player: string | null,
     gameId: string,
     opts?: { after?: number; limit?: number; seat?: string },
-  ): Promise<{ events: EventEnvelope[]; version: number; next?: number }>;
+  ): Promise<{ events: EventEnvelope[]; version: number; next?: number; seats: { id: string; name: string; player: string | null }[] }>;
   /** The full log, for audit; only once the game has ended (409 'game/not-ended' before). */
   exportLog(player: string | null, gameId: string): Promise<EventEnvelope[]>;
 }
@@ -228,7 +269,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
         RULE_PLATFORM,
       );
     }
-    return { gameId: l.stream.gameId, version: rec.to, duplicate: true, events: visible(evs, l.state, player, seat) };
+    return {
+      gameId: l.stream.gameId,
+      version: rec.to,
+      duplicate: true,
+      events: visible(evs, l.state, player, seat),
+      next: nextStepFor(summarize(l.engine, l.state), player),
+      seats: seatsOf(l.state),
+    };
   }
 
   /** Load, decide, append; reload and decide again when another command got in first. */
@@ -265,13 +313,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
       }
       const envs = chain({ version, hash }, decided.value, { gameId, commandId, at, player, seed: l.stream.seed });
       const next = foldAll(l.engine, envs, l.state)!;
+      const summary = summarize(l.engine, next);
       try {
         await store.append({
           gameId,
           expectedVersion: version,
           events: envs,
           commandId,
-          summary: summarize(l.engine, next),
+          summary,
           recent: l.stream.recent,
           ...snapshotFor(l, next),
         });
@@ -287,7 +336,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
         continue;
       }
-      return { gameId, version: next.meta.version, duplicate: false, events: visible(envs, next, player, seat) };
+      return {
+        gameId,
+        version: next.meta.version,
+        duplicate: false,
+        events: visible(envs, next, player, seat),
+        next: nextStepFor(summary, player),
+        seats: seatsOf(next),
+      };
     }
   }
 
@@ -355,13 +411,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
         events = [...events, ...more];
         state = foldAll(engine, more, state)!;
       }
+      const summary = summarize(engine, state);
       try {
         await store.append({
           gameId,
           expectedVersion: 0,
           events,
           commandId: input.commandId,
-          summary: summarize(engine, state),
+          summary,
           seed,
           recent: {},
           ...(state.meta.version >= snapshotEvery ? { snapshot: { version: state.meta.version, engineVersion: engine.version, state } } : {}),
@@ -374,7 +431,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
         if (!rec) throw new AppError(409, 'game/exists', `Game ${gameId} already exists`);
         return duplicate(l, rec, player, input.seat);
       }
-      return { gameId, version: state.meta.version, duplicate: false, events: visible(events, state, player, input.seat) };
+      return {
+        gameId,
+        version: state.meta.version,
+        duplicate: false,
+        events: visible(events, state, player, input.seat),
+        next: nextStepFor(summary, player),
+        seats: seatsOf(state),
+      };
     },
 
     join(player, gameId, input) {
@@ -455,7 +519,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
           : (await store.readEvents(gameId, after, limit)).filter((e) => e.seq <= version);
       const last = raw[raw.length - 1]?.seq;
       const next = last !== undefined && last < version ? last : undefined;
-      return { events: visible(raw, state, player, opts.seat), version, ...(next !== undefined ? { next } : {}) };
+      return { events: visible(raw, state, player, opts.seat), version, ...(next !== undefined ? { next } : {}), seats: seatsOf(state) };
     },
 
     async exportLog(_player, gameId) {

@@ -1,5 +1,7 @@
 import type { EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
 import type { Listing } from './config.js';
+import { listing, resultInWords, sideAndPlayer, sideName, type SeatLike } from '../app/names.js';
+import { wasCancelled } from '../projections/project.js';
 
 /** Response shapes the client reads (see functions/http/routes/games.ts). */
 export interface CommandReply {
@@ -7,6 +9,9 @@ export interface CommandReply {
   readonly version: number;
   readonly duplicate: boolean;
   readonly events: readonly EventEnvelope[];
+  /** What the sender must do now (functions/app/game-service.ts NextStep); older servers send none. */
+  readonly next?: { readonly status: string; readonly yours: readonly unknown[]; readonly waitingFor: readonly unknown[]; readonly text: string };
+  readonly seats?: readonly SeatLike[];
 }
 export interface GameViewBody {
   readonly summary: GameSummary;
@@ -23,9 +28,43 @@ const compact = (x: unknown, max = 160): string => {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 };
 
-export function formatEvent(e: EventEnvelope): string {
-  const who = e.actor ? ` [${e.actor}]` : '';
-  const hidden = e.visibility.to === 'none' ? ' (hidden until the end)' : e.visibility.to === 'seats' ? ` (only ${e.visibility.seats.join(', ')})` : '';
+/** Fields that name what an event is about, most telling first: its seat, then its unit or card. */
+const OWNER_FIELDS = ['seat', 'unit', 'target', 'card', 'crew', 'attacker', 'attackId'];
+
+/**
+ * Whose unit, card or order an event is about: its `seat`, else the seat an id in it belongs to
+ * ("de-004" is Germany's unit, attack "t1-de-2" Germany's). Not who sent the command: when the
+ * United States destroys a German unit, the event is about Germany's unit. Platform events
+ * (Game.*) without a seat are about their sender's seat.
+ */
+export function ownerOf(e: Pick<EventEnvelope, 'type' | 'data' | 'actor'>, seats: readonly SeatLike[]): string | undefined {
+  const data = isRecord(e.data) ? e.data : {};
+  const ids = seats.map((s) => s.id);
+  const seatIn = (v: unknown): string | undefined => {
+    if (typeof v !== 'string') return undefined;
+    if (ids.includes(v)) return v;
+    return ids.find((id) => v.startsWith(`${id}-`)) ?? ids.find((id) => v.split('-').includes(id));
+  };
+  const keys = [...OWNER_FIELDS.filter((k) => k in data), ...Object.keys(data).filter((k) => !OWNER_FIELDS.includes(k))];
+  // Only ids in the event's own fields: a seat named deep inside (an order, a list) is no owner.
+  for (const k of keys) {
+    const owner = k === 'seat' ? (ids.includes(data[k] as string) ? (data[k] as string) : undefined) : seatIn(data[k]);
+    if (owner) return owner;
+  }
+  return e.type.includes('.') && e.actor ? e.actor : undefined;
+}
+
+/** One line of the event log; with the game's seats, the owner is named by side and player. */
+export function formatEvent(e: EventEnvelope, seats: readonly SeatLike[] = []): string {
+  const owner = ownerOf(e, seats.length ? seats : e.actor ? [{ id: e.actor, name: e.actor, player: null }] : []);
+  const name = (id: string) => (seats.some((s) => s.id === id) ? sideAndPlayer(seats, id) : id);
+  const who = owner ? ` [${name(owner)}]` : '';
+  const hidden =
+    e.visibility.to === 'none'
+      ? ' (hidden until the end)'
+      : e.visibility.to === 'seats'
+        ? ` (only ${e.visibility.seats.map((id) => (seats.length ? sideName(seats, id) : id)).join(', ')})`
+        : '';
   return `#${String(e.seq).padStart(4)} ${e.type}${who}${hidden} ${compact(e.data)}`;
 }
 
@@ -131,27 +170,30 @@ export function readableJson(x: unknown, width = 110, pad = ''): string {
 
 export function formatGame(v: GameViewBody, me: string): string {
   const s = v.summary;
+  const cancelled = wasCancelled(s);
   const lines: string[] = [];
-  lines.push(`${s.title} · game ${s.gameId} · ${s.status} · version ${s.version}`);
+  lines.push(`${s.title} · game ${s.gameId} · ${cancelled ? 'cancelled' : s.status} · version ${s.version}`);
   lines.push('Seats:');
   for (const seat of s.seats) {
     const who = seat.player ? `${seat.player}${seat.joined ? '' : ' (invited)'}` : '(open)';
-    lines.push(`  ${seat.id.padEnd(8)} ${seat.name.padEnd(20)} ${who}${seat.player === me && seat.joined ? '   ← you' : ''}`);
+    lines.push(`  ${seat.name.padEnd(20)} ${who}${seat.player === me && seat.joined ? '   ← you' : ''}`);
   }
   if (s.outcome) {
-    lines.push(`Result: ${s.outcome.winners.length ? `won by ${s.outcome.winners.join(', ')}` : 'no winner'} (${s.outcome.reason})`);
+    lines.push(`Result: ${resultInWords(s.outcome, s.seats, cancelled)}`);
   } else if (s.status === 'open') {
     lines.push('Waiting for every seat to join.');
   }
   for (const p of v.pending) {
     const mine = p.player === me && (v.seat === null || v.seat === p.seat);
     lines.push(
-      `Waiting for ${p.seat}${p.player ? ` (${p.player})` : ''}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${p.deadline ? ` (until ${p.deadline})` : ''}${mine ? '   ← YOUR MOVE' : ''}`,
+      `Waiting for ${sideAndPlayer(s.seats, p.seat)}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${p.deadline ? ` (until ${p.deadline})` : ''}${mine ? '   ← YOUR MOVE' : ''}`,
     );
   }
   // The prompts were printed just above; a view that repeats them needs not say them twice.
   const view = isRecord(v.view) && Array.isArray(v.view['pending']) ? Object.fromEntries(Object.entries(v.view).filter(([k]) => k !== 'pending')) : v.view;
-  lines.push(`View${s.status === 'ended' ? ' (the game is over: everything is open, deck orders included)' : v.seat ? ` as ${v.seat}` : ' (spectator)'}:`);
+  lines.push(
+    `View${s.status === 'ended' ? ' (the game is over: everything is open, deck orders included)' : v.seat ? ` as ${sideName(s.seats, v.seat)}` : ' (spectator)'}:`,
+  );
   lines.push(indent(readableJson(view, 108)));
   if (v.legalCommands.length) {
     lines.push('Your legal commands:');
@@ -161,24 +203,48 @@ export function formatGame(v: GameViewBody, me: string): string {
   return lines.join('\n');
 }
 
-/** The inbox read model (GET /v1/me/games): one line per game, your moves first. */
+/** The inbox read model (GET /v1/me/games): two lines per game, your moves first. */
 export function formatInbox(body: unknown, me: string): string {
   const list = Array.isArray(body) ? body : (body as { games?: unknown } | null)?.games;
   if (!Array.isArray(list)) return JSON.stringify(body, null, 2);
   if (list.length === 0) return 'No games yet. Create one with:  npm run cli -- create <engine>   (or see  npm run cli -- lobby)';
-  const lines = list.map((raw) => {
+  const lines = list.flatMap((raw) => {
     const g = raw as Record<string, unknown>;
-    const pending = Array.isArray(g['pending']) ? (g['pending'] as { player?: string }[]) : [];
-    const yourMove = g['yourMove'] === true || pending.some((p) => p.player === me);
+    type Asked = { seat?: string; name?: string; player?: string | null; prompt?: string; deadline?: string };
+    const asked = (Array.isArray(g['whoseMove']) ? g['whoseMove'] : Array.isArray(g['pending']) ? g['pending'] : []) as Asked[];
+    const mine = asked.filter((p) => p.player === me);
+    const yourMove = g['yourMove'] === true || mine.length > 0;
     const outcome = g['outcome'] as { result?: string } | undefined;
+    const side = (x: { name?: string; player?: string | null; seat?: string }) => `${x.name ?? x.seat ?? '?'} (${x.player ?? 'open seat'})`;
+    const others = asked.filter((p) => p.player !== me);
     const note = yourMove
       ? 'YOUR MOVE'
       : g['invited'] === true
         ? `invited: npm run cli -- join ${String(g['gameId'])}`
         : outcome?.result
-          ? `you ${outcome.result}`
-          : '';
-    return `${yourMove ? '*' : ' '} ${String(g['gameId'] ?? '?').padEnd(24)} ${String(g['title'] ?? g['engine'] ?? '').padEnd(28)} ${String(g['status'] ?? '').padEnd(7)} v${String(g['version'] ?? '?').padEnd(5)} ${note}`;
+          ? outcome.result === 'cancelled'
+            ? 'cancelled'
+            : outcome.result === 'draw'
+              ? 'a draw'
+              : `you ${outcome.result}`
+          : others.length
+            ? `waiting for ${listing([...new Set(others.map(side))])}`
+            : g['status'] === 'open'
+              ? 'waiting for players to join'
+              : '';
+    const head = `${yourMove ? '*' : ' '} ${String(g['gameId'] ?? '?').padEnd(24)} ${String(g['title'] ?? g['engine'] ?? '').padEnd(28)} ${String(g['status'] ?? '').padEnd(7)} v${String(g['version'] ?? '?').padEnd(5)} ${note}`;
+    // The second line: whom you play, against whom, what is asked now (the turn) and until when.
+    const seats = (Array.isArray(g['seats']) ? g['seats'] : []) as { name?: string }[];
+    const opponents = (Array.isArray(g['opponents']) ? g['opponents'] : []) as { name?: string; player?: string | null; seat?: string }[];
+    const now = (mine.length ? mine : others)[0];
+    const deadline = (mine.length ? mine : others).map((p) => p.deadline).find((d) => typeof d === 'string');
+    const details = [
+      seats.length ? `you: ${listing(seats.map((x) => x.name ?? '?'))}` : '',
+      opponents.length ? `vs ${listing(opponents.map(side))}` : '',
+      now?.prompt ? `${mine.length ? 'asked of you' : 'asked'}: ${now.prompt}` : '',
+      deadline ? `until ${deadline}` : g['status'] === 'active' ? 'no deadline' : '',
+    ].filter(Boolean);
+    return details.length ? [head, `    ${details.join(' · ')}`] : [head];
   });
   const count = (body as { yourMoveCount?: number } | null)?.yourMoveCount;
   return [...lines, ...(typeof count === 'number' ? [`${count} game${count === 1 ? '' : 's'} waiting for your move.`] : [])].join('\n');
@@ -192,7 +258,7 @@ export function formatLobby(body: unknown): string {
   return list
     .map((raw) => {
       const g = raw as { gameId: string; title?: string; engine?: string; createdBy?: string; freeSeats?: { id: string; name: string }[] };
-      const free = (g.freeSeats ?? []).map((s) => `${s.id} (${s.name})`).join(', ');
+      const free = (g.freeSeats ?? []).map((s) => `${s.name} (--seat ${s.id})`).join(', ');
       return `${g.gameId.padEnd(24)} ${String(g.title ?? g.engine ?? '').padEnd(28)} by ${String(g.createdBy ?? '?').padEnd(12)} free: ${free}`;
     })
     .join('\n');

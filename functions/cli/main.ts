@@ -154,7 +154,12 @@ const seatQuery = (seat?: string) => (seat ? `?seat=${encodeURIComponent(seat)}`
 
 function printResult(r: CommandReply, what: string): void {
   out(`${what}: game ${r.gameId} is at version ${r.version}${r.duplicate ? ' (already applied earlier: nothing new was written)' : ''}`);
-  for (const e of r.events) out(`  ${formatEvent(e)}`);
+  for (const e of r.events) out(`  ${formatEvent(e, r.seats)}`);
+  // What now: a command can open a phase where its sender must act again at once.
+  if (r.next) {
+    out(`Next: ${r.next.text.split('\n').join('\n      ')}`);
+    if (r.next.yours.length) out(`      See your choices with  npm run cli -- legal ${r.gameId}`);
+  }
 }
 
 async function send(ctx: Ctx, gameId: string, command: unknown, expectedVersion?: number, draft?: readonly unknown[]): Promise<void> {
@@ -420,7 +425,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     if (ctx.flags.limit) q.set('limit', String(int(ctx.flags.limit, '--limit')));
     if (ctx.flags.seat) q.set('seat', ctx.flags.seat);
     const qs = q.toString();
-    const r = await client(ctx).request<{ events: CommandReply['events']; version: number; next?: number }>(
+    const r = await client(ctx).request<{ events: CommandReply['events']; version: number; next?: number; seats?: CommandReply['seats'] }>(
       'GET',
       gamePath(gameId, `/events${qs ? `?${qs}` : ''}`),
     );
@@ -428,7 +433,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       out(JSON.stringify(r, null, 2));
       return;
     }
-    for (const e of r.events) out(formatEvent(e));
+    for (const e of r.events) out(formatEvent(e, r.seats));
     out(`(game version ${r.version}${r.next !== undefined ? `; more with --after ${r.next}` : ''})`);
   },
 

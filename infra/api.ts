@@ -19,7 +19,8 @@ export const AUTHORIZED_METHODS = [apigw.HttpMethod.GET, apigw.HttpMethod.POST, 
 
 /**
  * Sign-in (a Cognito user pool and a public app client) and the HTTP API in front of the
- * api handler. Every /v1 route needs a Cognito JWT except GET /v1/health; the local-only
+ * api handler. Every /v1 route needs a Cognito JWT except GET /v1/health and POST /v1/unsubscribe
+ * (a mail's signed one-click unsubscribe link); the local-only
  * routes (/local/*) are simply not routed in AWS.
  */
 export class FieldpostApi extends Construct {
@@ -29,6 +30,7 @@ export class FieldpostApi extends Construct {
   readonly stage: apigw.HttpStage;
   readonly accessLogs: logs.LogGroup;
   readonly healthRoute: apigw.HttpRoute;
+  readonly unsubscribeRoute: apigw.HttpRoute;
 
   constructor(scope: Construct, id: string, props: FieldpostApiProps) {
     super(scope, id);
@@ -138,5 +140,10 @@ export class FieldpostApi extends Construct {
     const [health] = this.httpApi.addRoutes({ path: '/v1/health', methods: [apigw.HttpMethod.GET], integration });
     if (!health) throw new Error('health route was not created');
     this.healthRoute = health;
+    // One-click unsubscribe (RFC 8058): mail providers POST to the link in a notice mail with no
+    // sign-in; the link's signed token is the authority (functions/notify/unsubscribe.ts).
+    const [unsubscribe] = this.httpApi.addRoutes({ path: '/v1/unsubscribe', methods: [apigw.HttpMethod.POST], integration });
+    if (!unsubscribe) throw new Error('unsubscribe route was not created');
+    this.unsubscribeRoute = unsubscribe;
   }
 }

@@ -41,6 +41,16 @@ export function suppressAcceptedFindings(stack: FieldpostStack, config: Fieldpos
     },
   ]);
 
+  NagSuppressions.addResourceSuppressions(stack.api.unsubscribeRoute, [
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'POST /v1/unsubscribe is the one-click unsubscribe of notification mail (RFC 8058): mail providers ' +
+        'call it without signing in. It acts only on a link signed with the player key (HMAC over player and ' +
+        'notice kind), and can only stop one kind of mail to that player.',
+    },
+  ]);
+
   NagSuppressions.addResourceSuppressions(stack.notifications.streamFailureQueue, [
     {
       id: 'AwsSolutions-SQS3',

@@ -284,3 +284,39 @@ export function staleChoice(seen: Listing | undefined, now: Listing, n: number):
     `List them again with  npm run cli -- legal ${now.gameId}  (or send a command itself with  npm run cli -- do ${now.gameId} '<JSON>')`
   );
 }
+
+/** GET /v1/me/settings in words. */
+export function formatSettings(
+  s: {
+    email: string | null;
+    emailVerification?: { status: string; expiresAt?: string } | null;
+    emailOff?: readonly string[];
+    webhooks: readonly { id: string; url: string; format: string; secretHint?: string }[];
+  },
+  me: string,
+): string {
+  const lines = [`Notifications for ${me}:`];
+  const status = s.emailVerification?.status;
+  const state =
+    status === 'verified'
+      ? 'confirmed'
+      : status === 'pending'
+        ? `waiting for confirmation: run  npm run cli -- verify-email <code>  with the code mailed to it (until ${s.emailVerification?.expiresAt})`
+        : status
+          ? `not confirmed (${status}): ask for a new code with POST /v1/me/email/resend`
+          : '';
+  lines.push(`  email:    ${s.email ? `${s.email}${state ? ` (${state})` : ''}` : 'none (set one with  npm run cli -- settings email <address>)'}`);
+  if (s.email) {
+    const off = s.emailOff ?? [];
+    lines.push(
+      `  mailed:   ${off.length ? `every notice but ${off.join(', ')} (turn one back on with  settings mail <kind> on)` : 'every notice (your move, started, ended, invited)'}`,
+    );
+  }
+  if (!s.webhooks.length) lines.push('  webhooks: none (add one with  npm run cli -- settings add-webhook <url> --format json|discord|slack)');
+  else {
+    lines.push('  webhooks:');
+    for (const w of s.webhooks) lines.push(`    ${w.id}  ${w.format.padEnd(7)} ${w.url}${w.secretHint ? `  (secret ${w.secretHint})` : ''}`);
+    lines.push('  remove one with  npm run cli -- settings remove-webhook <id>');
+  }
+  return lines.join('\n');
+}

@@ -25,7 +25,7 @@ const who = (o: { name: string; player: string | null }) => (o.player === null ?
 
 const listing = (xs: readonly string[]) => listWords(xs, 'nobody yet');
 const endSeats = (n: Notice) => [
-  ...n.seats.map((id, i) => ({ id, name: n.sides?.[i] ?? id, player: n.player })),
+  ...n.seats.map((id, i) => ({ id, name: n.sides?.[i] ?? n.asked.find((a) => a.seat === id)?.name ?? id, player: n.player })),
   ...n.opponents.map((o) => ({ id: o.seat, name: o.name, player: o.player })),
 ];
 

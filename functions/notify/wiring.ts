@@ -6,6 +6,7 @@ import { mailerFromEnv, type Mailer } from './mailer.js';
 import { Notifier, type RetryPolicy } from './notifier.js';
 import type { NotifyQueue } from './queue.js';
 import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from './stores.js';
+import { unsubscribeUrl } from './unsubscribe.js';
 import { webhookTransport, type WebhookTransport } from './webhook.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -53,8 +54,12 @@ export function createNotifier(opts: {
   allowPrivateWebhooks?: boolean;
 }): Notifier {
   const { client, tableName, env } = opts;
+  const settings = new DynamoSettingsStore(client, tableName);
+  // One-click unsubscribe links point at the API (API_URL; locally APP_URL is the API too).
+  const apiUrl = env['API_URL'] ?? env['APP_URL'] ?? 'http://localhost:3000';
   return new Notifier({
-    settings: new DynamoSettingsStore(client, tableName),
+    settings,
+    unsubscribeUrl: async (player, kind) => unsubscribeUrl(apiUrl, player, kind, await settings.unsubscribeKey(player)),
     ledger: new DynamoNoticeLedger(client, tableName),
     deliveries: new DynamoDeliveryLog(client, tableName),
     mailer: opts.mailer ?? mailerFromEnv(env),

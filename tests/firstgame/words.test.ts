@@ -161,7 +161,9 @@ describe('games: the turn, the opponent and the deadline', () => {
     };
     const waiting = { ...item, gameId: 'g2', yourMove: false, whoseMove: [{ ...item.whoseMove[0], seat: 'de', name: 'Germany', player: 'bob' }] };
     const text = formatInbox({ games: [item, waiting], yourMoveCount: 1 }, 'alice');
-    expect(text).toMatch(/\* g1 .* YOUR MOVE\n {4}you: United States · vs Germany \(bob\) · asked of you: Turn 3: give your commitment order .* · until 2026-11-27T10:00:00.000Z/);
+    expect(text).toMatch(
+      /\* g1 .* YOUR MOVE\n {4}you: United States · vs Germany \(bob\) · asked of you: Turn 3: give your commitment order .* · until 2026-11-27T10:00:00.000Z/,
+    );
     expect(text).toMatch(/ {2}g2 .* waiting for Germany \(bob\)\n {4}you: United States · vs Germany \(bob\) · asked: Turn 3: .* · until 2026-11-27/);
   });
 });

@@ -241,14 +241,22 @@ describe('the HTTP API', () => {
 
   it('routes /v1 only: nothing for /local/* in AWS', () => {
     expect(routeKeys.sort()).toEqual(
-      ['GET /v1/health', 'GET /v1/{proxy+}', 'POST /v1/{proxy+}', 'PUT /v1/{proxy+}', 'PATCH /v1/{proxy+}', 'DELETE /v1/{proxy+}'].sort(),
+      [
+        'GET /v1/health',
+        'POST /v1/unsubscribe',
+        'GET /v1/{proxy+}',
+        'POST /v1/{proxy+}',
+        'PUT /v1/{proxy+}',
+        'PATCH /v1/{proxy+}',
+        'DELETE /v1/{proxy+}',
+      ].sort(),
     );
     expect(routeKeys.some((k) => k.includes('/local'))).toBe(false);
   });
 
-  it('puts the Cognito JWT authorizer on every route except GET /v1/health', () => {
+  it('puts the Cognito JWT authorizer on every route except GET /v1/health and the one-click unsubscribe', () => {
     for (const r of routes) {
-      if (r.Properties['RouteKey'] === 'GET /v1/health') {
+      if (r.Properties['RouteKey'] === 'GET /v1/health' || r.Properties['RouteKey'] === 'POST /v1/unsubscribe') {
         expect(r.Properties['AuthorizerId']).toBeUndefined();
         expect(r.Properties['AuthorizationType'] ?? 'NONE').toBe('NONE');
       } else {

@@ -1,4 +1,4 @@
-import type { EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
+import { canonicalJson, type EventEnvelope, type GameSummary } from '../../domain/kernel/index.js';
 import type { Listing } from './config.js';
 import { listing, resultInWords, sideAndPlayer, sideName, type SeatLike } from '../app/names.js';
 import { wasCancelled } from '../projections/project.js';
@@ -134,13 +134,174 @@ export function explainCommand(command: unknown, names: ReadonlyMap<string, Name
   return parts.join(' · ');
 }
 
-/** Numbered legal commands, each with a second line naming its ids when the view knows them. */
+/**
+ * What each kind of command does, in a line (Spearpoint's, and the test fixtures'). A kind not
+ * listed is named from its type ("DeclareAttack" → "Declare attack").
+ */
+const KIND_HELP: Readonly<Record<string, string>> = {
+  PickStartingUnit: 'Pick a starting unit: one unit of this card from your deck into your starting hand',
+  AutoPickHand: 'Let the server pick the rest of your starting hand (units that need no crew first)',
+  CommitUnit: 'Commit a unit from your hand to the battle area (a step of your sealed order)',
+  ReplaceCrew: 'Put a crew from your hand on a crewless unit in play (order step)',
+  MoveCrew: 'Move a crew from one of your ground units to another (order step)',
+  MoveLine: 'Move mobile artillery to the other line (order step)',
+  PlayCommandCard: 'Play a Command card; its text is under your commands in show (order step)',
+  DeclareAttack: 'Declare an attack: your unit fires at a target with one or two of its weapons (order step)',
+  JoinCloseAssault: 'Join a close assault on an armored target; three or more infantry are needed (order step)',
+  ClearOrder: 'Start your order over: drop every step of it',
+  SealOrder: 'Seal your order (your draft goes with it); nobody sees it until every side has sealed',
+  ResolveAttack: 'Resolve one of your declared attacks now',
+  ChooseFriendlyFireVictim: "Friendly fire: choose which of the attacker's own units is hit",
+  SetStandingOrders: 'Leave a standing order for friendly fire, so the game need not wait for you',
+  DrawCard: 'Draw one card',
+  DrawCards: 'Take several draws in one move, in this order',
+  DiscardUnit: 'Over the hand limit: put this unit under your Reserves deck',
+  DiscardCommand: 'Over the hand limit: discard this Command card',
+  Roll: 'Roll the die',
+  PlayCard: 'Play your card',
+};
+const kindHelp = (type: string) => KIND_HELP[type] ?? type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ ([A-Z])/g, (_m, c: string) => ` ${c.toLowerCase()}`);
+
+/** The fields that say whose command it is (the unit, card or attack it is about), most telling first. */
+const SUBJECT_FIELDS = ['unit', 'attacker', 'attackId', 'card', 'from'];
+
+/**
+ * How each view object looks apart from its id: two units whose view is the same in everything
+ * but the id (two fresh Rifle Squads in hand) are interchangeable, and so are the commands that
+ * differ only by which of them they name.
+ */
+function lookalikes(view: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) return x.forEach(walk);
+    if (!isRecord(x)) return;
+    if (typeof x['id'] === 'string' && typeof x['title'] === 'string' && !out.has(x['id'])) {
+      const { id: _id, ...rest } = x;
+      out.set(x['id'], canonicalJson(rest));
+    }
+    Object.values(x).forEach(walk);
+  };
+  walk(view);
+  return out;
+}
+
+interface Entry {
+  readonly n: number;
+  readonly command: Record<string, unknown>;
+  /** For each field naming an id: the ids of the same-looking commands hidden behind this one. */
+  readonly alts: Map<string, Set<string>>;
+}
+
+/**
+ * The legal commands grouped by kind (a line saying what it does) and by the unit, card or
+ * attack they are about, one line each, with the numbers `play <n>` takes. Commands that differ
+ * only by naming identical-looking units are listed once ("us-001 or us-002: identical").
+ */
 export function formatLegal(commands: readonly unknown[], view: unknown): string[] {
   const names = glossary(view);
-  return commands.flatMap((c, i) => {
-    const why = explainCommand(c, names);
-    return [`${String(i + 1).padStart(4)}. ${compact(c, 200)}`, ...(why ? [`        ${why}`] : [])];
+  const looks = lookalikes(view);
+  const equivalence = (c: unknown) => canonicalJson(c).replace(/"([^"\\]+)"/g, (m, id: string) => (looks.has(id) ? JSON.stringify(`≈${looks.get(id)!}`) : m));
+  const kept = new Map<string, Entry>();
+  const entries: Entry[] = [];
+  commands.forEach((c, i) => {
+    const command = isRecord(c) ? c : { type: String(c) };
+    const key = equivalence(command);
+    const same = kept.get(key);
+    if (same) {
+      for (const [k, v] of Object.entries(command)) {
+        if (typeof v === 'string' && v !== same.command[k] && looks.has(v)) same.alts.set(k, (same.alts.get(k) ?? new Set()).add(v));
+      }
+      return;
+    }
+    const entry: Entry = { n: i + 1, command, alts: new Map() };
+    kept.set(key, entry);
+    entries.push(entry);
   });
+
+  const name = (e: Entry, k: string): string => {
+    const id = e.command[k] as string;
+    const alts = [...(e.alts.get(k) ?? [])];
+    const ids = alts.length ? `${id} or ${alts.join(', ')}: identical` : id;
+    const title = names.get(id)?.title;
+    return title ? `${title} (${ids})` : ids;
+  };
+  const weaponsOf = (e: Entry, v: unknown[]) => {
+    const lines = typeof e.command['attacker'] === 'string' ? (names.get(e.command['attacker'])?.weapons ?? []) : [];
+    return v.map((w) => (typeof w === 'number' && lines[w] ? weaponName(lines[w]) : `weapon ${String(w)}`)).join(' + ');
+  };
+  const phrase = (e: Entry, k: string): string => {
+    const v = e.command[k];
+    const id = typeof v === 'string' && (names.has(v) || e.alts.has(k)) ? name(e, k) : undefined;
+    switch (k) {
+      case 'target':
+        return `→ ${id ?? String(v)}`;
+      case 'weapons':
+        return Array.isArray(v) ? `with ${weaponsOf(e, v)}` : `weapons ${JSON.stringify(v)}`;
+      case 'crew':
+        return `crewed by ${id ?? String(v)}`;
+      case 'line':
+        return `on the ${String(v)} line`;
+      case 'initiativeBoost':
+        return `discarding ${id ?? String(v)} for +1 Initiative`;
+      case 'boostWith':
+        return `discarding ${id ?? String(v)} for +1${typeof e.command['boostRoll'] === 'string' ? ` to the ${e.command['boostRoll']} roll` : ''}`;
+      case 'boostRoll':
+        return '';
+      case 'from':
+        return Array.isArray(v) ? v.join(', then ') : `from ${id ?? String(v)}`;
+      case 'to':
+        return `to ${id ?? String(v)}`;
+      case 'keep':
+        return v === true ? 'keeping the unit if captured' : '';
+      case 'friendlyFire':
+        return v === 'highest-cost' ? "always hit the attacker's most expensive unit" : `friendly fire: ${String(v)}`;
+      default:
+        return `${k}: ${id ?? compact(v, 60)}`;
+    }
+  };
+
+  const byKind = new Map<string, Map<string, { header: string; options: { n: number; parts: string[] }[] }>>();
+  for (const e of entries) {
+    const type = String(e.command['type'] ?? '?');
+    const subjectKey = SUBJECT_FIELDS.find((k) => typeof e.command[k] === 'string');
+    const header = subjectKey ? (subjectKey === 'from' ? '' : name(e, subjectKey)) : '';
+    const parts = Object.keys(e.command)
+      .filter((k) => k !== 'type' && (k !== subjectKey || subjectKey === 'from'))
+      .map((k) => phrase(e, k))
+      .filter(Boolean);
+    const kind = byKind.get(type) ?? new Map();
+    byKind.set(type, kind);
+    const group = kind.get(header) ?? { header, options: [] };
+    kind.set(header, group);
+    group.options.push({ n: e.n, parts });
+  }
+
+  const num = (n: number) => `${n}.`;
+  const lines: string[] = [];
+  for (const [type, groups] of byKind) {
+    lines.push(`${kindHelp(type)}:`);
+    for (const g of groups.values()) {
+      // A unit or card with nothing more to choose takes one line: "3. Rifle Squad (us-002)".
+      if (g.header && g.options.every((o) => o.parts.length === 0)) {
+        lines.push(`    ${g.options.map((o) => num(o.n)).join(' ')} ${g.header}`);
+        continue;
+      }
+      const pad = g.header ? '      ' : '    ';
+      if (g.header) lines.push(`    ${g.header}`);
+      // Options that share their first words (an attack's target) share a line.
+      const rows = new Map<string, { n: number; rest: string }[]>();
+      for (const o of g.options) {
+        const [first = '', ...rest] = o.parts;
+        const lead = rest.length ? first : '';
+        rows.set(lead, [...(rows.get(lead) ?? []), { n: o.n, rest: (rest.length ? rest : [first]).join(', ') }]);
+      }
+      for (const [lead, opts] of rows) {
+        const each = opts.map((o) => `${num(o.n)} ${o.rest || (g.header ? 'as it is' : type)}`.trim());
+        lines.push(`${pad}${lead ? `${lead}: ` : ''}${each.join('   ')}`);
+      }
+    }
+  }
+  return lines;
 }
 
 /**

@@ -5,6 +5,7 @@ import { canonicalJson, type EventEnvelope } from '../../domain/kernel/index.js'
 import { ApiClient, ApiError, newCommandId } from './client.js';
 import {
   cliHome,
+  clearListing,
   loadConfig,
   loadDraft,
   loadListing,
@@ -240,10 +241,11 @@ const listingOf = (ctx: Ctx, gameId: string, v: GameViewBody) => ({
 
 /**
  * Remembers the numbered list a player has just been shown, so `play <n>` can tell when it went
- * stale. An empty list is remembered too: after "Nothing to do", an old number means nothing.
+ * stale. After "Nothing to do" the old list is forgotten: a number typed from it means nothing.
  */
 function remember(ctx: Ctx, gameId: string, v: GameViewBody): void {
-  saveListing(listingOf(ctx, gameId, v));
+  if (v.legalCommands.length) saveListing(listingOf(ctx, gameId, v));
+  else clearListing();
 }
 
 /** `play <n>` numbers refer to the list the player last saw; see staleChoice. */
@@ -438,6 +440,16 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
           out(`Sealing with ${draftWords} (kept on this computer until now): ${JSON.stringify(command)}`);
           await send(ctx, gameId, command, expected ?? v.summary.version, d.steps);
           saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
+          return;
+        }
+        const type = (command as { type?: unknown } | null)?.type;
+        const sealType = d.sealChoices.some((i) => (v.legalCommands[i] as { type?: unknown }).type === type);
+        if (!d.stepChoices.some(same) && !sealType) {
+          // Not part of the order (a standing order, say): sent as it is; the draft waits.
+          process.stderr.write(
+            `Note: ${draftWords} stays on this computer and is not part of this command (seal it with play, or drop it with  npm run cli -- draft ${gameId} --clear).\n`,
+          );
+          await send(ctx, gameId, command, expected);
           return;
         }
         const plainSeal = d.sealChoices.map((i) => v.legalCommands[i]).find((c) => Object.keys(c as object).length === 1);

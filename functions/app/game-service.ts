@@ -51,7 +51,10 @@ export interface CommandResult {
   duplicate: boolean;
   /** Only the events the caller may see. */
   events: EventEnvelope[];
-  /** What the sender must do now that the command is in (or nothing, and whom the game waits for). */
+  /**
+   * What the sender must do now that the command is in (or nothing, and whom the game waits for).
+   * A repeated command answers with its first events and what to do as of now.
+   */
   next: NextStep;
   /** The game's seats, so a client can name sides and players instead of seat ids. */
   seats: { id: string; name: string; player: string | null }[];

@@ -18,6 +18,7 @@ import {
   type ServerLogin,
 } from './config.js';
 import { auditFile } from './audit.js';
+import { NOTICE_KINDS } from '../notify/decide.js';
 import {
   explainCommand,
   staleChoice,
@@ -41,7 +42,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
                                       that leaves the game waiting longer may lose it on time)
   join <gameId> [--seat S] [--entropy X]   (entropy: your randomness mixed into every die;
                                       random by default)
-  games                               your games, with "your move" flags
+  games                               your games, "YOUR MOVE" first: whom you play, what is asked, until when
   lobby                               open games with free seats
   show <gameId> [--seat S] [--json]   your view, who must act, your legal commands
   legal <gameId> [--seat S]           your legal commands, numbered
@@ -64,7 +65,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   settings add-webhook <url> [--format json|discord|slack] [--secret S]
                                       post notices there (a JSON receiver gets a signing secret, shown once)
   settings remove-webhook <id>        stop posting to that webhook
-  settings mail <turn|started|ended|invited> on|off   which notices are mailed
+  settings mail <${NOTICE_KINDS.join('|')}> on|off   which notices are mailed
   verify-email <code>                 confirm your notification email with the code mailed to it
 
 Server: --url, else $FIELDPOST_URL, else the last login (default http://127.0.0.1:3000).
@@ -555,7 +556,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       }
       case 'mail': {
         // settings mail <kind> on|off: which notices are mailed (the mails' unsubscribe link turns one off too).
-        const kinds = ['turn', 'started', 'ended', 'invited'];
+        const kinds: readonly string[] = NOTICE_KINDS;
         const onOff = ctx.args[2];
         if (!value || !kinds.includes(value) || (onOff !== 'on' && onOff !== 'off')) throw new UsageError(`settings mail <${kinds.join('|')}> on|off`);
         const current = await api.request<Settings>('GET', '/v1/me/settings');

@@ -5,7 +5,7 @@ import type { Mailer } from './mailer.js';
 import { webhookPayload } from './payloads.js';
 import type { NotifyQueue } from './queue.js';
 import { SQS_MAX_DELAY_SECONDS } from './queue.js';
-import { renderNotice, type Rendered } from './render.js';
+import { escapeHtml, renderNotice, type Rendered } from './render.js';
 import { noticeMailHeaders } from './unsubscribe.js';
 import type { DeliveryLog, DeliveryRecord, NoticeLedger } from './stores.js';
 import { checkWebhookUrl } from './address-policy.js';
@@ -188,7 +188,7 @@ export class Notifier {
           to: ch.to,
           subject: rendered.subject,
           text: unsubscribe ? `${rendered.text}\n${unsubscribeNote(notice.kind)}\n` : rendered.text,
-          html: rendered.html,
+          html: unsubscribe ? rendered.html.replace('</body>', `<br><div>${escapeHtml(unsubscribeNote(notice.kind))}</div></body>`) : rendered.html,
           deliveryId,
           ...(unsubscribe ? { headers: noticeMailHeaders(unsubscribe) } : {}),
         });

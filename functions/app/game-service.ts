@@ -26,7 +26,7 @@ import {
   type Seat,
   type Viewer,
 } from '../../domain/kernel/index.js';
-import { listing, resultInWords, sideAndPlayer, sideName } from './names.js';
+import { listing, resultInWords, sideAndPlayer, sideName, withSideNames } from './names.js';
 import { wasCancelled } from '../projections/project.js';
 import {
   AppError,
@@ -171,6 +171,17 @@ const BAD_REQUEST = new Set([
 ]);
 const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat', 'action/not-creator']);
 
+/**
+ * A refusal about time names the seats it waits for ("p1 has until …") by side and player, as
+ * everything people read does. Refusals that ask for a seat id (which seat to join or act for)
+ * keep their ids: the player types them back.
+ */
+function inWords(v: RuleViolation, state: GameState): RuleViolation {
+  if (!v.code.startsWith('time/')) return v;
+  const seats = state.meta.seats.map((s) => ({ id: s.id, name: `${s.name} (${s.player ?? 'open seat'})`, player: s.player }));
+  return { ...v, message: withSideNames(v.message, seats) };
+}
+
 export function violationError(v: RuleViolation): AppError {
   if (BAD_REQUEST.has(v.code)) return new AppError(400, v.code, v.message, v.rule);
   return AppError.fromViolation(v, FORBIDDEN.has(v.code) ? 403 : 422);
@@ -312,7 +323,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         // An old command sent again may no longer be legal: it is still a duplicate, not an error.
         const rec = await store.getCommand(gameId, commandId);
         if (rec) return duplicate(l, rec, player, seat);
-        throw violationError(decided.error);
+        throw violationError(inWords(decided.error, l.state));
       }
       const envs = chain({ version, hash }, decided.value, { gameId, commandId, at, player, seed: l.stream.seed });
       const next = foldAll(l.engine, envs, l.state)!;

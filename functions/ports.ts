@@ -37,6 +37,7 @@
  *   LOCAL_JWT_SECRET (local only), DYNAMODB_ENDPOINT (local only).
  */
 import type { EventEnvelope, GameState, GameSummary, RuleViolation } from '../domain/kernel/index.js';
+import type { NoticeKind } from './notify/decide.js';
 
 export interface Snapshot {
   readonly version: number;
@@ -132,6 +133,10 @@ export interface NotificationSettings {
   /** When the last verification mail was sent (kept across address changes, for the rate limit). */
   readonly verificationMailedAt?: string;
   readonly webhooks: readonly { id: string; url: string; secret: string; format: 'json' | 'discord' | 'slack' }[];
+  /** Notice kinds not mailed: turned off in settings, or with a mail's one-click unsubscribe link. */
+  readonly emailOff?: readonly NoticeKind[];
+  /** The key this player's unsubscribe links are signed with (notify/unsubscribe.ts); never shown. */
+  readonly unsubscribeKey?: string;
 }
 export interface SettingsStore {
   get(player: string): Promise<NotificationSettings | undefined>;

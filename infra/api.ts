@@ -20,15 +20,21 @@ export interface FieldpostApiProps {
  * keeps the two lists equal), with why each is safe to leave open.
  */
 export const PUBLIC_ROUTES = [
-  { path: '/v1/health', why: 'the liveness probe: service status only, no game or player data' },
-  { path: '/v1/engines', why: 'the list of game systems and their options: the same for everyone, no game or player data' },
+  { method: 'GET', path: '/v1/health', why: 'the liveness probe: service status only, no game or player data' },
+  { method: 'GET', path: '/v1/engines', why: 'the list of game systems and their options: the same for everyone, no game or player data' },
+  {
+    method: 'POST',
+    path: '/v1/unsubscribe',
+    why: "one-click unsubscribe (RFC 8058): mail providers POST the link in a notice mail with no sign-in; the link's signed token is the authority, and it can only turn that player's mail of that kind off",
+  },
 ] as const;
 
 export const AUTHORIZED_METHODS = [apigw.HttpMethod.GET, apigw.HttpMethod.POST, apigw.HttpMethod.PUT, apigw.HttpMethod.PATCH, apigw.HttpMethod.DELETE] as const;
 
 /**
  * Sign-in (a Cognito user pool and a public app client) and the HTTP API in front of the
- * api handler. Every /v1 route needs a Cognito JWT except GET /v1/health; the local-only
+ * api handler. Every /v1 route needs a Cognito JWT except GET /v1/health and POST /v1/unsubscribe
+ * (a mail's signed one-click unsubscribe link); the local-only
  * routes (/local/*) are simply not routed in AWS.
  */
 export class FieldpostApi extends Construct {
@@ -145,6 +151,6 @@ export class FieldpostApi extends Construct {
       integration,
       authorizer,
     });
-    this.publicRoutes = PUBLIC_ROUTES.flatMap(({ path }) => this.httpApi.addRoutes({ path, methods: [apigw.HttpMethod.GET], integration }));
+    this.publicRoutes = PUBLIC_ROUTES.flatMap(({ method, path }) => this.httpApi.addRoutes({ path, methods: [apigw.HttpMethod[method]], integration }));
   }
 }

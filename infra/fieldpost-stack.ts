@@ -154,6 +154,8 @@ export class FieldpostStack extends Stack {
     );
 
     this.api = new FieldpostApi(this, 'Api', { handler: api.fn, config });
+    // The one-click unsubscribe links in notice mail point at the API (functions/notify/unsubscribe.ts).
+    notifier.fn.addEnvironment('API_URL', this.api.httpApi.apiEndpoint);
 
     this.alarms = new FieldpostAlarms(this, 'Alarms', {
       functions: { api: api.fn, projector: projector.fn, notifier: notifier.fn },

@@ -100,7 +100,11 @@ export interface JoinInput {
 
 export function decideJoin<S>(engine: AnyEngine, state: GameState<S>, input: JoinInput, seed: string): Result<NewEvent[], RuleViolation> {
   const { meta } = state;
-  if (meta.status !== 'open') return err(violation('game/not-open', 'This game is not taking players: every seat is filled', RULE_PLATFORM));
+  if (meta.status !== 'open') {
+    // A game ends with a seat still free only when its creator cancelled it before it began.
+    const why = meta.status === 'active' ? 'every seat is filled' : meta.seats.some((s) => !s.joined) ? 'it was cancelled before it began' : 'it is over';
+    return err(violation('game/not-open', `This game is not taking players: ${why}`, RULE_PLATFORM));
+  }
   if (meta.seats.some((s) => s.joined && s.player === input.player))
     return err(violation('seat/already-joined', `${input.player} already holds a seat in this game`, RULE_PLATFORM));
   const free = (s: SeatState) => !s.joined && (s.player === null || s.player === input.player);

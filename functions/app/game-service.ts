@@ -36,6 +36,8 @@ import {
   type TypedMessage,
   type Viewer,
 } from '../../domain/kernel/index.js';
+import { listing, resultInWords, sideAndPlayer, sideName, withSideNames } from './names.js';
+import { wasCancelled } from '../projections/project.js';
 import {
   AppError,
   ConcurrencyError,
@@ -59,7 +61,50 @@ export interface CommandResult {
   duplicate: boolean;
   /** Only the events the caller may see. */
   events: EventEnvelope[];
+  /**
+   * What the sender must do now that the command is in (or nothing, and whom the game waits for).
+   * A repeated command answers with its first events and what to do as of now.
+   */
+  next: NextStep;
+  /** The game's seats, so a client can name sides and players instead of seat ids. */
+  seats: { id: string; name: string; player: string | null }[];
 }
+
+/**
+ * The answer to "what now?" after a command: the sender's own pending entries (a command can
+ * open a phase where its sender must act again at once), or whom the game waits for.
+ */
+export interface NextStep {
+  readonly status: GameSummary['status'];
+  /** What the game asks of the sender's seats now; empty when nothing. */
+  readonly yours: GameSummary['pending'];
+  /** The other seats the game waits for. */
+  readonly waitingFor: GameSummary['pending'];
+  /** The same in one sentence, with side and player names. */
+  readonly text: string;
+}
+
+/** What the game asks of `player` now, and of whom else it waits (see NextStep). */
+export function nextStepFor(summary: GameSummary, player: string | null): NextStep {
+  // The scheduler (no player) is asked nothing.
+  const yours = player === null ? [] : summary.pending.filter((p) => p.player === player);
+  const waitingFor = summary.pending.filter((p) => p.player !== player);
+  const who = (ps: GameSummary['pending']) => listing([...new Set(ps.map((p) => sideAndPlayer(summary.seats, p.seat)))]);
+  let text: string;
+  if (summary.status === 'ended') {
+    text = `Nothing: the game is over, ${summary.outcome ? resultInWords(summary.outcome, summary.seats, wasCancelled(summary)) : 'ended'}.`;
+  } else if (summary.status === 'open') {
+    const free = summary.seats.filter((s) => !s.joined).map((s) => s.name);
+    text = `Nothing yet: the game starts when every seat is taken (still free: ${listing(free)}).`;
+  } else if (yours.length) {
+    text = yours.map((p) => `Your move as ${sideName(summary.seats, p.seat)}: ${p.prompt}${p.deadline ? ` (until ${p.deadline})` : ''}`).join('\n');
+  } else {
+    text = waitingFor.length ? `Nothing: waiting for ${who(waitingFor)}.` : 'Nothing: the game waits for nobody.';
+  }
+  return { status: summary.status, yours, waitingFor, text };
+}
+
+const seatsOf = (state: GameState) => state.meta.seats.map(({ id, name, player }) => ({ id, name, player }));
 
 export interface GameView {
   summary: GameSummary;
@@ -126,7 +171,7 @@ export interface GameService {
     player: string | null,
     gameId: string,
     opts?: { after?: number; limit?: number; seat?: string },
-  ): Promise<{ events: EventEnvelope[]; version: number; next?: number }>;
+  ): Promise<{ events: EventEnvelope[]; version: number; next?: number; seats: { id: string; name: string; player: string | null }[] }>;
   /** The full log, for audit; only once the game has ended (409 'game/not-ended' before). */
   exportLog(player: string | null, gameId: string): Promise<EventEnvelope[]>;
 }
@@ -163,6 +208,17 @@ const BAD_REQUEST = new Set([
   'seat/reserved-twice',
 ]);
 const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat', 'action/not-creator']);
+
+/**
+ * A refusal about time names the seats it waits for ("p1 has until …") by side and player, as
+ * everything people read does. Refusals that ask for a seat id (which seat to join or act for)
+ * keep their ids: the player types them back.
+ */
+function inWords(v: RuleViolation, state: GameState): RuleViolation {
+  if (!v.code.startsWith('time/')) return v;
+  const seats = state.meta.seats.map((s) => ({ id: s.id, name: `${s.name} (${s.player ?? 'open seat'})`, player: s.player }));
+  return { ...v, message: withSideNames(v.message, seats) };
+}
 
 export function violationError(v: RuleViolation): AppError {
   if (BAD_REQUEST.has(v.code)) return new AppError(400, v.code, v.message, v.rule);
@@ -304,7 +360,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
         RULE_PLATFORM,
       );
     }
-    return { gameId: l.stream.gameId, version: rec.to, duplicate: true, events: visible(evs, l.state, player, seat) };
+    return {
+      gameId: l.stream.gameId,
+      version: rec.to,
+      duplicate: true,
+      events: visible(evs, l.state, player, seat),
+      next: nextStepFor(summarize(l.engine, l.state), player),
+      seats: seatsOf(l.state),
+    };
   }
 
   /** Load, decide, append; reload and decide again when another command got in first. */
@@ -338,17 +401,18 @@ export function createGameService(deps: GameServiceDeps): GameService {
         // An old command sent again may no longer be legal: it is still a duplicate, not an error.
         const rec = await store.getCommand(gameId, commandId);
         if (rec) return duplicate(l, rec, player, seat, same);
-        throw violationError(decided.error);
+        throw violationError(inWords(decided.error, l.state));
       }
       const envs = chain({ version, hash }, decided.value, { gameId, commandId, at, player, seed: l.stream.seed });
       const next = foldAll(l.engine, envs, l.state)!;
+      const summary = summarize(l.engine, next);
       try {
         await store.append({
           gameId,
           expectedVersion: version,
           events: envs,
           commandId,
-          summary: summarize(l.engine, next),
+          summary,
           recent: l.stream.recent,
           ...snapshotFor(l, next),
         });
@@ -364,7 +428,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
         continue;
       }
-      return { gameId, version: next.meta.version, duplicate: false, events: visible(envs, next, player, seat) };
+      return {
+        gameId,
+        version: next.meta.version,
+        duplicate: false,
+        events: visible(envs, next, player, seat),
+        next: nextStepFor(summary, player),
+        seats: seatsOf(next),
+      };
     }
   }
 
@@ -436,13 +507,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
         events = [...events, ...more];
         state = foldAll(engine, more, state)!;
       }
+      const summary = summarize(engine, state);
       try {
         await store.append({
           gameId,
           expectedVersion: 0,
           events,
           commandId: input.commandId,
-          summary: summarize(engine, state),
+          summary,
           seed,
           recent: {},
           ...(state.meta.version >= snapshotEvery
@@ -474,7 +546,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
             : sameJoin(first[1], player, { seat: input.seat, ...(input.entropy !== undefined ? { entropy: input.entropy } : {}) });
         });
       }
-      return { gameId, version: state.meta.version, duplicate: false, events: visible(events, state, player, input.seat) };
+      return {
+        gameId,
+        version: state.meta.version,
+        duplicate: false,
+        events: visible(events, state, player, input.seat),
+        next: nextStepFor(summary, player),
+        seats: seatsOf(state),
+      };
     },
 
     join(player, gameId, input) {
@@ -671,7 +750,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
           : (await store.readEvents(gameId, after, limit)).filter((e) => e.seq <= version);
       const last = raw[raw.length - 1]?.seq;
       const next = last !== undefined && last < version ? last : undefined;
-      return { events: visible(raw, state, player, opts.seat), version, ...(next !== undefined ? { next } : {}) };
+      return { events: visible(raw, state, player, opts.seat), version, ...(next !== undefined ? { next } : {}), seats: seatsOf(state) };
     },
 
     async exportLog(_player, gameId) {

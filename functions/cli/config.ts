@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -64,6 +64,11 @@ export interface Listing {
 export function saveListing(listing: Listing, home = cliHome()): void {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   writeFileSync(join(home, 'last-listing.json'), JSON.stringify(listing) + '\n', { mode: 0o600 });
+}
+
+/** Forgets the last list: a number typed next then means the current list, as on a fresh terminal. */
+export function clearListing(home = cliHome()): void {
+  rmSync(join(home, 'last-listing.json'), { force: true });
 }
 
 export function loadListing(home = cliHome()): Listing | undefined {

@@ -1,5 +1,7 @@
-import type { EngineDescription, EventEnvelope, GameSummary, StandingOrder } from '../../domain/kernel/index.js';
+import { canonicalJson, type EngineDescription, type EventEnvelope, type GameSummary, type StandingOrder } from '../../domain/kernel/index.js';
 import type { Listing } from './config.js';
+import { listing, resultInWords, sideAndPlayer, sideName, type SeatLike } from '../app/names.js';
+import { wasCancelled } from '../projections/project.js';
 
 /** Response shapes the client reads (see functions/http/routes/games.ts). */
 export interface CommandReply {
@@ -7,6 +9,9 @@ export interface CommandReply {
   readonly version: number;
   readonly duplicate: boolean;
   readonly events: readonly EventEnvelope[];
+  /** What the sender must do now (functions/app/game-service.ts NextStep); older servers send none. */
+  readonly next?: { readonly status: string; readonly yours: readonly unknown[]; readonly waitingFor: readonly unknown[]; readonly text: string };
+  readonly seats?: readonly SeatLike[];
 }
 export interface GameViewBody {
   readonly summary: GameSummary;
@@ -25,11 +30,43 @@ const compact = (x: unknown, max = 160): string => {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 };
 
-export function formatEvent(e: EventEnvelope): string {
-  const who = e.actor ? ` [${e.actor}]` : '';
-  const v = e.visibility;
+/** Fields that name what an event is about, most telling first: its seat, then its unit or card. */
+const OWNER_FIELDS = ['seat', 'unit', 'target', 'card', 'crew', 'attacker', 'attackId'];
+
+/**
+ * Whose unit, card or order an event is about: its `seat`, else the seat an id in it belongs to
+ * ("de-004" is Germany's unit, attack "t1-de-2" Germany's). Not who sent the command: when the
+ * United States destroys a German unit, the event is about Germany's unit. Platform events
+ * (Game.*) without a seat are about their sender's seat.
+ */
+export function ownerOf(e: Pick<EventEnvelope, 'type' | 'data' | 'actor'>, seats: readonly SeatLike[]): string | undefined {
+  const data = isRecord(e.data) ? e.data : {};
+  const ids = seats.map((s) => s.id);
+  const seatIn = (v: unknown): string | undefined => {
+    if (typeof v !== 'string') return undefined;
+    if (ids.includes(v)) return v;
+    return ids.find((id) => v.startsWith(`${id}-`)) ?? ids.find((id) => v.split('-').includes(id));
+  };
+  const keys = [...OWNER_FIELDS.filter((k) => k in data), ...Object.keys(data).filter((k) => !OWNER_FIELDS.includes(k))];
+  // Only ids in the event's own fields: a seat named deep inside (an order, a list) is no owner.
+  for (const k of keys) {
+    const owner = k === 'seat' ? (ids.includes(data[k] as string) ? (data[k] as string) : undefined) : seatIn(data[k]);
+    if (owner) return owner;
+  }
+  return e.type.includes('.') && e.actor ? e.actor : undefined;
+}
+
+/** One line of the event log; with the game's seats, the owner is named by side and player. */
+export function formatEvent(e: EventEnvelope, seats: readonly SeatLike[] = []): string {
+  const owner = ownerOf(e, seats.length ? seats : e.actor ? [{ id: e.actor, name: e.actor, player: null }] : []);
+  const name = (id: string) => (seats.some((s) => s.id === id) ? sideAndPlayer(seats, id) : id);
+  const who = owner ? ` [${name(owner)}]` : '';
   const hidden =
-    v.to === 'none' ? ' (hidden until the end)' : v.to === 'seats' ? ` (only ${v.seats.join(', ')})` : v.to === 'side' ? ` (only side ${v.side})` : '';
+    e.visibility.to === 'none'
+      ? ' (hidden until the end)'
+      : e.visibility.to === 'seats'
+        ? ` (only ${e.visibility.seats.map((id) => (seats.length ? sideName(seats, id) : id)).join(', ')})`
+        : '';
   return `#${String(e.seq).padStart(4)} ${e.type}${who}${hidden} ${compact(e.data)}`;
 }
 
@@ -99,13 +136,174 @@ export function explainCommand(command: unknown, names: ReadonlyMap<string, Name
   return parts.join(' · ');
 }
 
-/** Numbered legal commands, each with a second line naming its ids when the view knows them. */
+/**
+ * What each kind of command does, in a line (Spearpoint's, and the test fixtures'). A kind not
+ * listed is named from its type ("DeclareAttack" → "Declare attack").
+ */
+const KIND_HELP: Readonly<Record<string, string>> = {
+  PickStartingUnit: 'Pick a starting unit: one unit of this card from your deck into your starting hand',
+  AutoPickHand: 'Let the server pick the rest of your starting hand (units that need no crew first)',
+  CommitUnit: 'Commit a unit from your hand to the battle area (a step of your sealed order)',
+  ReplaceCrew: 'Put a crew from your hand on a crewless unit in play (order step)',
+  MoveCrew: 'Move a crew from one of your ground units to another (order step)',
+  MoveLine: 'Move mobile artillery to the other line (order step)',
+  PlayCommandCard: 'Play a Command card; its text is under your commands in show (order step)',
+  DeclareAttack: 'Declare an attack: your unit fires at a target with one or two of its weapons (order step)',
+  JoinCloseAssault: 'Join a close assault on an armored target; three or more infantry are needed (order step)',
+  ClearOrder: 'Start your order over: drop every step of it',
+  SealOrder: 'Seal your order (your draft goes with it); nobody sees it until every side has sealed',
+  ResolveAttack: 'Resolve one of your declared attacks now',
+  ChooseFriendlyFireVictim: "Friendly fire: choose which of the attacker's own units is hit",
+  SetStandingOrders: 'Leave a standing order for friendly fire, so the game need not wait for you',
+  DrawCard: 'Draw one card',
+  DrawCards: 'Take several draws in one move, in this order',
+  DiscardUnit: 'Over the hand limit: put this unit under your Reserves deck',
+  DiscardCommand: 'Over the hand limit: discard this Command card',
+  Roll: 'Roll the die',
+  PlayCard: 'Play your card',
+};
+const kindHelp = (type: string) => KIND_HELP[type] ?? type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ ([A-Z])/g, (_m, c: string) => ` ${c.toLowerCase()}`);
+
+/** The fields that say whose command it is (the unit, card or attack it is about), most telling first. */
+const SUBJECT_FIELDS = ['unit', 'attacker', 'attackId', 'card', 'from'];
+
+/**
+ * How each view object looks apart from its id: two units whose view is the same in everything
+ * but the id (two fresh Rifle Squads in hand) are interchangeable, and so are the commands that
+ * differ only by which of them they name.
+ */
+function lookalikes(view: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) return x.forEach(walk);
+    if (!isRecord(x)) return;
+    if (typeof x['id'] === 'string' && typeof x['title'] === 'string' && !out.has(x['id'])) {
+      const { id: _id, ...rest } = x;
+      out.set(x['id'], canonicalJson(rest));
+    }
+    Object.values(x).forEach(walk);
+  };
+  walk(view);
+  return out;
+}
+
+interface Entry {
+  readonly n: number;
+  readonly command: Record<string, unknown>;
+  /** For each field naming an id: the ids of the same-looking commands hidden behind this one. */
+  readonly alts: Map<string, Set<string>>;
+}
+
+/**
+ * The legal commands grouped by kind (a line saying what it does) and by the unit, card or
+ * attack they are about, one line each, with the numbers `play <n>` takes. Commands that differ
+ * only by naming identical-looking units are listed once ("us-001 or us-002: identical").
+ */
 export function formatLegal(commands: readonly unknown[], view: unknown): string[] {
   const names = glossary(view);
-  return commands.flatMap((c, i) => {
-    const why = explainCommand(c, names);
-    return [`${String(i + 1).padStart(4)}. ${compact(c, 200)}`, ...(why ? [`        ${why}`] : [])];
+  const looks = lookalikes(view);
+  const equivalence = (c: unknown) => canonicalJson(c).replace(/"([^"\\]+)"/g, (m, id: string) => (looks.has(id) ? JSON.stringify(`≈${looks.get(id)!}`) : m));
+  const kept = new Map<string, Entry>();
+  const entries: Entry[] = [];
+  commands.forEach((c, i) => {
+    const command = isRecord(c) ? c : { type: String(c) };
+    const key = equivalence(command);
+    const same = kept.get(key);
+    if (same) {
+      for (const [k, v] of Object.entries(command)) {
+        if (typeof v === 'string' && v !== same.command[k] && looks.has(v)) same.alts.set(k, (same.alts.get(k) ?? new Set()).add(v));
+      }
+      return;
+    }
+    const entry: Entry = { n: i + 1, command, alts: new Map() };
+    kept.set(key, entry);
+    entries.push(entry);
   });
+
+  const name = (e: Entry, k: string): string => {
+    const id = e.command[k] as string;
+    const alts = [...(e.alts.get(k) ?? [])];
+    const ids = alts.length ? `${id} or ${alts.join(', ')}: identical` : id;
+    const title = names.get(id)?.title;
+    return title ? `${title} (${ids})` : ids;
+  };
+  const weaponsOf = (e: Entry, v: unknown[]) => {
+    const lines = typeof e.command['attacker'] === 'string' ? (names.get(e.command['attacker'])?.weapons ?? []) : [];
+    return v.map((w) => (typeof w === 'number' && lines[w] ? weaponName(lines[w]) : `weapon ${String(w)}`)).join(' + ');
+  };
+  const phrase = (e: Entry, k: string): string => {
+    const v = e.command[k];
+    const id = typeof v === 'string' && (names.has(v) || e.alts.has(k)) ? name(e, k) : undefined;
+    switch (k) {
+      case 'target':
+        return `→ ${id ?? String(v)}`;
+      case 'weapons':
+        return Array.isArray(v) ? `with ${weaponsOf(e, v)}` : `weapons ${JSON.stringify(v)}`;
+      case 'crew':
+        return `crewed by ${id ?? String(v)}`;
+      case 'line':
+        return `on the ${String(v)} line`;
+      case 'initiativeBoost':
+        return `discarding ${id ?? String(v)} for +1 Initiative`;
+      case 'boostWith':
+        return `discarding ${id ?? String(v)} for +1${typeof e.command['boostRoll'] === 'string' ? ` to the ${e.command['boostRoll']} roll` : ''}`;
+      case 'boostRoll':
+        return '';
+      case 'from':
+        return Array.isArray(v) ? v.join(', then ') : `from ${id ?? String(v)}`;
+      case 'to':
+        return `to ${id ?? String(v)}`;
+      case 'keep':
+        return v === true ? 'keeping the unit if captured' : '';
+      case 'friendlyFire':
+        return v === 'highest-cost' ? "always hit the attacker's most expensive unit" : `friendly fire: ${String(v)}`;
+      default:
+        return `${k}: ${id ?? compact(v, 60)}`;
+    }
+  };
+
+  const byKind = new Map<string, Map<string, { header: string; options: { n: number; parts: string[] }[] }>>();
+  for (const e of entries) {
+    const type = String(e.command['type'] ?? '?');
+    const subjectKey = SUBJECT_FIELDS.find((k) => typeof e.command[k] === 'string');
+    const header = subjectKey ? (subjectKey === 'from' ? '' : name(e, subjectKey)) : '';
+    const parts = Object.keys(e.command)
+      .filter((k) => k !== 'type' && (k !== subjectKey || subjectKey === 'from'))
+      .map((k) => phrase(e, k))
+      .filter(Boolean);
+    const kind = byKind.get(type) ?? new Map();
+    byKind.set(type, kind);
+    const group = kind.get(header) ?? { header, options: [] };
+    kind.set(header, group);
+    group.options.push({ n: e.n, parts });
+  }
+
+  const num = (n: number) => `${n}.`;
+  const lines: string[] = [];
+  for (const [type, groups] of byKind) {
+    lines.push(`${kindHelp(type)}:`);
+    for (const g of groups.values()) {
+      // A unit or card with nothing more to choose takes one line: "3. Rifle Squad (us-002)".
+      if (g.header && g.options.every((o) => o.parts.length === 0)) {
+        lines.push(`    ${g.options.map((o) => num(o.n)).join(' ')} ${g.header}`);
+        continue;
+      }
+      const pad = g.header ? '      ' : '    ';
+      if (g.header) lines.push(`    ${g.header}`);
+      // Options that share their first words (an attack's target) share a line.
+      const rows = new Map<string, { n: number; rest: string }[]>();
+      for (const o of g.options) {
+        const [first = '', ...rest] = o.parts;
+        const lead = rest.length ? first : '';
+        rows.set(lead, [...(rows.get(lead) ?? []), { n: o.n, rest: (rest.length ? rest : [first]).join(', ') }]);
+      }
+      for (const [lead, opts] of rows) {
+        const each = opts.map((o) => `${num(o.n)} ${o.rest || (g.header ? 'as it is' : type)}`.trim());
+        lines.push(`${pad}${lead ? `${lead}: ` : ''}${each.join('   ')}`);
+      }
+    }
+  }
+  return lines;
 }
 
 /**
@@ -135,27 +333,30 @@ export function readableJson(x: unknown, width = 110, pad = ''): string {
 
 export function formatGame(v: GameViewBody, me: string): string {
   const s = v.summary;
+  const cancelled = wasCancelled(s);
   const lines: string[] = [];
-  lines.push(`${s.title} · game ${s.gameId} · ${s.status} · version ${s.version}`);
+  lines.push(`${s.title} · game ${s.gameId} · ${cancelled ? 'cancelled' : s.status} · version ${s.version}`);
   lines.push('Seats:');
   for (const seat of s.seats) {
     const who = seat.player ? `${seat.player}${seat.joined ? '' : ' (invited)'}` : '(open)';
-    lines.push(`  ${seat.id.padEnd(8)} ${seat.name.padEnd(20)} ${who}${seat.player === me && seat.joined ? '   ← you' : ''}`);
+    lines.push(`  ${seat.name.padEnd(20)} ${who}${seat.player === me && seat.joined ? '   ← you' : ''}`);
   }
   if (s.outcome) {
-    lines.push(`Result: ${s.outcome.winners.length ? `won by ${s.outcome.winners.join(', ')}` : 'no winner'} (${s.outcome.reason})`);
+    lines.push(`Result: ${resultInWords(s.outcome, s.seats, cancelled)}`);
   } else if (s.status === 'open') {
     lines.push('Waiting for every seat to join.');
   }
   for (const p of v.pending) {
     const mine = p.player === me && (v.seat === null || v.seat === p.seat);
     lines.push(
-      `Waiting for ${p.seat}${p.player ? ` (${p.player})` : ''}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${p.deadline ? ` (until ${p.deadline})` : ''}${mine ? '   ← YOUR MOVE' : ''}`,
+      `Waiting for ${sideAndPlayer(s.seats, p.seat)}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${p.deadline ? ` (until ${p.deadline})` : ''}${mine ? '   ← YOUR MOVE' : ''}`,
     );
   }
   // The prompts were printed just above; a view that repeats them needs not say them twice.
   const view = isRecord(v.view) && Array.isArray(v.view['pending']) ? Object.fromEntries(Object.entries(v.view).filter(([k]) => k !== 'pending')) : v.view;
-  lines.push(`View${s.status === 'ended' ? ' (the game is over: everything is open, deck orders included)' : v.seat ? ` as ${v.seat}` : ' (spectator)'}:`);
+  lines.push(
+    `View${s.status === 'ended' ? ' (the game is over: everything is open, deck orders included)' : v.seat ? ` as ${sideName(s.seats, v.seat)}` : ' (spectator)'}:`,
+  );
   lines.push(indent(readableJson(view, 108)));
   if (v.legalCommands.length) {
     lines.push('Your legal commands:');
@@ -165,24 +366,48 @@ export function formatGame(v: GameViewBody, me: string): string {
   return lines.join('\n');
 }
 
-/** The inbox read model (GET /v1/me/games): one line per game, your moves first. */
+/** The inbox read model (GET /v1/me/games): two lines per game, your moves first. */
 export function formatInbox(body: unknown, me: string): string {
   const list = Array.isArray(body) ? body : (body as { games?: unknown } | null)?.games;
   if (!Array.isArray(list)) return JSON.stringify(body, null, 2);
   if (list.length === 0) return 'No games yet. Create one with:  npm run cli -- create <engine>   (or see  npm run cli -- lobby)';
-  const lines = list.map((raw) => {
+  const lines = list.flatMap((raw) => {
     const g = raw as Record<string, unknown>;
-    const pending = Array.isArray(g['pending']) ? (g['pending'] as { player?: string }[]) : [];
-    const yourMove = g['yourMove'] === true || pending.some((p) => p.player === me);
+    type Asked = { seat?: string; name?: string; player?: string | null; prompt?: string; deadline?: string };
+    const asked = (Array.isArray(g['whoseMove']) ? g['whoseMove'] : Array.isArray(g['pending']) ? g['pending'] : []) as Asked[];
+    const mine = asked.filter((p) => p.player === me);
+    const yourMove = g['yourMove'] === true || mine.length > 0;
     const outcome = g['outcome'] as { result?: string } | undefined;
+    const side = (x: { name?: string; player?: string | null; seat?: string }) => `${x.name ?? x.seat ?? '?'} (${x.player ?? 'open seat'})`;
+    const others = asked.filter((p) => p.player !== me);
     const note = yourMove
       ? 'YOUR MOVE'
       : g['invited'] === true
         ? `invited: npm run cli -- join ${String(g['gameId'])}`
         : outcome?.result
-          ? `you ${outcome.result}`
-          : '';
-    return `${yourMove ? '*' : ' '} ${String(g['gameId'] ?? '?').padEnd(24)} ${String(g['title'] ?? g['engine'] ?? '').padEnd(28)} ${String(g['status'] ?? '').padEnd(7)} v${String(g['version'] ?? '?').padEnd(5)} ${note}`;
+          ? outcome.result === 'cancelled'
+            ? 'cancelled'
+            : outcome.result === 'draw'
+              ? 'a draw'
+              : `you ${outcome.result}`
+          : others.length
+            ? `waiting for ${listing([...new Set(others.map(side))])}`
+            : g['status'] === 'open'
+              ? 'waiting for players to join'
+              : '';
+    const head = `${yourMove ? '*' : ' '} ${String(g['gameId'] ?? '?').padEnd(24)} ${String(g['title'] ?? g['engine'] ?? '').padEnd(28)} ${String(g['status'] ?? '').padEnd(7)} v${String(g['version'] ?? '?').padEnd(5)} ${note}`;
+    // The second line: whom you play, against whom, what is asked now (the turn) and until when.
+    const seats = (Array.isArray(g['seats']) ? g['seats'] : []) as { name?: string }[];
+    const opponents = (Array.isArray(g['opponents']) ? g['opponents'] : []) as { name?: string; player?: string | null; seat?: string }[];
+    const now = (mine.length ? mine : others)[0];
+    const deadline = (mine.length ? mine : others).map((p) => p.deadline).find((d) => typeof d === 'string');
+    const details = [
+      seats.length ? `you: ${listing(seats.map((x) => x.name ?? '?'))}` : '',
+      opponents.length ? `vs ${listing(opponents.map(side))}` : '',
+      now?.prompt ? `${mine.length ? 'asked of you' : 'asked'}: ${now.prompt}` : '',
+      deadline ? `until ${deadline}` : g['status'] === 'active' ? 'no deadline' : '',
+    ].filter(Boolean);
+    return details.length ? [head, `    ${details.join(' · ')}`] : [head];
   });
   const count = (body as { yourMoveCount?: number } | null)?.yourMoveCount;
   return [...lines, ...(typeof count === 'number' ? [`${count} game${count === 1 ? '' : 's'} waiting for your move.`] : [])].join('\n');
@@ -196,7 +421,7 @@ export function formatLobby(body: unknown): string {
   return list
     .map((raw) => {
       const g = raw as { gameId: string; title?: string; engine?: string; createdBy?: string; freeSeats?: { id: string; name: string }[] };
-      const free = (g.freeSeats ?? []).map((s) => `${s.id} (${s.name})`).join(', ');
+      const free = (g.freeSeats ?? []).map((s) => `${s.name} (--seat ${s.id})`).join(', ');
       return `${g.gameId.padEnd(24)} ${String(g.title ?? g.engine ?? '').padEnd(28)} by ${String(g.createdBy ?? '?').padEnd(12)} free: ${free}`;
     })
     .join('\n');
@@ -250,5 +475,41 @@ export function formatStandingOrders(mine: readonly StandingOrder[], offered: En
   for (const r of offered) lines.push(`  {"topic":"${r.topic}","rule":"${r.rule}"}: ${r.description}`);
   lines.push('', `Set them (the list replaces the old one):  npm run cli -- standing ${gameId} --set '[{"topic":"...","rule":"..."}]'`);
   lines.push(`Clear them:  npm run cli -- standing ${gameId} --clear`);
+  return lines.join('\n');
+}
+
+/** GET /v1/me/settings in words. */
+export function formatSettings(
+  s: {
+    email: string | null;
+    emailVerification?: { status: string; expiresAt?: string } | null;
+    emailOff?: readonly string[];
+    webhooks: readonly { id: string; url: string; format: string; secretHint?: string }[];
+  },
+  me: string,
+): string {
+  const lines = [`Notifications for ${me}:`];
+  const status = s.emailVerification?.status;
+  const state =
+    status === 'verified'
+      ? 'confirmed'
+      : status === 'pending'
+        ? `waiting for confirmation: run  npm run cli -- verify-email <code>  with the code mailed to it (until ${s.emailVerification?.expiresAt})`
+        : status
+          ? `not confirmed (${status}): ask for a new code with POST /v1/me/email/resend`
+          : '';
+  lines.push(`  email:    ${s.email ? `${s.email}${state ? ` (${state})` : ''}` : 'none (set one with  npm run cli -- settings email <address>)'}`);
+  if (s.email) {
+    const off = s.emailOff ?? [];
+    lines.push(
+      `  mailed:   ${off.length ? `every notice but ${off.join(', ')} (turn one back on with  settings mail <kind> on)` : 'every notice (your move, started, ended, invited)'}`,
+    );
+  }
+  if (!s.webhooks.length) lines.push('  webhooks: none (add one with  npm run cli -- settings add-webhook <url> --format json|discord|slack)');
+  else {
+    lines.push('  webhooks:');
+    for (const w of s.webhooks) lines.push(`    ${w.id}  ${w.format.padEnd(7)} ${w.url}${w.secretHint ? `  (secret ${w.secretHint})` : ''}`);
+    lines.push('  remove one with  npm run cli -- settings remove-webhook <id>');
+  }
   return lines.join('\n');
 }

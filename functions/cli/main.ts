@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { EngineDescription, EventEnvelope } from '../../domain/kernel/index.js';
+import { canonicalJson, type EngineDescription, type EventEnvelope } from '../../domain/kernel/index.js';
 import { ApiClient, ApiError, newCommandId } from './client.js';
 import {
   cliHome,
+  clearListing,
   loadConfig,
   loadDraft,
   loadListing,
@@ -17,6 +18,7 @@ import {
   type ServerLogin,
 } from './config.js';
 import { auditFile } from './audit.js';
+import { NOTICE_KINDS } from '../notify/decide.js';
 import {
   explainCommand,
   formatEngine,
@@ -27,6 +29,7 @@ import {
   formatInbox,
   formatLegal,
   formatLobby,
+  formatSettings,
   glossary,
   type CommandReply,
   type GameViewBody,
@@ -47,7 +50,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
                                       time a question on another's turn stays open)
   join <gameId> [--seat S] [--entropy X]   (entropy: your randomness mixed into every die;
                                       random by default)
-  games                               your games, with "your move" flags
+  games                               your games, "YOUR MOVE" first: whom you play, what is asked, until when
   lobby                               open games with free seats
   show <gameId> [--seat S] [--json]   your view, who must act, your legal commands
   legal <gameId> [--seat S]           your legal commands, numbered
@@ -56,7 +59,8 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
                                       of a sealed order goes into your private draft instead
   draft <gameId> [--clear] [--seat S] the order you are drafting: kept on this computer, sent
                                       whole when you seal it, so the other side learns nothing
-  do <gameId> '<command JSON>' [--seat S] [--expect VERSION]   (alias: send)
+  do <gameId> '<command JSON>' [--seat S] [--expect VERSION]   (alias: send; with a draft on this
+                                      computer, the seal carries it and other order commands are refused)
   events <gameId> [--after N] [--limit N] [--seat S]
   standing <gameId> [--set JSON | --clear] [--seat S]   your standing orders: answers the
                                       server gives for you when a question is put to you, e.g.
@@ -68,6 +72,12 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   export <gameId> [file] [--limit N]  the full log of a finished game (stdout without file); a
                                       log too long for one response is read in pages of N events
   verify <file> [--engines MODULE]    audit an exported log
+  settings                            your notification channels: email, webhooks, which notices are mailed
+  settings email <address|none>       mail your notices there (a code is mailed to confirm it: verify-email)
+  settings add-webhook <url> [--format json|discord|slack] [--secret S]
+                                      post notices there (a JSON receiver gets a signing secret, shown once)
+  settings remove-webhook <id>        stop posting to that webhook
+  settings mail <${NOTICE_KINDS.join('|')}> on|off   which notices are mailed
   verify-email <code>                 confirm your notification email with the code mailed to it
   clock +<N>h | +<N>d                 move a local server's clock forward (npm start only): deadlines
                                       that pass are run at once
@@ -102,6 +112,8 @@ interface Flags {
   time?: string | undefined;
   'weekends-off'?: boolean | undefined;
   set?: string | undefined;
+  format?: string | undefined;
+  secret?: string | undefined;
 }
 
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
@@ -188,7 +200,12 @@ const seatQuery = (seat?: string) => (seat ? `?seat=${encodeURIComponent(seat)}`
 
 function printResult(r: CommandReply, what: string): void {
   out(`${what}: game ${r.gameId} is at version ${r.version}${r.duplicate ? ' (already applied earlier: nothing new was written)' : ''}`);
-  for (const e of r.events) out(`  ${formatEvent(e)}`);
+  for (const e of r.events) out(`  ${formatEvent(e, r.seats)}`);
+  // What now: a command can open a phase where its sender must act again at once.
+  if (r.next) {
+    out(`Next: ${r.next.text.split('\n').join('\n      ')}`);
+    if (r.next.yours.length) out(`      See your choices with  npm run cli -- legal ${r.gameId}`);
+  }
 }
 
 async function send(ctx: Ctx, gameId: string, command: unknown, expectedVersion?: number, draft?: readonly unknown[]): Promise<void> {
@@ -257,9 +274,13 @@ const listingOf = (ctx: Ctx, gameId: string, v: GameViewBody) => ({
   draft: v.drafting?.steps.length ?? 0,
 });
 
-/** Remembers the numbered list a player has just been shown, so `play <n>` can tell when it went stale. */
+/**
+ * Remembers the numbered list a player has just been shown, so `play <n>` can tell when it went
+ * stale. After "Nothing to do" the old list is forgotten: a number typed from it means nothing.
+ */
 function remember(ctx: Ctx, gameId: string, v: GameViewBody): void {
   if (v.legalCommands.length) saveListing(listingOf(ctx, gameId, v));
+  else clearListing();
 }
 
 /** `play <n>` numbers refer to the list the player last saw; see staleChoice. */
@@ -360,11 +381,11 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
   async legal(ctx) {
     const gameId = arg(ctx, 0, 'gameId');
     const v = await legalOf(ctx, gameId);
+    remember(ctx, gameId, v);
     if (v.legalCommands.length === 0) {
       out(v.summary.status === 'ended' ? 'The game is over.' : 'Nothing to do now: it is not your move.');
       return;
     }
-    remember(ctx, gameId, v);
     for (const line of formatLegal(v.legalCommands, v.view)) out(line);
     out(`Send one with:  npm run cli -- play ${gameId} <n>`);
     const d = v.drafting;
@@ -440,14 +461,48 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
   async do(ctx) {
     const gameId = arg(ctx, 0, 'gameId');
     const command = parseJson(arg(ctx, 1, 'command JSON'), 'the command');
-    const local = loadDraft(ctx.url, gameId, ctx.flags.seat);
-    if (local) {
-      // `do` sends exactly what it is given: say so, since a seal sent this way leaves the draft out.
-      process.stderr.write(
-        `Note: your draft of ${local.steps.length} step${local.steps.length === 1 ? '' : 's'} stays on this computer and is not part of this command (seal it with play, or drop it with  npm run cli -- draft ${gameId} --clear).\n`,
-      );
+    const expected = int(ctx.flags.expect, '--expect');
+    if (loadDraft(ctx.url, gameId, ctx.flags.seat)) {
+      // A private draft is waiting on this computer: a seal sent without it would seal an
+      // order without its steps, and a step sent on its own would be replaced by the draft at
+      // the seal. So the plain seal carries the draft (as play does), and anything else that
+      // would leave the draft out is refused with the reason and the ways on.
+      const v = await legalOf(ctx, gameId); // drops a draft that no longer fits, and says so
+      const local = loadDraft(ctx.url, gameId, ctx.flags.seat);
+      const d = v.drafting;
+      if (local && d) {
+        const same = (i: number) => canonicalJson(v.legalCommands[i]) === canonicalJson(command);
+        const steps = d.steps.length;
+        const draftWords = steps ? `your draft of ${steps} step${steps === 1 ? '' : 's'}` : 'your empty draft';
+        if (d.sealChoices.some(same)) {
+          out(`Sealing with ${draftWords} (kept on this computer until now): ${JSON.stringify(command)}`);
+          await send(ctx, gameId, command, expected ?? v.summary.version, d.steps);
+          saveDraft(ctx.url, gameId, ctx.flags.seat, undefined);
+          return;
+        }
+        const type = (command as { type?: unknown } | null)?.type;
+        const sealType = d.sealChoices.some((i) => (v.legalCommands[i] as { type?: unknown }).type === type);
+        if (!d.stepChoices.some(same) && !sealType) {
+          // Not part of the order (a standing order, say): sent as it is; the draft waits.
+          process.stderr.write(
+            `Note: ${draftWords} stays on this computer and is not part of this command (seal it with play, or drop it with  npm run cli -- draft ${gameId} --clear).\n`,
+          );
+          await send(ctx, gameId, command, expected);
+          return;
+        }
+        const plainSeal = d.sealChoices.map((i) => v.legalCommands[i]).find((c) => Object.keys(c as object).length === 1);
+        throw new UsageError(
+          [
+            `Not sent: you have ${draftWords} on this computer, and ${d.stepChoices.some(same) ? 'a step sent on its own would be replaced by it when you seal' : 'this command would leave it out'}.`,
+            d.stepChoices.some(same)
+              ? `Add the step to your draft with  npm run cli -- play ${gameId} <n>  (see  npm run cli -- legal ${gameId}).`
+              : `Seal your draft with  npm run cli -- do ${gameId} '${JSON.stringify(plainSeal ?? { type: 'SealOrder' })}'  (or play the seal's number from  npm run cli -- legal ${gameId}).`,
+            `See it with  npm run cli -- draft ${gameId};  drop it with  npm run cli -- draft ${gameId} --clear  and send this command again.`,
+          ].join('\n'),
+        );
+      }
     }
-    await send(ctx, gameId, command, int(ctx.flags.expect, '--expect'));
+    await send(ctx, gameId, command, expected);
   },
 
   async events(ctx) {
@@ -457,7 +512,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     if (ctx.flags.limit) q.set('limit', String(int(ctx.flags.limit, '--limit')));
     if (ctx.flags.seat) q.set('seat', ctx.flags.seat);
     const qs = q.toString();
-    const r = await client(ctx).request<{ events: CommandReply['events']; version: number; next?: number }>(
+    const r = await client(ctx).request<{ events: CommandReply['events']; version: number; next?: number; seats?: CommandReply['seats'] }>(
       'GET',
       gamePath(gameId, `/events${qs ? `?${qs}` : ''}`),
     );
@@ -465,7 +520,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       out(JSON.stringify(r, null, 2));
       return;
     }
-    for (const e of r.events) out(formatEvent(e));
+    for (const e of r.events) out(formatEvent(e, r.seats));
     out(`(game version ${r.version}${r.next !== undefined ? `; more with --after ${r.next}` : ''})`);
   },
 
@@ -539,6 +594,63 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     out(`Wrote ${r.events.length} events to ${file}. Audit it with:  npm run verify -- ${file}`);
   },
 
+  async settings(ctx) {
+    const api = client(ctx);
+    const [action, value] = [ctx.args[0], ctx.args[1]];
+    type Settings = Parameters<typeof formatSettings>[0];
+    let body: Record<string, unknown> | undefined;
+    let secret: string | undefined;
+    switch (action) {
+      case undefined:
+      case 'show':
+        break;
+      case 'email': {
+        if (!value) throw new UsageError('settings email <address>  (or  settings email none  to stop mail)');
+        body = { email: value === 'none' ? null : value };
+        break;
+      }
+      case 'add-webhook': {
+        if (!value) throw new UsageError('settings add-webhook <url> [--format json|discord|slack] [--secret S]');
+        const format = ctx.flags.format ?? 'json';
+        if (!['json', 'discord', 'slack'].includes(format)) throw new UsageError(`--format is json, discord or slack, not ${format}`);
+        // A JSON receiver checks each delivery's signature, so it needs the secret: made here
+        // unless given, and shown once (the server never shows it again).
+        secret = ctx.flags.secret ?? (format === 'json' ? randomBytes(24).toString('hex') : undefined);
+        const current = await api.request<Settings>('GET', '/v1/me/settings');
+        body = { webhooks: [...current.webhooks.map((w) => ({ id: w.id })), { url: value, format, ...(secret ? { secret } : {}) }] };
+        break;
+      }
+      case 'remove-webhook': {
+        if (!value) throw new UsageError('settings remove-webhook <id>  (the ids are in  npm run cli -- settings)');
+        const current = await api.request<Settings>('GET', '/v1/me/settings');
+        if (!current.webhooks.some((w) => w.id === value))
+          throw new UsageError(`You have no webhook ${value}; yours: ${current.webhooks.map((w) => w.id).join(', ') || 'none'}`);
+        body = { webhooks: current.webhooks.filter((w) => w.id !== value).map((w) => ({ id: w.id })) };
+        break;
+      }
+      case 'mail': {
+        // settings mail <kind> on|off: which notices are mailed (the mails' unsubscribe link turns one off too).
+        const kinds: readonly string[] = NOTICE_KINDS;
+        const onOff = ctx.args[2];
+        if (!value || !kinds.includes(value) || (onOff !== 'on' && onOff !== 'off')) throw new UsageError(`settings mail <${kinds.join('|')}> on|off`);
+        const current = await api.request<Settings>('GET', '/v1/me/settings');
+        const off = new Set(current.emailOff ?? []);
+        if (onOff === 'off') off.add(value);
+        else off.delete(value);
+        body = { emailOff: [...off] };
+        break;
+      }
+      default:
+        throw new UsageError(
+          'settings [show] | email <address|none> | add-webhook <url> [--format json|discord|slack] [--secret S] | remove-webhook <id> | mail <kind> on|off',
+        );
+    }
+    const r = body ? await api.request<Settings>('PUT', '/v1/me/settings', body) : await api.request<Settings>('GET', '/v1/me/settings');
+    if (ctx.flags.json) return void out(JSON.stringify(r, null, 2));
+    if (secret) out(`Webhook secret (shown only now; your receiver checks each delivery's Fieldpost-Signature with it):\n  ${secret}\n`);
+    out(formatSettings(r, loginFor(ctx)!.player));
+  },
+
   async 'verify-email'(ctx) {
     const token = arg(ctx, 0, 'code');
     await client(ctx).request('POST', '/v1/me/email/verify', { token });
@@ -577,6 +689,8 @@ async function main(argv: string[]): Promise<number> {
         time: { type: 'string' },
         'weekends-off': { type: 'boolean' },
         set: { type: 'string' },
+        format: { type: 'string' },
+        secret: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });

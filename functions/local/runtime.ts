@@ -7,9 +7,11 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { registry as defaultRegistry } from '../../domain/registry.js';
+import { resultInWords, sideAndPlayer } from '../app/names.js';
 import { createApi } from '../http/api.js';
 import { localClock, sweepDeadlines, type LocalClock } from './deadlines.js';
 import type { Clock } from '../ports.js';
+import { wasCancelled } from '../projections/project.js';
 import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
 import { signLocalJwt } from '../http/jwt.js';
 import { bodyTooLarge, DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
@@ -252,9 +254,9 @@ async function gamePageFor(deps: ApiDeps, gameId: string, base: string): Promise
   try {
     const v = await deps.service.view(null, gameId);
     const s = v.summary;
-    const seats = s.seats.map((x) => `<li>${escapeHtml(x.name)} (${escapeHtml(x.id)}): ${escapeHtml(x.player ?? 'open')}</li>`).join('');
-    const pending = s.pending.map((p) => `<li>${escapeHtml(p.player ?? p.seat)}: ${escapeHtml(p.prompt)}</li>`).join('') || '<li>nobody</li>';
-    const result = s.outcome ? `<p>Result: ${escapeHtml(s.outcome.reason)}; winners ${escapeHtml(s.outcome.winners.join(', ') || 'none')}</p>` : '';
+    const seats = s.seats.map((x) => `<li>${escapeHtml(x.name)}: ${escapeHtml(x.player ?? 'open')}</li>`).join('');
+    const pending = s.pending.map((p) => `<li>${escapeHtml(sideAndPlayer(s.seats, p.seat))}: ${escapeHtml(p.prompt)}</li>`).join('') || '<li>nobody</li>';
+    const result = s.outcome ? `<p>Result: ${escapeHtml(resultInWords(s.outcome, s.seats, wasCancelled(s)))}</p>` : '';
     return html(
       200,
       `${s.title}: ${s.status}`,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { GameSummary } from '../../domain/kernel/index.js';
+import { newlyAsked } from '../projections/asked.js';
+import { wasCancelled } from '../projections/project.js';
 
 /**
  * Which players to tell what, from one append's summaries (before and after). Summaries
@@ -8,6 +10,14 @@ import type { GameSummary } from '../../domain/kernel/index.js';
  */
 export const NOTICE_KINDS = ['turn', 'started', 'ended', 'invited'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/**
+ * The webhook vocabulary: each notice kind goes out as one event type, in the
+ * `Fieldpost-Event` header and the JSON payload's `type` (README: Notifications).
+ */
+export type WebhookEventType = `game.${NoticeKind}`;
+export const webhookEventType = (kind: NoticeKind): WebhookEventType => `game.${kind}`;
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = NOTICE_KINDS.map(webhookEventType);
 
 const seatRef = z.object({ seat: z.string(), name: z.string(), player: z.string().nullable() });
 const asked = z.object({
@@ -27,14 +37,14 @@ export const noticeSchema = z.object({
   engine: z.string(),
   player: z.string(),
   seats: z.array(z.string()),
+  /** The names of `seats` ("United States"), in the same order: what people read. */
+  sides: z.array(z.string()).optional(),
   /** What the recipient is asked to do (turn notices; a start that is also their move). */
   asked: z.array(asked),
   opponents: z.array(seatRef),
   version: z.number().int(),
   hash: z.string(),
   at: z.string(),
-  /** A turn notice sent as the game starts: one message instead of two. */
-  gameStarted: z.boolean().optional(),
   invitedBy: z.string().optional(),
   outcome: z
     .object({
@@ -72,18 +82,19 @@ export function decideNotices(old: GameSummary | undefined, next: GameSummary): 
   // A head rewritten without a new event (or a replay of an older one) announces nothing.
   if (old && old.version >= next.version) return [];
   const notices: Notice[] = [];
+  const seatName = (id: string) => next.seats.find((s) => s.id === id)?.name ?? id;
   const base = (player: string, seats: string[]) => ({
     gameId: next.gameId,
     title: next.title,
     engine: next.engine,
     player,
     seats,
+    sides: seats.map(seatName),
     opponents: next.seats.filter((s) => !seats.includes(s.id) && s.player !== player).map((s) => ({ seat: s.id, name: s.name, player: s.player })),
     version: next.version,
     hash: next.hash,
     at: next.updatedAt,
   });
-  const seatName = (id: string) => next.seats.find((s) => s.id === id)?.name ?? id;
 
   // Invitations: a seat newly reserved for someone (at creation) who is not its creator.
   const reservedBefore = new Set(old?.seats.filter((s) => s.player !== null).map((s) => s.id) ?? []);
@@ -99,45 +110,40 @@ export function decideNotices(old: GameSummary | undefined, next: GameSummary): 
   }
 
   const started = next.status === 'active' && old?.status !== 'active' && old?.status !== 'ended';
-  // Your turn: exactly the seats pending now that were not pending before.
-  const before = new Set(old?.pending.map((p) => p.seat) ?? []);
-  const fresh = next.pending.filter((p) => !before.has(p.seat));
-  const turnPlayers = bySeatPlayer(
-    next,
-    fresh.map((p) => p.seat),
-  );
-  for (const [player, seats] of turnPlayers) {
-    const askedOf = fresh
+  // Your turn: the seats newly asked to act (newlyAsked), the sender's own included when its
+  // command opened a phase where it must act again.
+  const newly = newlyAsked(old, next);
+  const fresh = next.pending.filter((p) => newly.has(p.seat));
+  const askedOf = (seats: readonly string[]) =>
+    fresh
       .filter((p) => seats.includes(p.seat))
       .map((p) => {
         const deadline = (p as { deadline?: unknown }).deadline;
         return { seat: p.seat, name: seatName(p.seat), kind: p.kind, prompt: p.prompt, ...(typeof deadline === 'string' ? { deadline } : {}) };
       });
-    notices.push({
-      ...base(player, seats),
-      key: noticeKey(next.gameId, 'turn', seats, next.version),
-      kind: 'turn',
-      asked: askedOf,
-      ...(started ? { gameStarted: true } : {}),
-    });
-  }
 
   if (started) {
-    // Everyone seated hears the game began; those whose move it is already got one notice.
-    const everyone = bySeatPlayer(
+    // Everyone seated hears the game began (game.started), with what it asks of them if anything:
+    // one message each, never a separate "your turn" as well.
+    for (const [player, seats] of bySeatPlayer(
       next,
       next.seats.map((s) => s.id),
-    );
-    for (const [player, seats] of everyone) {
-      if (turnPlayers.has(player)) continue;
-      notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'started', seats, next.version), kind: 'started', asked: [] });
+    )) {
+      notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'started', seats, next.version), kind: 'started', asked: askedOf(seats) });
+    }
+  } else {
+    for (const [player, seats] of bySeatPlayer(
+      next,
+      fresh.map((p) => p.seat),
+    )) {
+      notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'turn', seats, next.version), kind: 'turn', asked: askedOf(seats) });
     }
   }
 
   if (next.status === 'ended' && old?.status !== 'ended' && next.outcome) {
     const outcome = next.outcome;
     // A game that ends before it began was cancelled by its creator: tell the others (joined or invited).
-    const cancelled = old?.status === 'open';
+    const cancelled = wasCancelled(next);
     for (const [player, seats] of bySeatPlayer(
       next,
       next.seats.map((s) => s.id),

@@ -1,5 +1,6 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { createTransport, type Transporter } from 'nodemailer';
+import { AUTO_SUBMITTED_HEADERS } from './unsubscribe.js';
 
 /** One outgoing mail. `deliveryId` is stable across retries so duplicates can be recognised. */
 export interface OutgoingMail {
@@ -8,7 +9,12 @@ export interface OutgoingMail {
   readonly text: string;
   readonly html: string;
   readonly deliveryId: string;
+  /** More headers (a notice's List-Unsubscribe); every mail also says it is Auto-Submitted (RFC 3834). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
+
+/** The headers every outgoing mail carries, SMTP and SES alike. */
+export const mailHeaders = (m: OutgoingMail): Record<string, string> => ({ ...m.headers, ...AUTO_SUBMITTED_HEADERS, 'X-Fieldpost-Delivery': m.deliveryId });
 
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
@@ -31,7 +37,7 @@ export class SesMailer implements Mailer {
           Simple: {
             Subject: { Data: m.subject, Charset: 'UTF-8' },
             Body: { Text: { Data: m.text, Charset: 'UTF-8' }, Html: { Data: m.html, Charset: 'UTF-8' } },
-            Headers: [{ Name: 'X-Fieldpost-Delivery', Value: m.deliveryId }],
+            Headers: Object.entries(mailHeaders(m)).map(([Name, Value]) => ({ Name, Value })),
           },
         },
         EmailTags: [{ Name: 'fieldpost', Value: 'notice' }],
@@ -65,7 +71,7 @@ export class SmtpMailer implements Mailer {
       text: m.text,
       html: m.html,
       messageId: `<${m.deliveryId}@${domain}>`,
-      headers: { 'X-Fieldpost-Delivery': m.deliveryId },
+      headers: mailHeaders(m),
     });
   }
   close(): void {

@@ -5,7 +5,8 @@ import type { Mailer } from './mailer.js';
 import { webhookPayload } from './payloads.js';
 import type { NotifyQueue } from './queue.js';
 import { SQS_MAX_DELAY_SECONDS } from './queue.js';
-import { renderNotice, type Rendered } from './render.js';
+import { escapeHtml, renderNotice, type Rendered } from './render.js';
+import { noticeMailHeaders } from './unsubscribe.js';
 import type { DeliveryLog, DeliveryRecord, NoticeLedger } from './stores.js';
 import { checkWebhookUrl } from './address-policy.js';
 import { maskUrl, signedRequest, WebhookRefused, type WebhookTransport } from './webhook.js';
@@ -48,6 +49,11 @@ export interface NotifierDeps {
    * pending since the notice's version (a replay, or a queue that was down for hours).
    */
   readonly isStale?: (notice: Notice) => Promise<boolean>;
+  /**
+   * The one-click unsubscribe link for this kind of notice to this player (notify/unsubscribe.ts),
+   * sent as the mail's List-Unsubscribe header. Absent: mails carry no such header.
+   */
+  readonly unsubscribeUrl?: (player: string, kind: Notice['kind']) => Promise<string>;
 }
 
 type Channel =
@@ -63,14 +69,21 @@ export interface ChannelResult {
 export const EMAIL_NOT_VERIFIED =
   'email not verified yet: confirm the address with the link in the verification mail (POST /v1/me/email/resend sends a new one)';
 
+/** The mail's own words for its unsubscribe header, for readers whose mail program shows no button. */
+const unsubscribeNote = (kind: Notice['kind']) =>
+  `To stop mails like this one, use your mail program's unsubscribe button, or run  npm run cli -- settings mail ${kind} off`;
+
 export const deliveryIdOf = (key: string, player: string, channel: string) =>
   `dlv_${createHash('sha256').update(`${key}\n${player}\n${channel}`).digest('hex').slice(0, 32)}`;
 
-function channelsOf(s: NotificationSettings | undefined): Channel[] {
+function channelsOf(s: NotificationSettings | undefined, kind: Notice['kind']): Channel[] {
   if (!s) return [];
   // An unverified address stays a channel so the skipped notice is recorded where its owner looks.
+  // A kind of notice the player turned off for mail (settings, or a mail's unsubscribe link) is not mailed.
   return [
-    ...(s.email ? [{ id: 'email' as const, kind: 'email' as const, to: s.email, verified: s.emailVerifiedAt !== undefined }] : []),
+    ...(s.email && !(s.emailOff ?? []).includes(kind)
+      ? [{ id: 'email' as const, kind: 'email' as const, to: s.email, verified: s.emailVerifiedAt !== undefined }]
+      : []),
     ...s.webhooks.map((w) => ({ id: w.id, kind: 'webhook' as const, url: w.url, secret: w.secret, format: w.format })),
   ];
 }
@@ -84,7 +97,7 @@ export class Notifier {
   /** Sends one job. Throws only on infrastructure errors (the queue then retries the job). */
   async handle(job: NotifyJob): Promise<ChannelResult[]> {
     const { notice } = job;
-    const all = channelsOf(await this.deps.settings.get(notice.player));
+    const all = channelsOf(await this.deps.settings.get(notice.player), notice.kind);
     const rendered = renderNotice(notice, this.deps.appUrl);
     if (job.channel !== undefined) {
       // A scheduled retry of one channel (requeue mode), or a re-check of a claim left 'sending'.
@@ -202,7 +215,15 @@ export class Notifier {
       // Never mail an address its owner has not confirmed (email-verification.ts); final, so no retry.
       if (!ch.verified) return { ok: false, error: EMAIL_NOT_VERIFIED, final: true };
       try {
-        await this.deps.mailer.send({ to: ch.to, subject: rendered.subject, text: rendered.text, html: rendered.html, deliveryId });
+        const unsubscribe = await this.deps.unsubscribeUrl?.(notice.player, notice.kind);
+        await this.deps.mailer.send({
+          to: ch.to,
+          subject: rendered.subject,
+          text: unsubscribe ? `${rendered.text}\n${unsubscribeNote(notice.kind)}\n` : rendered.text,
+          html: unsubscribe ? rendered.html.replace('</body>', `<br><div>${escapeHtml(unsubscribeNote(notice.kind))}</div></body>`) : rendered.html,
+          deliveryId,
+          ...(unsubscribe ? { headers: noticeMailHeaders(unsubscribe) } : {}),
+        });
         return { ok: true };
       } catch (e) {
         return { ok: false, error: `mail not accepted: ${(e as Error).message}`.slice(0, 300) };

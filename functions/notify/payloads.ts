@@ -1,4 +1,4 @@
-import type { Notice } from './decide.js';
+import { webhookEventType, type Notice, type WebhookEventType } from './decide.js';
 import type { Rendered } from './render.js';
 
 export type WebhookFormat = 'json' | 'discord' | 'slack';
@@ -6,12 +6,14 @@ export type WebhookFormat = 'json' | 'discord' | 'slack';
 /** The JSON a plain webhook receives. Versioned so receivers can evolve with it. */
 export interface JsonPayload {
   readonly id: string;
-  readonly type: `game.${Notice['kind']}`;
+  readonly type: WebhookEventType;
   readonly apiVersion: 'fieldpost-webhook/1';
   readonly createdAt: string;
   readonly text: string;
   readonly player: string;
   readonly seats: readonly string[];
+  /** The names of `seats` ("United States"), for text; `seats` are ids, for programs. */
+  readonly sides: readonly string[];
   readonly asked: Notice['asked'];
   readonly opponents: Notice['opponents'];
   readonly game: {
@@ -22,7 +24,6 @@ export interface JsonPayload {
     readonly version: number;
     readonly hash: string;
   };
-  readonly gameStarted?: boolean;
   readonly invitedBy?: string;
   readonly outcome?: Notice['outcome'];
 }
@@ -37,16 +38,16 @@ export function webhookPayload(format: WebhookFormat, n: Notice, r: Rendered, de
     case 'json': {
       const p: JsonPayload = {
         id: deliveryId,
-        type: `game.${n.kind}`,
+        type: webhookEventType(n.kind),
         apiVersion: 'fieldpost-webhook/1',
         createdAt: n.at,
         text: r.headline,
         player: n.player,
         seats: n.seats,
+        sides: n.sides ?? n.seats,
         asked: n.asked,
         opponents: n.opponents,
         game: { id: n.gameId, title: n.title, engine: n.engine, url: r.link, version: n.version, hash: n.hash },
-        ...(n.gameStarted ? { gameStarted: true } : {}),
         ...(n.invitedBy !== undefined ? { invitedBy: n.invitedBy } : {}),
         ...(n.outcome ? { outcome: n.outcome } : {}),
       };

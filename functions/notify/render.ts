@@ -1,3 +1,4 @@
+import { listing as listWords, sideAndPlayer, sideName, withSideNames } from '../app/names.js';
 import type { Notice } from './decide.js';
 
 /**
@@ -22,7 +23,11 @@ export const gameLink = (appUrl: string, gameId: string) => `${appUrl.replace(/\
 
 const who = (o: { name: string; player: string | null }) => (o.player === null ? `${o.name} (open seat)` : `${o.player} (${o.name})`);
 
-const listing = (xs: readonly string[]) => (xs.length <= 1 ? (xs[0] ?? 'nobody yet') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+const listing = (xs: readonly string[]) => listWords(xs, 'nobody yet');
+const endSeats = (n: Notice) => [
+  ...n.seats.map((id, i) => ({ id, name: n.sides?.[i] ?? n.asked.find((a) => a.seat === id)?.name ?? id, player: n.player })),
+  ...n.opponents.map((o) => ({ id: o.seat, name: o.name, player: o.player })),
+];
 
 const kindNote = { move: '', sealed: ' (a sealed order: nobody sees it until all have submitted)', reaction: " (a reaction on another seat's turn)" } as const;
 
@@ -41,18 +46,18 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
   let headline: string;
   switch (n.kind) {
     case 'turn':
-      subject = n.gameStarted ? `${n.title} has started: your move against ${opponents}` : `Your move in ${n.title} against ${opponents}`;
+      subject = `Your move in ${n.title} against ${opponents}`;
       headline = `${n.player}: it is your move in ${game} against ${opponents}.`;
       break;
     case 'started':
-      subject = `${n.title} has started against ${opponents}`;
-      headline = `${n.player}: ${game} has started against ${opponents}; it is not your move yet.`;
+      subject = n.asked.length ? `${n.title} has started: your move against ${opponents}` : `${n.title} has started against ${opponents}`;
+      headline = `${n.player}: ${game} has started against ${opponents}; ${n.asked.length ? 'it is your move.' : 'it is not your move yet.'}`;
       break;
     case 'ended': {
       const r = n.outcome?.result;
       const verdict = r === 'won' ? 'you won' : r === 'lost' ? 'you lost' : r === 'cancelled' ? 'cancelled' : 'a draw';
       subject = `${n.title} is over: ${verdict}`;
-      headline = `${n.player}: ${game} against ${opponents} is over (${verdict}: ${n.outcome?.reason ?? 'ended'}).`;
+      headline = `${n.player}: ${game} against ${opponents} is over (${verdict}: ${n.outcome ? withSideNames(n.outcome.reason, endSeats(n)) : 'ended'}).`;
       break;
     }
     case 'invited':
@@ -60,14 +65,19 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
       headline = `${n.player}: ${n.invitedBy ?? 'someone'} reserved a seat for you in ${game}; join it to play against ${opponents}.`;
       break;
   }
-  const lines = [`Hello ${n.player},`, '', headline.slice(n.player.length + 2), `You play ${listing(n.seats)}.`];
+  // Seats are named by side ("United States"), never by id ("us").
+  const seats = endSeats(n);
+  const lines = [`Hello ${n.player},`, '', headline.slice(n.player.length + 2), `You play ${listing(n.seats.map((id) => sideName(seats, id)))}.`];
   if (asked.length) lines.push('', 'What is asked:', ...asked.map((a) => `  - ${a}`), '', deadline ? `Deadline: ${deadline}` : 'Deadline: none set.');
   if (n.kind === 'ended' && n.outcome) {
-    lines.push('', `Winners: ${n.outcome.winners.length ? n.outcome.winners.join(', ') : 'none'}. ${n.outcome.reason}.`);
+    lines.push(
+      '',
+      `Winners: ${n.outcome.winners.length ? listing(n.outcome.winners.map((w) => sideAndPlayer(seats, w))) : 'none'}. ${withSideNames(n.outcome.reason, seats)}.`,
+    );
     if (n.outcome.score)
       lines.push(
         `Score: ${Object.entries(n.outcome.score)
-          .map(([s, v]) => `${s} ${v}`)
+          .map(([s, v]) => `${sideName(seats, s)} ${v}`)
           .join(', ')}.`,
       );
   }

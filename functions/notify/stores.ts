@@ -1,6 +1,8 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NotificationSettings, SettingsStore } from '../ports.js';
+import type { NoticeKind } from './decide.js';
+import { newUnsubscribeKey } from './unsubscribe.js';
 import { documentClient, isConditionFailure } from '../projections/read-model-store.js';
 
 /** Notification dedupe records and delivery logs expire after this long (TTL attribute `expiresAt`). */
@@ -20,11 +22,13 @@ export class DynamoSettingsStore implements SettingsStore {
   async get(player: string): Promise<NotificationSettings | undefined> {
     const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: this.key(player), ConsistentRead: true }));
     if (!r.Item) return undefined;
-    const { email, webhooks, emailVerifiedAt, emailVerification, verificationMailedAt } = r.Item as NotificationSettings & {
+    const { email, webhooks, emailVerifiedAt, emailVerification, verificationMailedAt, emailOff, unsubscribeKey } = r.Item as NotificationSettings & {
       webhooks?: NotificationSettings['webhooks'];
     };
     return {
       ...(email ? { email } : {}),
+      ...(emailOff?.length ? { emailOff: [...emailOff] } : {}),
+      ...(unsubscribeKey ? { unsubscribeKey } : {}),
       ...(email && emailVerifiedAt ? { emailVerifiedAt } : {}),
       ...(email && emailVerification ? { emailVerification: { tokenHash: emailVerification.tokenHash, expiresAt: emailVerification.expiresAt } } : {}),
       ...(verificationMailedAt ? { verificationMailedAt } : {}),
@@ -32,7 +36,7 @@ export class DynamoSettingsStore implements SettingsStore {
     };
   }
   async put(player: string, settings: NotificationSettings): Promise<void> {
-    const { email, emailVerifiedAt, emailVerification, verificationMailedAt, webhooks } = settings;
+    const { email, emailVerifiedAt, emailVerification, verificationMailedAt, webhooks, emailOff, unsubscribeKey } = settings;
     await this.doc.send(
       new PutCommand({
         TableName: this.tableName,
@@ -44,10 +48,45 @@ export class DynamoSettingsStore implements SettingsStore {
           ...(email && emailVerifiedAt ? { emailVerifiedAt } : {}),
           ...(email && emailVerification ? { emailVerification } : {}),
           ...(verificationMailedAt ? { verificationMailedAt } : {}),
+          ...(emailOff?.length ? { emailOff } : {}),
+          ...(unsubscribeKey ? { unsubscribeKey } : {}),
           webhooks,
         },
       }),
     );
+  }
+  /** The key the player's unsubscribe links are signed with, made on first use (one write, race-free). */
+  async unsubscribeKey(player: string): Promise<string> {
+    const r = await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: this.key(player),
+        UpdateExpression:
+          'SET unsubscribeKey = if_not_exists(unsubscribeKey, :k), #t = if_not_exists(#t, :type), player = if_not_exists(player, :p), webhooks = if_not_exists(webhooks, :none)',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':k': newUnsubscribeKey(), ':type': 'settings', ':p': player, ':none': [] },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return (r.Attributes as { unsubscribeKey: string }).unsubscribeKey;
+  }
+  /** Stops mailing one kind of notice to the player (the one-click unsubscribe); true if it was mailed until now. */
+  async turnOffEmail(player: string, kind: NoticeKind): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(player),
+          UpdateExpression: 'SET emailOff = list_append(if_not_exists(emailOff, :none), :kind)',
+          ConditionExpression: 'attribute_exists(pk) AND NOT contains(emailOff, :k)',
+          ExpressionAttributeValues: { ':none': [], ':kind': [kind], ':k': kind },
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (isConditionFailure(e)) return false;
+      throw e;
+    }
   }
   /**
    * Marks `email` verified if it is still the player's address and the pending token's hash is

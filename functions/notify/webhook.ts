@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkResolved, checkWebhookUrl, STRICT_WEBHOOKS, type Refusal, type WebhookPolicy } from './address-policy.js';
+import { webhookEventType, type NoticeKind } from './decide.js';
 import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
 
 /** The HTTP side of a webhook, behind a port so tests and local runs can swap it. */
@@ -105,7 +106,7 @@ export interface SignedRequest {
 }
 
 /** Serialises and signs a payload: the exact bytes sent are the bytes signed. */
-export function signedRequest(payload: unknown, opts: { secret: string; deliveryId: string; kind: string; nowSeconds: number }): SignedRequest {
+export function signedRequest(payload: unknown, opts: { secret: string; deliveryId: string; kind: NoticeKind; nowSeconds: number }): SignedRequest {
   const body = JSON.stringify(payload);
   return {
     body,
@@ -114,7 +115,7 @@ export function signedRequest(payload: unknown, opts: { secret: string; delivery
       'user-agent': 'Fieldpost-Webhooks/1',
       [SIGNATURE_HEADER]: signatureHeader(opts.secret, opts.nowSeconds, body),
       [DELIVERY_HEADER]: opts.deliveryId,
-      [EVENT_HEADER]: `game.${opts.kind}`,
+      [EVENT_HEADER]: webhookEventType(opts.kind),
     },
   };
 }

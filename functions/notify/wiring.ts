@@ -6,6 +6,7 @@ import { mailerFromEnv, type Mailer } from './mailer.js';
 import { Notifier, type RetryPolicy } from './notifier.js';
 import type { NotifyQueue } from './queue.js';
 import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from './stores.js';
+import { unsubscribeUrl } from './unsubscribe.js';
 import { webhookTransport, type WebhookTransport } from './webhook.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -55,8 +56,12 @@ export function createNotifier(opts: {
   leaseSeconds?: number;
 }): Notifier {
   const { client, tableName, env } = opts;
+  const settings = new DynamoSettingsStore(client, tableName);
+  // One-click unsubscribe links point at the API (API_URL; locally APP_URL is the API too).
+  const apiUrl = env['API_URL'] ?? env['APP_URL'] ?? 'http://localhost:3000';
   return new Notifier({
-    settings: new DynamoSettingsStore(client, tableName),
+    settings,
+    unsubscribeUrl: async (player, kind) => unsubscribeUrl(apiUrl, player, kind, await settings.unsubscribeKey(player)),
     // NOTIFY_LEASE_SECONDS: how long a claim may stay 'sending' before another worker takes it over (default 90).
     ledger: new DynamoNoticeLedger(client, tableName, opts.leaseSeconds ?? num(env['NOTIFY_LEASE_SECONDS'], 90)),
     deliveries: new DynamoDeliveryLog(client, tableName),

@@ -1,4 +1,5 @@
 import type { GameSummary, Outcome } from '../../domain/kernel/index.js';
+import { newlyAsked } from './asked.js';
 
 /**
  * The read models, as pure functions of the public GameSummary sequence. The stream path
@@ -66,7 +67,7 @@ export interface InboxModel {
   readonly since: string;
   readonly whoseMove: readonly Asked[];
   readonly opponents: readonly SeatRef[];
-  readonly outcome?: Outcome & { readonly result: 'won' | 'lost' | 'draw' };
+  readonly outcome?: Outcome & { readonly result: GameResult };
 }
 
 export interface LobbyModel {
@@ -102,10 +103,11 @@ const deadlineOf = (p: object): string | undefined => {
 
 /** Seats a game is waiting for in `next`, with since-when carried over from `prev`. */
 export function pendingSince(prev: SummaryModel | undefined, next: GameSummary): Record<string, Since> {
-  const wasPending = new Set(prev?.summary.pending.map((p) => p.seat) ?? []);
+  // A seat asked anew (newlyAsked, as the "your move" notices decide) starts a new since-when.
+  const newly = newlyAsked(prev?.summary, next);
   const out: Record<string, Since> = {};
   for (const p of next.pending) {
-    const kept = wasPending.has(p.seat) && prev && Object.hasOwn(prev.pendingSince, p.seat) ? prev.pendingSince[p.seat] : undefined;
+    const kept = newly.has(p.seat) || !prev || !Object.hasOwn(prev.pendingSince, p.seat) ? undefined : prev.pendingSince[p.seat];
     out[p.seat] = kept ?? { at: next.updatedAt, version: next.version };
   }
   return out;
@@ -143,7 +145,7 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
     const mine = next.seats.filter((s) => s.player === player);
     const mineIds = new Set(mine.map((s) => s.id));
     const myAsked = asked.filter((a) => mineIds.has(a.seat));
-    const outcome = next.outcome ? { ...next.outcome, result: resultFor(next.outcome, mineIds) } : undefined;
+    const outcome = next.outcome ? { ...next.outcome, result: resultFor(next, mineIds) } : undefined;
     return {
       pk: inboxPk(player),
       sk: gameSk(next.gameId),
@@ -191,7 +193,18 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
   return { summary, inbox, lobby, dropInbox };
 }
 
-function resultFor(o: Outcome, mine: ReadonlySet<string>): 'won' | 'lost' | 'draw' {
+/** A player's result: a game that ended before it began was cancelled, which is no draw. */
+export type GameResult = 'won' | 'lost' | 'draw' | 'cancelled';
+
+/**
+ * A game starts the moment its last seat is taken, so one that ended with a seat still free
+ * never began: its creator cancelled it.
+ */
+export const wasCancelled = (s: Pick<GameSummary, 'status' | 'seats'>): boolean => s.status === 'ended' && s.seats.some((x) => !x.joined);
+
+function resultFor(s: GameSummary, mine: ReadonlySet<string>): GameResult {
+  const o = s.outcome!;
+  if (wasCancelled(s)) return 'cancelled';
   if (o.winners.length === 0) return 'draw';
   return o.winners.some((w) => mine.has(w)) ? 'won' : 'lost';
 }

@@ -201,7 +201,7 @@ describe('commands', () => {
     for (let i = 0; i < 4; i++) {
       // Even with a stale expectedVersion, a retry of an applied command is recognised.
       const again = await svc.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'roll-seq', expectedVersion: 6 });
-      expect(again).toEqual({ ...first, duplicate: true });
+      expect(again).toEqual({ ...first, duplicate: true, next: expect.objectContaining({ status: 'active' }) });
     }
     expect(calls.counts).toEqual({ QueryCommand: 4 });
     const log = await store.readEvents(gameId, 0, 1000);
@@ -227,14 +227,24 @@ describe('commands', () => {
     const first = await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' });
     await rolls(gameId, 10, service, undefined, 'bob'); // ends with alice: bob (p2) to move
     // Out of turn now: decision fails, but the CMD record says it was applied.
-    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual({ ...first, duplicate: true });
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual({
+      ...first,
+      duplicate: true,
+      next: expect.objectContaining({ status: 'active' }),
+    });
     await service.submit('bob', gameId, { command: { type: 'Roll' }, commandId: cid() });
     // In turn again: decision succeeds, the conditional write refuses the commandId.
-    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual({ ...first, duplicate: true });
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual({
+      ...first,
+      duplicate: true,
+      next: expect.objectContaining({ status: 'active' }),
+    });
     // A client retrying with the version it first decided on gets the same answer, not a 409.
     expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient', expectedVersion: 7 })).toEqual({
       ...first,
       duplicate: true,
+      // What to do next is told as of now, not as of the first answer.
+      next: expect.objectContaining({ status: 'active' }),
     });
     expect((await s2.readEvents(gameId, 0, 1000)).filter((e) => e.commandId === 'ancient')).toHaveLength(2);
   });

@@ -31,6 +31,8 @@ describe('time limits through the service', () => {
     expect(view.pending[0]).toMatchObject({ seat: 'p1', deadline: '2026-05-03T08:00:00.000Z' });
     now += 47 * 3_600_000;
     expect(await refusal(svc.claimTimeout('bob', gameId, { commandId: 'tl-early' }))).toEqual([422, 'time/not-yet']);
+    // The refusal names the side and player it waits for, not the seat id.
+    await expect(svc.claimTimeout('bob', gameId, { commandId: 'tl-early-2' })).rejects.toThrow('Player 1 (alice) has until 2026-05-03T08:00:00.000Z to move');
     expect(await refusal(svc.claimTimeout('alice', gameId, { commandId: 'tl-self' }))).toEqual([422, 'time/your-move']);
     now += 2 * 3_600_000;
     const r = await svc.claimTimeout('bob', gameId, { commandId: 'tl-claim' });

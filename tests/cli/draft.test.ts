@@ -89,7 +89,7 @@ describe('terminal client: private drafts of sealed orders', () => {
       await Promise.all([cli(alice, 'legal', gameId), cli(bob, 'events', gameId), cli(bob, 'play', gameId, String(m1))])
     ).map(ok) as [string, string, string];
     expect(listed).toMatch(/Order steps go into your private draft; sealing sends it whole/);
-    expect(listed).toContain(`${String(n1).padStart(4)}. ${JSON.stringify(s1)}`);
+    expect(listed).toMatch(new RegExp(`(^|\\s)${n1}\\. .*\\(${s1.unit as string}[ )]`, 'm'));
     expect(bobStep).toContain(`Drafted ${JSON.stringify(bobsList[m1 - 1])}`);
     expect(bobStep).not.toMatch(/Sent:/);
 
@@ -148,7 +148,10 @@ describe('terminal client: private drafts of sealed orders', () => {
     const before = lines(bobBefore);
     const after = lines(bobAfter);
     expect(after.slice(0, before.length - 1)).toEqual(before.slice(0, -1));
-    expect(after.slice(before.length - 1)).toEqual([`#${String(mine.version).padStart(4)} OrderSealed [us] {"seat":"us"}`, `(game version ${mine.version})`]);
+    expect(after.slice(before.length - 1)).toEqual([
+      `#${String(mine.version).padStart(4)} OrderSealed [United States (alice)] {"seat":"us"}`,
+      `(game version ${mine.version})`,
+    ]);
     expect(mine.version).toBe(version + 3);
   }, 90_000);
 
@@ -168,7 +171,7 @@ describe('terminal client: private drafts of sealed orders', () => {
     expect(draftsIn('bob')[`${rt.url} ${gameId} `]).toEqual({ steps: [] });
     const note = await cli('bob', 'do', gameId, '{"type":"SetStandingOrders","friendlyFire":"ask"}');
     expect(note.code).toBe(0);
-    expect(note.err).toMatch(/your draft of 0 steps stays on this computer and is not part of this command/);
+    expect(note.err).toMatch(/your empty draft stays on this computer and is not part of this command/);
     const now = (await request('POST', `/v1/games/${gameId}/preview`, 'bob', { steps: [] })).legalCommands as Command[];
     const sealed = ok(await cli('bob', 'play', gameId, String(numberOf(now, (c) => c.type === 'SealOrder'))));
     expect(sealed).toMatch(/Playing \{"type":"SealOrder"\} with your empty draft/);

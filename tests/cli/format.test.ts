@@ -55,9 +55,10 @@ describe('CLI: naming the ids in legal commands', () => {
     expect(explainCommand({ type: 'DrawCard', from: 'command' }, names)).toBe('');
     expect(explainCommand({ type: 'Roll' }, glossary({ total: 3 }))).toBe('');
     expect(formatLegal([{ type: 'SealOrder' }, { type: 'CommitUnit', unit: 'us-004' }], view)).toEqual([
-      '   1. {"type":"SealOrder"}',
-      '   2. {"type":"CommitUnit","unit":"us-004"}',
-      '        us-004 = .30cal LMG Team',
+      'Seal your order (your draft goes with it); nobody sees it until every side has sealed:',
+      '    1. SealOrder',
+      'Commit a unit from your hand to the battle area (a step of your sealed order):',
+      '    2. .30cal LMG Team (us-004)',
     ]);
   });
 });

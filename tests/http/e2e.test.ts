@@ -72,7 +72,7 @@ describe('the local game page (where links in local mail land)', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const html = await page.text();
     expect(html).toContain('Dice Race (test fixture): active');
-    expect(html).toContain('alice: Roll a die or play your card');
+    expect(html).toContain('Player 1 (alice): Roll a die or play your card');
     expect(html).toContain(`npm run cli -- show ${gameId}`);
     expect(html).not.toMatch(/"hands"|DeckShuffled|seed/);
     expect((await fetch(`${rt.url}/games/no-such-game`)).status).toBe(404);

@@ -333,7 +333,11 @@ describe('terminal client', () => {
     const unpaged = (await models.inbox('alice')).sort(inboxOrder);
     const r = await cli('alice', 'games');
     expect(r.code).toBe(0);
-    const lines = r.out.trim().split('\n');
+    // One line per game (its details, opponent, what is asked and until when, on an indented second line).
+    const lines = r.out
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('    '));
     expect(lines.length).toBe(ALICE_GAMES + 1);
     expect(lines.slice(0, ALICE_GAMES).map((l) => l.slice(2).split(/\s+/)[0])).toEqual(unpaged.map((g) => g.gameId));
     expect(lines.slice(0, ALICE_GAMES).filter((l) => l.startsWith('*')).length).toBe(30);

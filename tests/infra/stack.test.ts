@@ -246,14 +246,23 @@ describe('the HTTP API', () => {
 
   it('routes /v1 only: nothing for /local/* in AWS', () => {
     expect(routeKeys.sort()).toEqual(
-      ['GET /v1/health', 'GET /v1/engines', 'GET /v1/{proxy+}', 'POST /v1/{proxy+}', 'PUT /v1/{proxy+}', 'PATCH /v1/{proxy+}', 'DELETE /v1/{proxy+}'].sort(),
+      [
+        'GET /v1/health',
+        'GET /v1/engines',
+        'POST /v1/unsubscribe',
+        'GET /v1/{proxy+}',
+        'POST /v1/{proxy+}',
+        'PUT /v1/{proxy+}',
+        'PATCH /v1/{proxy+}',
+        'DELETE /v1/{proxy+}',
+      ].sort(),
     );
     expect(routeKeys.some((k) => k.includes('/local'))).toBe(false);
   });
 
   it('puts the Cognito JWT authorizer on every route except the public ones', () => {
     for (const r of routes) {
-      if (['GET /v1/health', 'GET /v1/engines'].includes(r.Properties['RouteKey'] as string)) {
+      if (['GET /v1/health', 'GET /v1/engines', 'POST /v1/unsubscribe'].includes(r.Properties['RouteKey'] as string)) {
         expect(r.Properties['AuthorizerId']).toBeUndefined();
         expect(r.Properties['AuthorizationType'] ?? 'NONE').toBe('NONE');
       } else {
@@ -271,7 +280,7 @@ describe('the HTTP API', () => {
       .flatMap((m) => m(deps))
       .filter((r) => r.auth === 'none' && r.path.startsWith('/v1/'))
       .map((r) => `${r.method} ${r.path}`);
-    expect(PUBLIC_ROUTES.map((r) => `GET ${r.path}`).sort()).toEqual(open.sort());
+    expect(PUBLIC_ROUTES.map((r) => `${r.method} ${r.path}`).sort()).toEqual(open.sort());
   });
 
   it('verifies tokens issued by the stack user pool for its app client', () => {

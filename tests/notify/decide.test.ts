@@ -56,7 +56,8 @@ describe('decideNotices', () => {
       for (let i = 1; i < summaries.length; i++) {
         const old = summaries[i - 1]!;
         const next = summaries[i]!;
-        const turns = decideNotices(old, next).filter((n) => n.kind === 'turn');
+        // A game that starts asks its first mover in its game.started notice.
+        const turns = decideNotices(old, next).filter((n) => n.kind === 'turn' || (n.kind === 'started' && n.asked.length > 0));
         const fresh = next.pending.filter((p) => !old.pending.some((o) => o.seat === p.seat)).map((p) => p.player);
         expect(turns.map((n) => n.player).sort()).toEqual([...new Set(fresh)].sort());
         for (const n of turns) expect(next.pending.some((p) => p.player === n.player && n.seats.includes(p.seat))).toBe(true);
@@ -64,15 +65,18 @@ describe('decideNotices', () => {
     }
   });
 
-  it('announces the start to everyone, folding it into the first mover\'s "your turn"', () => {
+  it('announces the start to everyone as game.started, with what it asks of the first mover, and no separate "your turn"', () => {
     const { summaries } = fullGame(3);
     const i = summaries.findIndex((s) => s.status === 'active');
     const notices = decideNotices(summaries[i - 1], summaries[i]!);
     const first = summaries[i]!.pending[0]!.player;
-    expect(notices.filter((n) => n.player === first)).toEqual([expect.objectContaining({ kind: 'turn', gameStarted: true })]);
+    expect(notices.map((n) => n.kind)).toEqual(['started', 'started', 'started']);
+    expect(notices.filter((n) => n.player === first)).toEqual([
+      expect.objectContaining({ kind: 'started', asked: [expect.objectContaining({ kind: 'move' })] }),
+    ]);
     expect(
       notices
-        .filter((n) => n.kind === 'started')
+        .filter((n) => n.asked.length === 0)
         .map((n) => n.player)
         .sort(),
     ).toEqual(['alice', 'bob', 'carol'].filter((p) => p !== first));

@@ -15,6 +15,7 @@ export const turnNotice = (prefix = 'g', over: Partial<Notice> = {}): Notice => 
     engine: 'dice-race',
     player: 'bob',
     seats: ['p2'],
+    sides: ['Player 2'],
     asked: [{ seat: 'p2', name: 'Player 2', kind: 'move', prompt: 'Roll a die or play your card' }],
     opponents: [{ seat: 'p1', name: 'Player 1', player: 'alice' }],
     version: 5,

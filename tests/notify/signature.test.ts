@@ -18,6 +18,7 @@ const notice: Notice = {
   engine: 'dice-race',
   player: 'bob',
   seats: ['p2'],
+  sides: ['Player 2'],
   asked: [{ seat: 'p2', name: 'Player 2', kind: 'move', prompt: 'Roll a die or play your card', deadline: '2026-12-01T12:00:00.000Z' }],
   opponents: [{ seat: 'p1', name: 'Player 1', player: 'alice' }],
   version: 7,
@@ -77,7 +78,7 @@ describe('notice content', () => {
       'https://x',
     );
     expect(ended.subject).toBe('Dice Race (test fixture) is over: you won');
-    expect(ended.text).toContain('Score: p1 12, p2 21.');
+    expect(ended.text).toContain('Score: Player 1 12, Player 2 21.');
     const invited = renderNotice({ ...notice, kind: 'invited', asked: [], invitedBy: 'alice' }, 'https://x');
     expect(invited.subject).toBe('alice invited you to Dice Race (test fixture)');
   });

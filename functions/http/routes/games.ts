@@ -20,7 +20,7 @@ import { defineRoute, type Reply, type RouteModule } from '../types.js';
 /** The service returns only the events the caller may see. A repeated command answers 200. */
 const result = (r: CommandResult, status = 200): Reply => ({
   status: r.duplicate ? 200 : status,
-  body: { gameId: r.gameId, version: r.version, duplicate: r.duplicate, events: r.events },
+  body: { gameId: r.gameId, version: r.version, duplicate: r.duplicate, events: r.events, next: r.next, seats: r.seats },
 });
 
 /** Under Lambda's 6 MB response limit, with room for headers and encoding. */

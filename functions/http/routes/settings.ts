@@ -13,7 +13,9 @@ import {
   VERIFICATION_RESEND_SECONDS,
   VERIFY_RULE,
 } from '../../notify/email-verification.js';
+import { NOTICE_KINDS } from '../../notify/decide.js';
 import { mailerFromEnv, type Mailer } from '../../notify/mailer.js';
+import { UNSUBSCRIBE_PATH, unsubscribeTokenOk } from '../../notify/unsubscribe.js';
 import { systemClock } from '../../notify/wiring.js';
 import { maskUrl, systemResolver, type Resolver } from '../../notify/webhook.js';
 import { AppError, type NotificationSettings } from '../../ports.js';
@@ -40,6 +42,8 @@ export const settingsBody = z.strictObject({
   email: z.email().max(254).nullable().optional(),
   /** The complete list (replaces the current one); left out keeps it. */
   webhooks: z.array(webhookInput).max(MAX_WEBHOOKS).optional(),
+  /** Notice kinds not to mail (the complete list); left out keeps it. A mail's unsubscribe link adds its kind. */
+  emailOff: z.array(z.enum(NOTICE_KINDS)).max(NOTICE_KINDS.length).optional(),
 });
 
 type Webhook = NotificationSettings['webhooks'][number];
@@ -51,9 +55,13 @@ export const publicSettings = (s: NotificationSettings | undefined, nowIso?: str
   email: s?.email ?? null,
   emailVerification: publicEmailVerification(s, nowIso),
   webhooks: (s?.webhooks ?? []).map(publicWebhook),
+  emailOff: [...(s?.emailOff ?? [])],
 });
 
 export const verifyBody = z.strictObject({ token: z.string().min(1).max(200) });
+
+export const unsubscribeQuery = z.strictObject({ player: z.string().min(1).max(128), kind: z.enum(NOTICE_KINDS), token: z.string().min(1).max(100) });
+const KIND_WORDS = { turn: '"your move"', started: '"game started"', ended: '"game over"', invited: 'invitation' } as const;
 
 /**
  * The settings after a PUT. Every webhook URL is checked against the address policy
@@ -91,7 +99,14 @@ export function mergeSettings(
       return { id: existing?.id ?? newId(), url, secret, format };
     });
   }
-  return { ...(email ? { email } : {}), webhooks };
+  const emailOff = body.emailOff === undefined ? current?.emailOff : [...new Set(body.emailOff)];
+  return {
+    ...(email ? { email } : {}),
+    webhooks,
+    ...(emailOff?.length ? { emailOff } : {}),
+    // The key of the player's unsubscribe links outlives every change of settings.
+    ...(current?.unsubscribeKey ? { unsubscribeKey: current.unsubscribeKey } : {}),
+  };
 }
 
 /**
@@ -256,6 +271,30 @@ export const createSettingsRoutes =
           const sent = await mailVerification(player, s.email, token, pending.expiresAt, at);
           const next = await store.get(player);
           return { status: 200, body: { mailed: sent.ok, ...(sent.error ? { error: sent.error } : {}), ...publicSettings(next, at) } };
+        },
+      }),
+      defineRoute({
+        // One-click unsubscribe (RFC 8058; notify/unsubscribe.ts): no sign-in, the signed link is
+        // the authority, and it can only turn one kind of mail off for one player. Mail
+        // providers POST "List-Unsubscribe=One-Click" as a form; the body is not read.
+        method: 'POST',
+        path: UNSUBSCRIBE_PATH,
+        auth: 'none',
+        query: unsubscribeQuery,
+        async handle({ query }) {
+          const s = await store.get(query.player);
+          if (!unsubscribeTokenOk(s?.unsubscribeKey, query.player, query.kind, query.token))
+            throw new AppError(403, 'unsubscribe/bad-link', 'This unsubscribe link is not valid (changed, or made for another player or kind of notice)', RULE);
+          await store.turnOffEmail(query.player, query.kind);
+          return {
+            status: 200,
+            body: {
+              player: query.player,
+              kind: query.kind,
+              mailed: false,
+              message: `${query.player} is no longer mailed ${KIND_WORDS[query.kind]} notices. Turn them back on with  npm run cli -- settings mail ${query.kind} on`,
+            },
+          };
         },
       }),
       defineRoute({

@@ -23,6 +23,7 @@ import {
   type NewEvent,
   type Result,
   type RuleViolation,
+  type Scene,
   type Seat,
   type Viewer,
 } from '../../domain/kernel/index.js';
@@ -62,6 +63,8 @@ export interface GameView {
    * (empty unless previewed), and which legal commands add a step to it or seal it.
    */
   drafting?: { steps: unknown[]; stepChoices: number[]; sealChoices: number[] };
+  /** The same view as a picture (domain/kernel/scene.ts), when the engine draws one: board.svg, the terminal's board, the mail's PNG. */
+  scene?: Scene;
 }
 
 export interface GameService {
@@ -317,7 +320,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
     const summary = summarize(engine, state);
     const acting = viewer.kind === 'seat' && state.meta.status === 'active';
     const legalCommands = acting ? [...engine.legalCommands(game, viewer.seat)] : [];
-    const base: GameView = { summary, seat, view: engine.view(game, viewer), legalCommands, pending: summary.pending };
+    const base: GameView = {
+      summary,
+      seat,
+      view: engine.view(game, viewer),
+      legalCommands,
+      pending: summary.pending,
+      ...(engine.scene ? { scene: engine.scene(game, viewer) } : {}),
+    };
     if (!acting || !engine.drafts) return base;
     const roles = draftRoles(engine, legalCommands);
     return { ...base, drafting: { steps: [...steps], stepChoices: roles.steps, sealChoices: roles.seals } };

@@ -1,4 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { registry } from '../../domain/registry.js';
+import { createDynamoGameService } from '../app/adapters.js';
+import { boardPictureFrom } from '../notify/board-picture.js';
 import { notifyJobSchema } from '../notify/decide.js';
 import type { Notifier } from '../notify/notifier.js';
 import { SqsNotifyQueue } from '../notify/queue.js';
@@ -38,10 +41,25 @@ let fromEnv: ((event: SQSEvent) => Promise<SQSBatchResponse>) | undefined;
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
+    // The mail's picture is the recipient's view, read through the game service (read only: it is never asked to decide).
+    const { service } = createDynamoGameService({ client, tableName, engines: registry });
     // No allowPrivateWebhooks here: deployed webhooks are public https only (address-policy.ts).
     fromEnv = createNotifierHandler(
-      createNotifier({ client, tableName, env: process.env, retry: retryPolicyFromEnv(process.env, 'requeue'), queue: SqsNotifyQueue.fromEnv(process.env) }),
+      createNotifier({
+        client,
+        tableName,
+        env: process.env,
+        retry: retryPolicyFromEnv(process.env, 'requeue'),
+        queue: SqsNotifyQueue.fromEnv(process.env),
+        boardPicture: boardPictureFrom(service),
+      }),
     );
   }
   return fromEnv(event);
 };
+
+/**
+ * Exported so the bundle test can prove the bundled notifier finds its WebAssembly and fonts
+ * (copied beside the bundle by infra/handler-function.ts) and rasterizes a picture.
+ */
+export { svgToPng } from '../notify/png.js';

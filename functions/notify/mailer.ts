@@ -8,6 +8,13 @@ export interface OutgoingMail {
   readonly text: string;
   readonly html: string;
   readonly deliveryId: string;
+  readonly attachments?: readonly MailAttachment[];
+}
+
+export interface MailAttachment {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Uint8Array;
 }
 
 export interface Mailer {
@@ -32,6 +39,18 @@ export class SesMailer implements Mailer {
             Subject: { Data: m.subject, Charset: 'UTF-8' },
             Body: { Text: { Data: m.text, Charset: 'UTF-8' }, Html: { Data: m.html, Charset: 'UTF-8' } },
             Headers: [{ Name: 'X-Fieldpost-Delivery', Value: m.deliveryId }],
+            // SES v2 attaches files to simple content itself (the SDK base64-encodes them).
+            ...(m.attachments?.length
+              ? {
+                  Attachments: m.attachments.map((a) => ({
+                    FileName: a.filename,
+                    ContentType: a.contentType,
+                    ContentDisposition: 'ATTACHMENT' as const,
+                    ContentTransferEncoding: 'BASE64' as const,
+                    RawContent: a.content,
+                  })),
+                }
+              : {}),
           },
         },
         EmailTags: [{ Name: 'fieldpost', Value: 'notice' }],
@@ -65,6 +84,9 @@ export class SmtpMailer implements Mailer {
       text: m.text,
       html: m.html,
       messageId: `<${m.deliveryId}@${domain}>`,
+      ...(m.attachments?.length
+        ? { attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })) }
+        : {}),
       headers: { 'X-Fieldpost-Delivery': m.deliveryId },
     });
   }

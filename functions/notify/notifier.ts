@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock, NotificationSettings, SettingsStore } from '../ports.js';
 import type { Notice, NotifyJob } from './decide.js';
-import type { Mailer } from './mailer.js';
+import type { MailAttachment, Mailer } from './mailer.js';
 import { webhookPayload } from './payloads.js';
 import type { NotifyQueue } from './queue.js';
 import { SQS_MAX_DELAY_SECONDS } from './queue.js';
@@ -48,6 +48,12 @@ export interface NotifierDeps {
    * pending since the notice's version (a replay, or a queue that was down for hours).
    */
   readonly isStale?: (notice: Notice) => Promise<boolean>;
+  /**
+   * The board as the recipient's seat sees it, as a PNG, for "your move" mail; undefined when
+   * there is none (an engine without pictures, a game that cannot be read). A picture is a
+   * courtesy: the notice goes out without it rather than not at all.
+   */
+  readonly boardPicture?: (notice: Notice) => Promise<Uint8Array | undefined>;
 }
 
 type Channel =
@@ -159,6 +165,13 @@ export class Notifier {
     }
   }
 
+  /** A "your move" mail carries the board as the recipient sees it. */
+  private async attachmentsFor(notice: Notice): Promise<MailAttachment[]> {
+    if (notice.kind !== 'turn' || !this.deps.boardPicture) return [];
+    const png = await this.deps.boardPicture(notice);
+    return png ? [{ filename: 'board.png', contentType: 'image/png', content: png }] : [];
+  }
+
   /** One try. `final`: the target is refused (address policy, or an unverified email), so no retry. */
   private async attempt(
     notice: Notice,
@@ -169,8 +182,16 @@ export class Notifier {
     if (ch.kind === 'email') {
       // Never mail an address its owner has not confirmed (email-verification.ts); final, so no retry.
       if (!ch.verified) return { ok: false, error: EMAIL_NOT_VERIFIED, final: true };
+      const attachments = await this.attachmentsFor(notice);
       try {
-        await this.deps.mailer.send({ to: ch.to, subject: rendered.subject, text: rendered.text, html: rendered.html, deliveryId });
+        await this.deps.mailer.send({
+          to: ch.to,
+          subject: rendered.subject,
+          text: rendered.text,
+          html: rendered.html,
+          deliveryId,
+          ...(attachments.length ? { attachments } : {}),
+        });
         return { ok: true };
       } catch (e) {
         return { ok: false, error: `mail not accepted: ${(e as Error).message}`.slice(0, 300) };

@@ -51,6 +51,8 @@ export function createNotifier(opts: {
    * https URLs whose names resolve only to public addresses.
    */
   allowPrivateWebhooks?: boolean;
+  /** The PNG a "your move" mail carries (board-picture.ts); no picture without it. */
+  boardPicture?: (notice: Notice) => Promise<Uint8Array | undefined>;
 }): Notifier {
   const { client, tableName, env } = opts;
   return new Notifier({
@@ -67,6 +69,7 @@ export function createNotifier(opts: {
     isStale: turnIsStale(new ReadModelStore(client, tableName)),
     ...(opts.queue ? { queue: opts.queue } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
+    ...(opts.boardPicture ? { boardPicture: opts.boardPicture } : {}),
   });
 }
 

@@ -26,8 +26,9 @@ const MARGIN = 16;
 const GAP = 12;
 const CARD_W = 184;
 const PAD = 10;
-/** Average advance of DejaVu Sans, in ems: wide enough that estimated text rarely overflows. */
+/** Average advance of DejaVu Sans and DejaVu Sans Bold, in ems: wide enough that estimated text rarely overflows. */
 const EM_ADVANCE = 0.58;
+const EM_ADVANCE_BOLD = 0.68;
 
 const SIDE_COLOURS = ['#2f6690', '#8c2f1e', '#4d7c0f', '#6d28d9'] as const;
 const TONE = { info: '#4b5563', good: '#15803d', bad: '#b91c1c' } as const;
@@ -44,18 +45,18 @@ export function escapeXml(s: string): string {
 }
 
 /** `s` cut with an ellipsis to about `width` pixels at `size`. */
-function fit(s: string, width: number, size: number): string {
-  const max = Math.max(1, Math.floor(width / (size * EM_ADVANCE)));
+function fit(s: string, width: number, size: number, bold = false): string {
+  const max = Math.max(1, Math.floor(width / (size * (bold ? EM_ADVANCE_BOLD : EM_ADVANCE))));
   const chars = [...s];
   return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-const textWidth = (s: string, size: number) => [...s].length * size * EM_ADVANCE;
+const textWidth = (s: string, size: number, bold = false) => [...s].length * size * (bold ? EM_ADVANCE_BOLD : EM_ADVANCE);
 const n = (x: number) => String(Math.round(x * 10) / 10);
 
 function text(x: number, y: number, s: string, o: { size?: number; bold?: boolean; fill?: string; anchor?: 'middle' | 'end'; width?: number } = {}): string {
   const size = o.size ?? 13;
-  const shown = o.width === undefined ? s : fit(s, o.width, size);
+  const shown = o.width === undefined ? s : fit(s, o.width, size, o.bold);
   return `<text x="${n(x)}" y="${n(y)}" font-size="${size}"${o.bold ? ' font-weight="bold"' : ''}${o.fill ? ` fill="${o.fill}"` : ''}${
     o.anchor ? ` text-anchor="${o.anchor}"` : ''
   }>${escapeXml(shown)}</text>`;
@@ -273,7 +274,7 @@ export function renderSvg(scene: Scene): string {
     y += 4;
     for (const s of scene.scores) {
       const label = `${s.label}: ${s.value}`;
-      const w = Math.min(WIDTH - MARGIN - x, textWidth(label, 13) + 16);
+      const w = Math.min(WIDTH - MARGIN - x, textWidth(label, 13, true) + 16);
       if (w < 40) break;
       parts.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="22" rx="11" fill="${p.sideColour(s.seat)}"/>`);
       parts.push(text(x + 8, y + 15, label, { size: 13, bold: true, fill: '#ffffff', width: w - 12 }));

@@ -42,7 +42,8 @@ export function scene(state: State, viewer: Viewer): Scene {
 
   const unitPiece = (u: UnitView, side: Side): Piece => {
     const markers: Marker[] = [];
-    if (u.endurance < u.full) markers.push({ label: `${u.full - u.endurance} damage this turn`, tone: 'bad' });
+    // In combat this is the turn's damage; after it, what a Damage card keeps off (001 Damage Resolution).
+    if (u.endurance < u.full) markers.push({ label: `${u.full - u.endurance} damage`, tone: 'bad' });
     if (u.damage) markers.push({ label: `Damage card: ${u.damage.title} (${u.damage.effect})`, tone: 'bad' });
     if (u.needsCrew) markers.push({ label: 'No crew: cannot attack', tone: 'bad' });
     if (u.shaken) markers.push({ label: 'Shaken', tone: 'bad' });

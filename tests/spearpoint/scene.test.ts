@@ -58,7 +58,7 @@ describe("Spearpoint's scene", () => {
     const sherman = pieceOf(sc, 'us-t1')!;
     expect(sherman.label).toBe('M4A1 Sherman');
     expect(sherman.details[0]).toBe('Defense 5 · Endurance 10/14');
-    expect(sherman.markers.map((m) => m.label)).toEqual(['4 damage this turn', 'Shaken']);
+    expect(sherman.markers.map((m) => m.label)).toEqual(['4 damage', 'Shaken']);
     const tiger = pieceOf(sc, 'de-t1')!;
     expect(tiger.markers.some((m) => m.tone === 'bad' && m.label.startsWith('Damage card: '))).toBe(true);
     expect(pieceOf(sc, 'us-t2')!.markers).toContainEqual({ label: 'Dig In', tone: 'good' });

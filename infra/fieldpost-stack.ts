@@ -109,7 +109,9 @@ export class FieldpostStack extends Stack {
       description: 'Fieldpost notifier: email (SES) and webhooks from the notification queue',
       memorySize: 512,
       timeout: notifierTimeout,
-      // The "your move" mail's picture: resvg's WebAssembly and the DejaVu fonts (functions/notify/png.ts).
+      // The mail picture's rasterizer needs resvg's WebAssembly and the DejaVu fonts beside the
+      // bundle (functions/notify/png.ts); it draws once the notifier has a source for the
+      // recipient's view that keeps it off game partitions (functions/handlers/notifier.ts).
       assets: PICTURE_ASSETS,
     });
     this.functions = { api, projector, notifier };
@@ -117,20 +119,15 @@ export class FieldpostStack extends Stack {
     // Least privilege: data-plane item access on the one table (no table management),
     // stream reading for the projector only, the queue for its producers (projector; notifier's
     // delayed retries) and its consumer only, and SES sending only as the configured identity.
-    // Only the API decides and writes games, so only it may write a game's partition (events,
-    // HEAD, the SECRET seed, snapshots); the notifier reads one for the mail's picture only.
-    // The projector and the notifier (which posts to URLs players choose) are held to the
-    // partitions they use (functions/ports.ts).
+    // Only the API runs the game service, so only it may reach a game's partition (events,
+    // HEAD, the SECRET seed, snapshots). The projector and the notifier (which posts to URLs
+    // players choose) are held to the partitions they use (functions/ports.ts).
     table.grantReadWriteData(api.fn);
     grantPartitions(table, projector.fn, ['SUMMARY#*', 'INBOX#*', 'LOBBY'], ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
     queue.grantSendMessages(projector.fn);
     grantPartitions(table, notifier.fn, ['PLAYER#*', 'NOTIFIED#*'], ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
     // The stale-turn check reads the game's public summary.
     grantPartitions(table, notifier.fn, ['SUMMARY#*'], ['GetItem']);
-    // The "your move" mail's picture is the recipient's view, folded from the game's partition
-    // by the game service (functions/notify/board-picture.ts): read only, and what leaves the
-    // function is that one seat's view. This also lets the notifier read the game's secret seed.
-    grantPartitions(table, notifier.fn, ['GAME#*'], ['GetItem', 'Query']);
     // A webhook retry is a delayed copy of the job sent back to the queue (functions/notify).
     queue.grantSendMessages(notifier.fn);
     identity.grantSendEmail(notifier.fn);

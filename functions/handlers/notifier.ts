@@ -1,7 +1,4 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { registry } from '../../domain/registry.js';
-import { createDynamoGameService } from '../app/adapters.js';
-import { boardPictureFrom } from '../notify/board-picture.js';
 import { notifyJobSchema } from '../notify/decide.js';
 import type { Notifier } from '../notify/notifier.js';
 import { SqsNotifyQueue } from '../notify/queue.js';
@@ -41,25 +38,20 @@ let fromEnv: ((event: SQSEvent) => Promise<SQSBatchResponse>) | undefined;
 export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
-    // The mail's picture is the recipient's view, read through the game service (read only: it is never asked to decide).
-    const { service } = createDynamoGameService({ client, tableName, engines: registry });
     // No allowPrivateWebhooks here: deployed webhooks are public https only (address-policy.ts).
+    // No board picture either: the picture is the recipient's view, folded from the game's
+    // partition, and this function (which posts to URLs players choose) may not read game
+    // partitions (infra/fieldpost-stack.ts). Mail from the local runtime carries it.
     fromEnv = createNotifierHandler(
-      createNotifier({
-        client,
-        tableName,
-        env: process.env,
-        retry: retryPolicyFromEnv(process.env, 'requeue'),
-        queue: SqsNotifyQueue.fromEnv(process.env),
-        boardPicture: boardPictureFrom(service),
-      }),
+      createNotifier({ client, tableName, env: process.env, retry: retryPolicyFromEnv(process.env, 'requeue'), queue: SqsNotifyQueue.fromEnv(process.env) }),
     );
   }
   return fromEnv(event);
 };
 
 /**
- * Exported so the bundle test can prove the bundled notifier finds its WebAssembly and fonts
- * (copied beside the bundle by infra/handler-function.ts) and rasterizes a picture.
+ * The rasterizer the mail picture uses, bundled with its WebAssembly and fonts (copied beside
+ * the bundle by infra/handler-function.ts); exported so the bundle test can prove it draws in
+ * Lambda's plain Node, ready for a deployed picture source (see the comment in `handler`).
  */
 export { svgToPng } from '../notify/png.js';

@@ -150,12 +150,6 @@ describe('least-privilege grants', () => {
     expect(actionsOn(ss, streamArn)).toEqual([]);
   });
 
-  it("notifier: reads (never writes) game partitions, for the mail's board picture", () => {
-    const onGames = statements('notifier').filter((s) => JSON.stringify(s.Condition ?? {}).includes('GAME#'));
-    expect(onGames).toHaveLength(1);
-    expect(onGames[0]!.Action.sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
-  });
-
   it('no statement anywhere grants a wildcard action', () => {
     for (const name of Object.keys(fnId) as (keyof typeof fnId)[]) {
       for (const a of allActions(statements(name))) expect(a).not.toMatch(/\*/);

@@ -61,7 +61,6 @@ export interface Statement {
   readonly Effect: string;
   readonly Action: string[];
   readonly Resource: unknown;
-  readonly Condition?: unknown;
 }
 
 /** Every statement of every IAM policy attached to the role (actions normalised to arrays). */
@@ -69,16 +68,8 @@ export function policyStatementsOf(template: Template, role: IRole): Statement[]
   const roleId = Stack.of(role).getLogicalId(role.node.defaultChild as CfnElement);
   return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
     .filter((p) => JSON.stringify(p.Properties['Roles']).includes(JSON.stringify({ Ref: roleId })))
-    .flatMap(
-      (p) =>
-        (p.Properties['PolicyDocument'] as { Statement: { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown }[] }).Statement,
-    )
-    .map((st) => ({
-      Effect: st.Effect,
-      Action: Array.isArray(st.Action) ? st.Action : [st.Action],
-      Resource: st.Resource,
-      ...(st.Condition !== undefined ? { Condition: st.Condition } : {}),
-    }));
+    .flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: { Effect: string; Action: string | string[]; Resource: unknown }[] }).Statement)
+    .map((st) => ({ Effect: st.Effect, Action: Array.isArray(st.Action) ? st.Action : [st.Action], Resource: st.Resource }));
 }
 
 /**

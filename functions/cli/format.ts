@@ -220,6 +220,12 @@ export function describeEvent(e: EventEnvelope, names: ReadonlyMap<string, Named
 }
 
 /**
+ * Events that only move the game along (phases beginning and ending, orders being built and
+ * sealed, draws being counted): left out of the turn summary, which is about what happened.
+ */
+const BOOKKEEPING = /(Began|Ended|Counted|Finalized|StepAdded|Sealed|Cleared|Finished|Set|Held)$/;
+
+/**
  * The last whole turn in `events`, counted by kind ("Attack rolled ×6 (hit 2, miss 4)"). A turn
  * starts at an engine event named TurnBegan (Spearpoint's, with its number); a game without
  * one has no turn summary.
@@ -232,7 +238,7 @@ export function lastTurn(events: readonly EventEnvelope[]): string | undefined {
   const number = isRecord(turn[0]!.data) && typeof turn[0]!.data['turn'] === 'number' ? ` ${turn[0]!.data['turn']}` : '';
   const counts = new Map<string, { n: number; results: Map<string, number> }>();
   for (const e of turn.slice(1)) {
-    if (e.type.includes('.')) continue;
+    if (e.type.includes('.') || BOOKKEEPING.test(e.type)) continue;
     const c = counts.get(e.type) ?? { n: 0, results: new Map<string, number>() };
     c.n++;
     const result = isRecord(e.data) ? e.data['result'] : undefined;

@@ -137,6 +137,8 @@ function feed(): EventEnvelope[] {
   seq = 0;
   return [
     ev('TurnBegan', { turn: 6 }, 'bob'),
+    ev('InitiativeRolled', { winner: 'us' }, 'bob', 'de'),
+    ev('CombatBegan', { chooser: 'us' }, 'bob', 'de'),
     ev('AttackRolled', { attackId: 't1-us-1', weapon: 0, dice: [7, 5], result: 'hit' }, 'alice', 'us'),
     ev('AttackRolled', { attackId: 't1-us-1', weapon: 1, dice: [1, 2], result: 'miss' }, 'alice', 'us'),
     ev('UnitDestroyed', { unit: 'de-004', by: 'us', points: 5 }, 'alice', 'us'),
@@ -160,18 +162,18 @@ const scene: Scene = {
 describe('CLI: show reads like a board', () => {
   it('lists what changed since your last move, in words, with the ids the view names', () => {
     const changed = sinceMyLastMove(feed(), 'alice')!;
-    expect(changed.title).toBe('What changed since your last move (#6):');
+    expect(changed.title).toBe('What changed since your last move (#8):');
     expect(changed.events.map((e) => describeEvent(e, glossary(view)))).toEqual([
-      '#7 Order sealed [de]',
-      '#8 Unit committed [de]: unit Rifle Squad (de-001), crew null, line front',
+      '#9 Order sealed [de]',
+      '#10 Unit committed [de]: unit Rifle Squad (de-001), crew null, line front',
     ]);
     expect(sinceMyLastMove(feed(), 'bob')).toBeUndefined();
-    expect(sinceMyLastMove(feed().slice(4), 'carol')!.title).toBe('What changed in the last 4 events:');
+    expect(sinceMyLastMove(feed().slice(6), 'carol')!.title).toBe('What changed in the last 4 events:');
   });
 
-  it('sums up the last whole turn by kind, with the results it had', () => {
-    expect(lastTurn(feed())).toBe('Last turn 6: Attack rolled ×2 (hit 1, miss 1); Unit destroyed.');
-    expect(lastTurn(feed().slice(4))).toBeUndefined();
+  it('sums up the last whole turn by kind, with the results it had, leaving out the bookkeeping', () => {
+    expect(lastTurn(feed())).toBe('Last turn 6: Initiative rolled; Attack rolled ×2 (hit 1, miss 1); Unit destroyed.');
+    expect(lastTurn(feed().slice(6))).toBeUndefined();
   });
 
   it('prints the board instead of the view JSON, then the changes, the last turn and the legal commands', () => {

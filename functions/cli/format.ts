@@ -34,7 +34,7 @@ export function formatEvent(e: EventEnvelope): string {
 function indent(text: string, by = '  '): string {
   return text
     .split('\n')
-    .map((l) => by + l)
+    .map((l) => (l ? by + l : l))
     .join('\n');
 }
 

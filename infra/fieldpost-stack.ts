@@ -8,6 +8,7 @@ import { FieldpostAlarms } from './alarms.js';
 import { FieldpostApi } from './api.js';
 import type { FieldpostConfig } from './config.js';
 import { FieldpostData } from './data.js';
+import { PICTURE_ASSETS } from '../functions/notify/png.js';
 import { HandlerFunction, type LambdaCodeFactory } from './handler-function.js';
 import { suppressAcceptedFindings } from './nag-suppressions.js';
 import { FieldpostNotifications } from './notifications.js';
@@ -108,6 +109,10 @@ export class FieldpostStack extends Stack {
       description: 'Fieldpost notifier: email (SES) and webhooks from the notification queue',
       memorySize: 512,
       timeout: notifierTimeout,
+      // The mail picture's rasterizer needs resvg's WebAssembly and the DejaVu fonts beside the
+      // bundle (functions/notify/png.ts); it draws once the notifier has a source for the
+      // recipient's view that keeps it off game partitions (functions/handlers/notifier.ts).
+      assets: PICTURE_ASSETS,
     });
     this.functions = { api, projector, notifier };
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -21,6 +22,17 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const entryPath = (name: HandlerName): string => fileURLToPath(new URL(`../functions/handlers/${name}.ts`, import.meta.url));
 export const LOCK_FILE = fileURLToPath(new URL('../package-lock.json', import.meta.url));
 
+/** Bundling hooks that copy `assets` (resolved from this repository's node_modules) into the bundle's folder. */
+function copyAssets(assets: readonly string[]) {
+  const resolve = createRequire(import.meta.url).resolve;
+  const quote = (p: string) => `'${p.replace(/'/g, `'\\''`)}'`;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_input: string, output: string) => assets.map((a) => `cp ${quote(resolve(a))} ${quote(output)}/`),
+  };
+}
+
 /** Same platform for every function: the issue asks for Node 22 on Graviton. */
 export const RUNTIME = lambda.Runtime.NODEJS_22_X;
 export const ARCHITECTURE = lambda.Architecture.ARM_64;
@@ -33,6 +45,11 @@ export interface HandlerFunctionProps {
   readonly environment: Readonly<Record<string, string>>;
   readonly logRetention: logs.RetentionDays;
   readonly code?: LambdaCodeFactory;
+  /**
+   * Files (as module paths, 'pkg/file.wasm') the handler reads at run time, copied beside the
+   * bundle: esbuild bundles code, not the WebAssembly and fonts the mail picture needs.
+   */
+  readonly assets?: readonly string[];
 }
 
 /**
@@ -104,6 +121,7 @@ export class HandlerFunction extends Construct {
           // Bundle the AWS SDK too: the deployed code runs the exact SDK version the tests ran.
           externalModules: [],
           logLevel: BundleLogLevel.WARNING,
+          ...(props.assets?.length ? { commandHooks: copyAssets(props.assets) } : {}),
         },
       });
     }

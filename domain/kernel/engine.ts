@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import type { RuleViolation } from './errors.js';
 import type { Result } from './result.js';
 import type { Rng } from './random.js';
+import type { Scene } from './scene.js';
 import type { Seat, Viewer, Visibility } from './visibility.js';
 
 /** What `decide` and `setup` may use besides state: seeded chance and the time, passed in. */
@@ -137,6 +138,11 @@ export interface GameEngine<S = unknown, C extends TypedMessage = TypedMessage, 
   /** The decision windows a seat may answer in advance with standing orders. */
   readonly standingOrders?: StandingOrderRules<S, C>;
   readonly listing: EngineListing;
+  /**
+   * The picture of what `viewer` sees (kernel/scene.ts), drawn by the kernel as SVG and text.
+   * It must show no more than `view` does for the same viewer: build it from the view.
+   */
+  scene?(state: S, viewer: Viewer): Scene;
   /**
    * Sealed orders that may be drafted in private (see kernel/draft.ts): which commands are
    * steps of an order, and how the command that seals an order carries a finished draft.

@@ -25,6 +25,7 @@ import {
   type State,
 } from './model.js';
 import { COMMANDS_DEALT, commitLine, deckProblems, RULE } from './rules.js';
+import { scene } from './scene.js';
 import { view } from './view.js';
 
 /**
@@ -269,6 +270,7 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     return { winners: s.result.winners, reason: s.result.reason, score: { us: s.seats.us.score, de: s.seats.de.score } };
   },
   legalCommands,
+  scene,
   drafts: {
     // The steps of a commitment or declaration order, and ClearOrder to start the draft over.
     isStep: (c) => ORDER_STEP_TYPES.has(c.type) || c.type === 'ClearOrder',

@@ -32,6 +32,7 @@ import {
   type NewEvent,
   type Result,
   type RuleViolation,
+  type Scene,
   type Seat,
   type TypedMessage,
   type Viewer,
@@ -119,6 +120,8 @@ export interface GameView {
   drafting?: { steps: unknown[]; stepChoices: number[]; sealChoices: number[] };
   /** For a seat of a game whose engine offers standing orders: the seat's own orders (nobody else sees them). */
   standingOrders?: StandingOrder[];
+  /** The same view as a picture (domain/kernel/scene.ts), when the engine draws one: board.svg, the terminal's board, the mail's PNG. */
+  scene?: Scene;
 }
 
 export interface GameService {
@@ -466,7 +469,15 @@ export function createGameService(deps: GameServiceDeps): GameService {
     const acting = viewer.kind === 'seat' && state.meta.status === 'active';
     const legalCommands = acting ? [...engine.legalCommands(game, viewer.seat)] : [];
     const own = viewer.kind === 'seat' && engine.standingOrders ? { standingOrders: [...standingOrdersOf(state.meta, viewer.seat)] } : {};
-    const base: GameView = { summary, seat, view: engine.view(game, viewer), legalCommands, pending: summary.pending, ...own };
+    const base: GameView = {
+      summary,
+      seat,
+      view: engine.view(game, viewer),
+      legalCommands,
+      pending: summary.pending,
+      ...own,
+      ...(engine.scene ? { scene: engine.scene(game, viewer) } : {}),
+    };
     if (!acting || !engine.drafts) return base;
     const roles = draftRoles(engine, legalCommands);
     return { ...base, drafting: { steps: [...steps], stepChoices: roles.steps, sealChoices: roles.seals } };

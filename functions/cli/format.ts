@@ -1,4 +1,12 @@
-import { canonicalJson, type EngineDescription, type EventEnvelope, type GameSummary, type StandingOrder } from '../../domain/kernel/index.js';
+import {
+  canonicalJson,
+  renderText,
+  type EngineDescription,
+  type EventEnvelope,
+  type GameSummary,
+  type Scene,
+  type StandingOrder,
+} from '../../domain/kernel/index.js';
 import type { Listing } from './config.js';
 import { listing, resultInWords, sideAndPlayer, sideName, type SeatLike } from '../app/names.js';
 import { wasCancelled } from '../projections/project.js';
@@ -23,6 +31,8 @@ export interface GameViewBody {
   readonly drafting?: { readonly steps: readonly unknown[]; readonly stepChoices: readonly number[]; readonly sealChoices: readonly number[] };
   /** The caller's own standing orders, where the engine offers them. */
   readonly standingOrders?: readonly StandingOrder[];
+  /** The view as a picture, when the engine draws one (domain/kernel/scene.ts). */
+  readonly scene?: Scene;
 }
 
 const compact = (x: unknown, max = 160): string => {
@@ -73,7 +83,7 @@ export function formatEvent(e: EventEnvelope, seats: readonly SeatLike[] = []): 
 function indent(text: string, by = '  '): string {
   return text
     .split('\n')
-    .map((l) => by + l)
+    .map((l) => (l ? by + l : l))
     .join('\n');
 }
 
@@ -331,7 +341,16 @@ export function readableJson(x: unknown, width = 110, pad = ''): string {
   return `${open}\n${lines.map((l) => inner + l).join(',\n')}\n${pad}${close}`;
 }
 
-export function formatGame(v: GameViewBody, me: string): string {
+/** The board as text, or (an engine that draws no picture) its view as readable JSON. */
+export function formatBoard(v: GameViewBody): string {
+  if (v.scene) return renderText(v.scene).trimEnd();
+  // The prompts are printed with the game; a view that repeats them needs not say them twice.
+  const view = isRecord(v.view) && Array.isArray(v.view['pending']) ? Object.fromEntries(Object.entries(v.view).filter(([k]) => k !== 'pending')) : v.view;
+  return readableJson(view, 108);
+}
+
+/** `show`: the game, the board as you see it, what changed since your last move, the last turn, and your legal commands. */
+export function formatGame(v: GameViewBody, me: string, events: readonly EventEnvelope[] = []): string {
   const s = v.summary;
   const cancelled = wasCancelled(s);
   const lines: string[] = [];
@@ -352,20 +371,98 @@ export function formatGame(v: GameViewBody, me: string): string {
       `Waiting for ${sideAndPlayer(s.seats, p.seat)}: ${p.prompt}${p.kind !== 'move' ? ` [${p.kind}]` : ''}${p.deadline ? ` (until ${p.deadline})` : ''}${mine ? '   ← YOUR MOVE' : ''}`,
     );
   }
-  // The prompts were printed just above; a view that repeats them needs not say them twice.
-  const view = isRecord(v.view) && Array.isArray(v.view['pending']) ? Object.fromEntries(Object.entries(v.view).filter(([k]) => k !== 'pending')) : v.view;
-  lines.push(
-    `View${s.status === 'ended' ? ' (the game is over: everything is open, deck orders included)' : v.seat ? ` as ${sideName(s.seats, v.seat)}` : ' (spectator)'}:`,
-  );
-  lines.push(indent(readableJson(view, 108)));
+  lines.push('');
+  lines.push(`Board${s.status === 'ended' ? ' (the game is over: everything is open)' : v.seat ? ` as ${sideName(s.seats, v.seat)}` : ' (spectator)'}:`);
+  lines.push(indent(formatBoard(v)));
+  const names = glossary(v.view);
+  const changed = sinceMyLastMove(events, me);
+  if (changed) {
+    lines.push('', changed.title);
+    lines.push(...changed.events.map((e) => `  ${describeEvent(e, names)}`));
+  }
+  const turn = lastTurn(events);
+  if (turn) lines.push('', turn);
   if (v.legalCommands.length) {
-    lines.push('Your legal commands:');
+    lines.push('', 'Your legal commands:');
     lines.push(...formatLegal(v.legalCommands, v.view));
     lines.push(`Send one with:  npm run cli -- play ${s.gameId} <n>   (or your own JSON:  npm run cli -- do ${s.gameId} '<command>')`);
   }
   return lines.join('\n');
 }
 
+/** At most this many events are listed under "since your last move"; the rest are counted. */
+const CHANGES_SHOWN = 40;
+
+/**
+ * The events after the last one your own command produced (the feed holds only those you may
+ * see). Undefined when nothing happened since; without a move of yours in `events`, all of them.
+ */
+export function sinceMyLastMove(events: readonly EventEnvelope[], me: string): { title: string; events: EventEnvelope[] } | undefined {
+  const mine = events.map((e) => e.player === me).lastIndexOf(true);
+  const after = events.slice(mine + 1);
+  if (!after.length) return undefined;
+  const shown = after.slice(-CHANGES_SHOWN);
+  const skipped = after.length - shown.length;
+  const since = mine >= 0 ? `since your last move (#${events[mine]!.seq})` : `in the last ${after.length} events`;
+  return { title: `What changed ${since}:${skipped ? ` (the first ${skipped} not listed: npm run cli -- events)` : ''}`, events: shown };
+}
+
+/** "AttackRolled" → "Attack rolled". */
+const words = (type: string) =>
+  type
+    .replace(/^Game\./, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/ ([A-Z])(?=[a-z])/g, (_m, c: string) => ` ${c.toLowerCase()}`);
+
+/** One event as a sentence-like line: its type in words, who caused it, its fields, with the ids the view names. */
+export function describeEvent(e: EventEnvelope, names: ReadonlyMap<string, Named>): string {
+  const value = (x: unknown): string => {
+    if (typeof x === 'string') return names.has(x) ? `${names.get(x)!.title} (${x})` : x;
+    if (Array.isArray(x)) return x.every((i) => typeof i !== 'object' || i === null) ? x.map(value).join(' ') : compact(x, 80);
+    return compact(x, 80);
+  };
+  const data = isRecord(e.data)
+    ? Object.entries(e.data)
+        .filter(([k]) => k !== 'seat')
+        .map(([k, v]) => `${k} ${value(v)}`)
+        .join(', ')
+    : '';
+  return `#${e.seq} ${words(e.type)}${e.actor ? ` [${e.actor}]` : isRecord(e.data) && typeof e.data['seat'] === 'string' ? ` [${e.data['seat']}]` : ''}${data ? `: ${data}` : ''}`;
+}
+
+/**
+ * Events that only move the game along (phases beginning and ending, orders being built and
+ * sealed, draws being counted): left out of the turn summary, which is about what happened.
+ */
+const BOOKKEEPING = /(Began|Ended|Counted|Finalized|StepAdded|Sealed|Cleared|Finished|Set|Held)$/;
+
+/**
+ * The last whole turn in `events`, counted by kind ("Attack rolled ×6 (hit 2, miss 4)"). A turn
+ * starts at an engine event named TurnBegan (Spearpoint's, with its number); a game without
+ * one has no turn summary.
+ */
+export function lastTurn(events: readonly EventEnvelope[]): string | undefined {
+  const starts = events.flatMap((e, i) => (e.type === 'TurnBegan' ? [i] : []));
+  if (starts.length < 2) return undefined;
+  const from = starts[starts.length - 2]!;
+  const turn = events.slice(from, starts[starts.length - 1]);
+  const number = isRecord(turn[0]!.data) && typeof turn[0]!.data['turn'] === 'number' ? ` ${turn[0]!.data['turn']}` : '';
+  const counts = new Map<string, { n: number; results: Map<string, number> }>();
+  for (const e of turn.slice(1)) {
+    if (e.type.includes('.') || BOOKKEEPING.test(e.type)) continue;
+    const c = counts.get(e.type) ?? { n: 0, results: new Map<string, number>() };
+    c.n++;
+    const result = isRecord(e.data) ? e.data['result'] : undefined;
+    if (typeof result === 'string') c.results.set(result, (c.results.get(result) ?? 0) + 1);
+    counts.set(e.type, c);
+  }
+  const parts = [...counts].map(
+    ([type, c]) => `${words(type)}${c.n > 1 ? ` ×${c.n}` : ''}${c.results.size ? ` (${[...c.results].map(([r, k]) => `${r} ${k}`).join(', ')})` : ''}`,
+  );
+  return `Last turn${number}: ${parts.join('; ') || 'nothing you could see'}.`;
+}
+
+/** The inbox read model (GET /v1/me/games): one line per game, your moves first. */
 /** The inbox read model (GET /v1/me/games): two lines per game, your moves first. */
 export function formatInbox(body: unknown, me: string): string {
   const list = Array.isArray(body) ? body : (body as { games?: unknown } | null)?.games;

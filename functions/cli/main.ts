@@ -24,6 +24,7 @@ import {
   formatEngine,
   formatStandingOrders,
   staleChoice,
+  formatBoard,
   formatEvent,
   formatGame,
   formatInbox,
@@ -52,7 +53,10 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
                                       random by default)
   games                               your games, "YOUR MOVE" first: whom you play, what is asked, until when
   lobby                               open games with free seats
-  show <gameId> [--seat S] [--json]   your view, who must act, your legal commands
+  show <gameId> [--seat S] [--json]   the board as you see it, what changed since your last move,
+                                      the last turn, who must act, your legal commands (--json:
+                                      the raw view)
+  board <gameId> [--seat S]           just the board, as text
   legal <gameId> [--seat S]           your legal commands, numbered
   play <gameId> <n> [--seat S]        send the n-th command of the list you last saw (refused if
                                       the game has moved on and the n-th command changed); a step
@@ -265,6 +269,16 @@ async function exportInPages(
   return { format: 'fieldpost-log/1', gameId, version: last?.seq ?? 0, finalHash: last?.hash ?? null, events };
 }
 
+/** Events `show` reads back to find your last move and the last whole turn: a few turns of Spearpoint. */
+const RECENT_EVENTS = 400;
+
+/** The last RECENT_EVENTS events of the game that you may see. */
+async function recentEvents(ctx: Ctx, gameId: string, version: number): Promise<EventEnvelope[]> {
+  const q = new URLSearchParams({ after: String(Math.max(0, version - RECENT_EVENTS)), limit: String(RECENT_EVENTS) });
+  if (ctx.flags.seat) q.set('seat', ctx.flags.seat);
+  return (await client(ctx).request<{ events: EventEnvelope[] }>('GET', gamePath(gameId, `/events?${q}`))).events;
+}
+
 const listingOf = (ctx: Ctx, gameId: string, v: GameViewBody) => ({
   url: ctx.url,
   gameId,
@@ -375,7 +389,13 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const gameId = arg(ctx, 0, 'gameId');
     const v = await legalOf(ctx, gameId);
     remember(ctx, gameId, v);
-    out(ctx.flags.json ? JSON.stringify(v, null, 2) : formatGame(v, loginFor(ctx)!.player));
+    if (ctx.flags.json) return void out(JSON.stringify(v, null, 2));
+    out(formatGame(v, loginFor(ctx)!.player, await recentEvents(ctx, gameId, v.summary.version)));
+  },
+
+  async board(ctx) {
+    const gameId = arg(ctx, 0, 'gameId');
+    out(formatBoard(await legalOf(ctx, gameId)));
   },
 
   async legal(ctx) {

@@ -39,9 +39,19 @@ export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
     // No allowPrivateWebhooks here: deployed webhooks are public https only (address-policy.ts).
+    // No board picture either: the picture is the recipient's view, folded from the game's
+    // partition, and this function (which posts to URLs players choose) may not read game
+    // partitions (infra/fieldpost-stack.ts). Mail from the local runtime carries it.
     fromEnv = createNotifierHandler(
       createNotifier({ client, tableName, env: process.env, retry: retryPolicyFromEnv(process.env, 'requeue'), queue: SqsNotifyQueue.fromEnv(process.env) }),
     );
   }
   return fromEnv(event);
 };
+
+/**
+ * The rasterizer the mail picture uses, bundled with its WebAssembly and fonts (copied beside
+ * the bundle by infra/handler-function.ts); exported so the bundle test can prove it draws in
+ * Lambda's plain Node, ready for a deployed picture source (see the comment in `handler`).
+ */
+export { svgToPng } from '../notify/png.js';

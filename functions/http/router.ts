@@ -62,7 +62,7 @@ function respond(reply: Reply, requestId: string): APIGatewayProxyStructuredResu
   return {
     statusCode: reply.status,
     headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...reply.headers },
-    ...(reply.body === undefined ? {} : { body: JSON.stringify(reply.body) }),
+    ...(reply.text !== undefined ? { body: reply.text } : reply.body === undefined ? {} : { body: JSON.stringify(reply.body) }),
   };
 }
 

@@ -19,7 +19,10 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 export interface Reply {
   readonly status: number;
+  /** Sent as JSON. */
   readonly body?: unknown;
+  /** A body that is not JSON (an SVG picture), sent as it is: set its content-type in `headers`. */
+  readonly text?: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
 

@@ -13,6 +13,7 @@ import {
 import { SmtpMailer, type Mailer } from '../notify/mailer.js';
 import type { Notifier, RetryPolicy } from '../notify/notifier.js';
 import { InProcessQueue } from '../notify/queue.js';
+import { boardPictureFrom } from '../notify/board-picture.js';
 import { createNotifier, retryPolicyFromEnv } from '../notify/wiring.js';
 import type { WebhookTransport } from '../notify/webhook.js';
 import { ReadModelStore } from '../projections/read-model-store.js';
@@ -344,7 +345,10 @@ export interface LocalNotificationsOptions {
 }
 
 export async function startLocalNotifications(
-  ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log' | 'provideMail'> & { url?: string },
+  ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log' | 'provideMail'> & {
+    url?: string;
+    deps?: Pick<RuntimeContext['deps'], 'service'>;
+  },
   opts: LocalNotificationsOptions = {},
 ): Promise<LocalNotifications> {
   // Local: webhooks may be plain http to 127.0.0.1 receivers (allowPrivateWebhooks below).
@@ -389,6 +393,8 @@ export async function startLocalNotifications(
       mailer: mailer!,
       allowPrivateWebhooks: opts.allowPrivateWebhooks ?? true,
       ...(opts.leaseSeconds !== undefined ? { leaseSeconds: opts.leaseSeconds } : {}),
+      // With the runtime's game service at hand, "your move" mail carries the board picture.
+      ...(ctx.deps ? { boardPicture: boardPictureFrom(ctx.deps.service, (msg, data) => ctx.log(`[notify] ${msg} ${JSON.stringify(data)}`)) } : {}),
       ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
       ...(opts.clock ? { clock: opts.clock } : {}),
     });

@@ -11,6 +11,13 @@ export interface OutgoingMail {
   readonly deliveryId: string;
   /** More headers (a notice's List-Unsubscribe); every mail also says it is Auto-Submitted (RFC 3834). */
   readonly headers?: Readonly<Record<string, string>>;
+  readonly attachments?: readonly MailAttachment[];
+}
+
+export interface MailAttachment {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Uint8Array;
 }
 
 /** The headers every outgoing mail carries, SMTP and SES alike. */
@@ -38,6 +45,18 @@ export class SesMailer implements Mailer {
             Subject: { Data: m.subject, Charset: 'UTF-8' },
             Body: { Text: { Data: m.text, Charset: 'UTF-8' }, Html: { Data: m.html, Charset: 'UTF-8' } },
             Headers: Object.entries(mailHeaders(m)).map(([Name, Value]) => ({ Name, Value })),
+            // SES v2 attaches files to simple content itself (the SDK base64-encodes them).
+            ...(m.attachments?.length
+              ? {
+                  Attachments: m.attachments.map((a) => ({
+                    FileName: a.filename,
+                    ContentType: a.contentType,
+                    ContentDisposition: 'ATTACHMENT' as const,
+                    ContentTransferEncoding: 'BASE64' as const,
+                    RawContent: a.content,
+                  })),
+                }
+              : {}),
           },
         },
         EmailTags: [{ Name: 'fieldpost', Value: 'notice' }],
@@ -71,6 +90,9 @@ export class SmtpMailer implements Mailer {
       text: m.text,
       html: m.html,
       messageId: `<${m.deliveryId}@${domain}>`,
+      ...(m.attachments?.length
+        ? { attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })) }
+        : {}),
       headers: mailHeaders(m),
     });
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock, NotificationSettings, SettingsStore } from '../ports.js';
 import type { Notice, NotifyJob } from './decide.js';
-import type { Mailer } from './mailer.js';
+import type { MailAttachment, Mailer } from './mailer.js';
 import { webhookPayload } from './payloads.js';
 import type { NotifyQueue } from './queue.js';
 import { SQS_MAX_DELAY_SECONDS } from './queue.js';
@@ -54,6 +54,12 @@ export interface NotifierDeps {
    * sent as the mail's List-Unsubscribe header. Absent: mails carry no such header.
    */
   readonly unsubscribeUrl?: (player: string, kind: Notice['kind']) => Promise<string>;
+  /**
+   * The board as the recipient's seat sees it, as a PNG, for "your move" mail; undefined when
+   * there is none (an engine without pictures, a game that cannot be read). A picture is a
+   * courtesy: the notice goes out without it rather than not at all.
+   */
+  readonly boardPicture?: (notice: Notice) => Promise<Uint8Array | undefined>;
 }
 
 type Channel =
@@ -204,6 +210,13 @@ export class Notifier {
     }
   }
 
+  /** A "your move" mail carries the board as the recipient sees it. */
+  private async attachmentsFor(notice: Notice): Promise<MailAttachment[]> {
+    if (notice.kind !== 'turn' || !this.deps.boardPicture) return [];
+    const png = await this.deps.boardPicture(notice);
+    return png ? [{ filename: 'board.png', contentType: 'image/png', content: png }] : [];
+  }
+
   /** One try. `final`: the target is refused (address policy, or an unverified email), so no retry. */
   private async attempt(
     notice: Notice,
@@ -214,6 +227,7 @@ export class Notifier {
     if (ch.kind === 'email') {
       // Never mail an address its owner has not confirmed (email-verification.ts); final, so no retry.
       if (!ch.verified) return { ok: false, error: EMAIL_NOT_VERIFIED, final: true };
+      const attachments = await this.attachmentsFor(notice);
       try {
         const unsubscribe = await this.deps.unsubscribeUrl?.(notice.player, notice.kind);
         await this.deps.mailer.send({
@@ -223,6 +237,7 @@ export class Notifier {
           html: unsubscribe ? rendered.html.replace('</body>', `<br><div>${escapeHtml(unsubscribeNote(notice.kind))}</div></body>`) : rendered.html,
           deliveryId,
           ...(unsubscribe ? { headers: noticeMailHeaders(unsubscribe) } : {}),
+          ...(attachments.length ? { attachments } : {}),
         });
         return { ok: true };
       } catch (e) {

@@ -54,6 +54,8 @@ export function createNotifier(opts: {
   allowPrivateWebhooks?: boolean;
   /** Seconds a channel may stay 'sending' before its claim counts as a dead worker's (default NOTIFY_LEASE_SECONDS, else 90). */
   leaseSeconds?: number;
+  /** The PNG a "your move" mail carries (board-picture.ts); no picture without it. */
+  boardPicture?: (notice: Notice) => Promise<Uint8Array | undefined>;
 }): Notifier {
   const { client, tableName, env } = opts;
   const settings = new DynamoSettingsStore(client, tableName);
@@ -75,6 +77,7 @@ export function createNotifier(opts: {
     isStale: turnIsStale(new ReadModelStore(client, tableName)),
     ...(opts.queue ? { queue: opts.queue } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
+    ...(opts.boardPicture ? { boardPicture: opts.boardPicture } : {}),
   });
 }
 

@@ -6,12 +6,33 @@ import '../../functions/quiet-sdk.js';
  *   1. DynamoDB calls per command on that long game (must be 1 read + 1 write: exits 1 if not),
  *   2. command latency p50/p95, as a ratio to a raw Query + TransactWriteItems baseline of the
  *      same shape run interleaved in the same process against the same DynamoDB Local,
- *   3. fold throughput of the fixture engine (events per second), and verifier throughput.
- * BENCH_COMMANDS (default 600) sets the game's length.
+ *   3. fold throughput of the fixture engine (events per second), and verifier throughput,
+ *   4. the time to draw a Spearpoint mid-game scene as SVG and as PNG (median of many renders).
+ * BENCH_COMMANDS (default 600) sets the game's length. With --json, the figures are printed
+ * as one JSON object on stdout (the report goes to stderr).
  */
 import { performance } from 'node:perf_hooks';
 import { QueryCommand, TransactWriteItemsCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createRegistry, foldAll, verifyLog, type EventEnvelope } from '../../domain/kernel/index.js';
+import {
+  chain,
+  createRegistry,
+  decideCreate,
+  decideJoin,
+  decidePlay,
+  foldAll,
+  renderSvg,
+  seedCommitment,
+  seededRng,
+  verifyLog,
+  type EventEnvelope,
+  type GameState,
+  type NewEvent,
+  type Result,
+  type RuleViolation,
+  type Scene,
+} from '../../domain/kernel/index.js';
+import { spearpoint, type State } from '../../domain/spearpoint/index.js';
+import { pngReady, svgToPng } from '../../functions/notify/png.js';
 import { createDynamoGameService } from '../../functions/app/adapters.js';
 import { gamePk, eventSk, commandSk } from '../../functions/store/dynamo-event-store.js';
 import { localClient, startDynamoLocal } from '../../functions/store/dynamodb-local.js';
@@ -24,6 +45,11 @@ const WARMUP = 40;
 const SNAPSHOT_EVERY = 50;
 const READS = new Set(['QueryCommand', 'GetItemCommand', 'BatchGetItemCommand', 'ScanCommand', 'TransactGetItemsCommand']);
 const WRITES = new Set(['TransactWriteItemsCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand']);
+
+const JSON_OUT = process.argv.includes('--json');
+/** The report: on stdout, or on stderr when stdout carries the JSON figures. */
+const say = (line = '') => (JSON_OUT ? console.error(line) : console.log(line));
+const figures: Record<string, number | boolean> = {};
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -89,9 +115,78 @@ function baseline(client: DynamoDBClient, tableName: string, gameId: string) {
   };
 }
 
+/**
+ * A Spearpoint game played by seeded random legal commands through the kernel until combat on
+ * turn 3 with shots fired: units in both battle areas, cards in hand, attacks with results.
+ */
+function midGameScene(): Scene {
+  const seed = 'be'.repeat(32);
+  const pick = seededRng({ seed, gameId: 'bench-pick', entropy: [], counter: 0 });
+  let events: EventEnvelope[] = [];
+  let state: GameState<State> | undefined;
+  const apply = (r: Result<NewEvent[], RuleViolation>, player: string) => {
+    if (!r.ok) throw new Error(r.error.message);
+    const head = state ? { version: state.meta.version, hash: state.meta.hash } : { version: 0, hash: '0'.repeat(64) };
+    const more = chain(head, r.value, { gameId: 'bench-scene', commandId: `c${events.length}`, at: '2026-01-01T00:00:00.000Z', player });
+    events = [...events, ...more];
+    state = foldAll(spearpoint, more, state) as GameState<State>;
+  };
+  apply(decideCreate(spearpoint, { gameId: 'bench-scene', options: {}, createdBy: 'alice', commitment: seedCommitment(seed) }), 'alice');
+  apply(decideJoin(spearpoint, state!, { player: 'alice', seat: 'us', entropy: 'a' }, seed), 'alice');
+  apply(decideJoin(spearpoint, state!, { player: 'bob', seat: 'de', entropy: 'b' }, seed), 'bob');
+  const players = { us: 'alice', de: 'bob' } as const;
+  for (let n = 0; n < 5000 && state!.meta.status === 'active'; n++) {
+    const s = state!.game;
+    if (s.turn >= 3 && s.phase === 'combat' && s.attacks.some((a) => a.shotsDone > 0)) break;
+    const pending = spearpoint.pending(s);
+    const seat = pending[pick.int(pending.length)]!.seat as 'us' | 'de';
+    const legal = spearpoint.legalCommands(s, seat);
+    // Commit and attack while possible, so the battle areas fill up.
+    const busy = legal.filter((c) => c.type === 'CommitUnit' || c.type === 'DeclareAttack' || c.type === 'ResolveAttack');
+    const pool = busy.length && s.seats[seat].order.length < 4 && pick.int(4) > 0 ? busy : legal;
+    const command = pool[pick.int(pool.length)]!;
+    apply(decidePlay(spearpoint, state!, { player: players[seat], command, now: '2026-01-01T00:00:00.000Z' }, seed), players[seat]);
+  }
+  return spearpoint.scene!(state!.game, { kind: 'seat', seat: 'us' });
+}
+
+const median = (xs: number[]) => pct(xs, 50);
+
+/** Median time per render of one scene: SVG (many runs) and PNG (after the WebAssembly and fonts are loaded). */
+async function pictures(): Promise<void> {
+  const scene = midGameScene();
+  const svgTimes: number[] = [];
+  let svg = '';
+  for (let i = 0; i < 300; i++) {
+    const t0 = performance.now();
+    svg = renderSvg(scene);
+    svgTimes.push(performance.now() - t0);
+  }
+  const c0 = performance.now();
+  await pngReady();
+  const coldMs = performance.now() - c0;
+  await svgToPng(svg);
+  const pngTimes: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < 15; i++) {
+    const t0 = performance.now();
+    bytes = (await svgToPng(svg)).length;
+    pngTimes.push(performance.now() - t0);
+  }
+  figures['svgRenderMs'] = median(svgTimes);
+  figures['pngRenderMs'] = median(pngTimes);
+  figures['pngStartupMs'] = coldMs;
+  say('');
+  say(
+    `4. Board pictures: a Spearpoint mid-game scene (${scene.rows.flat().length} regions, ${svg.length.toLocaleString('en')} bytes of SVG, ${bytes.toLocaleString('en')} bytes of PNG):`,
+  );
+  say(`   scene to SVG  median ${ms(median(svgTimes))}  p95 ${ms(pct(svgTimes, 95))}  (target under 5 ms)`);
+  say(`   SVG to PNG    median ${ms(median(pngTimes))}  p95 ${ms(pct(pngTimes, 95))}  (target under 50 ms; loading resvg and the fonts once: ${ms(coldMs)})`);
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
-  console.log(`Fieldpost bench: ${COMMANDS} commands of Dice Race on DynamoDB Local (in memory), snapshot every ${SNAPSHOT_EVERY} events`);
+  say(`Fieldpost bench: ${COMMANDS} commands of Dice Race on DynamoDB Local (in memory), snapshot every ${SNAPSHOT_EVERY} events`);
   const dynamo = await startDynamoLocal();
   const client = localClient(dynamo.endpoint);
   try {
@@ -149,21 +244,31 @@ async function main(): Promise<number> {
     }
     const lastVersion = (await service.view(null, gameId)).summary.version;
 
-    console.log('');
-    console.log(`1. DynamoDB calls per command on a long game (versions ${first} -> ${lastVersion}, ${COMMANDS} commands):`);
-    console.log(
+    say('');
+    say(`1. DynamoDB calls per command on a long game (versions ${first} -> ${lastVersion}, ${COMMANDS} commands):`);
+    say(
       `   reads ${(reads / COMMANDS).toFixed(2)} + writes ${(writes / COMMANDS).toFixed(2)} per command (other calls: ${other}); commands not exactly 1 + 1: ${bad}`,
     );
-    console.log(
+    say(
       `   store: extra load pages ${store.stats.extraPages - statsBefore.extraPages}, torn reads ${store.stats.tornReads - statsBefore.tornReads}, snapshots written ${store.stats.snapshotsWritten - statsBefore.snapshotsWritten}, skipped ${store.stats.snapshotsSkipped - statsBefore.snapshotsSkipped}`,
     );
 
     const [sp50, sp95, bp50, bp95] = [pct(svcMs, 50), pct(svcMs, 95), pct(baseMs, 50), pct(baseMs, 95)];
-    console.log('');
-    console.log('2. Command latency against DynamoDB Local (same process, interleaved):');
-    console.log(`   service command        p50 ${ms(sp50)}  p95 ${ms(sp95)}`);
-    console.log(`   raw Query+TransactWrite p50 ${ms(bp50)}  p95 ${ms(bp95)}`);
-    console.log(`   ratio service/raw      p50 ${(sp50 / bp50).toFixed(2)}x  p95 ${(sp95 / bp95).toFixed(2)}x`);
+    Object.assign(figures, {
+      commands: COMMANDS,
+      readsPerCommand: reads / COMMANDS,
+      writesPerCommand: writes / COMMANDS,
+      commandsNotOnePlusOne: bad,
+      serviceP50Ms: sp50,
+      serviceP95Ms: sp95,
+      rawP50Ms: bp50,
+      rawP95Ms: bp95,
+    });
+    say('');
+    say('2. Command latency against DynamoDB Local (same process, interleaved):');
+    say(`   service command        p50 ${ms(sp50)}  p95 ${ms(sp95)}`);
+    say(`   raw Query+TransactWrite p50 ${ms(bp50)}  p95 ${ms(bp95)}`);
+    say(`   ratio service/raw      p50 ${(sp50 / bp50).toFixed(2)}x  p95 ${(sp95 / bp95).toFixed(2)}x`);
 
     // Fold throughput: the whole log, from nothing, repeatedly for about two seconds.
     await service.resign('bob', gameId, { commandId: 'bench-resign' });
@@ -178,16 +283,17 @@ async function main(): Promise<number> {
     const v0 = performance.now();
     const report = verifyLog(log, (id) => engines.get(id));
     const verifySecs = (performance.now() - v0) / 1000;
-    console.log('');
-    console.log('3. Fold throughput of the fixture engine (kernel foldEvent + Dice Race evolve):');
-    console.log(
-      `   ${Math.round((folds * log.length) / foldSecs).toLocaleString('en')} events/s (${folds} folds of ${log.length} events in ${foldSecs.toFixed(2)} s)`,
-    );
-    console.log(
+    Object.assign(figures, { foldEventsPerSecond: (folds * log.length) / foldSecs, verifyOk: report.ok, verifyEventsPerSecond: log.length / verifySecs });
+    say('');
+    say('3. Fold throughput of the fixture engine (kernel foldEvent + Dice Race evolve):');
+    say(`   ${Math.round((folds * log.length) / foldSecs).toLocaleString('en')} events/s (${folds} folds of ${log.length} events in ${foldSecs.toFixed(2)} s)`);
+    say(
       `   verifyLog of the exported log (hash chain, every die, refold): ${report.ok ? 'ok' : 'FAILED ' + report.problems.join('; ')}, ${Math.round(log.length / verifySecs).toLocaleString('en')} events/s`,
     );
-    console.log('');
-    console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await pictures();
+    say('');
+    say(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (JSON_OUT) console.log(JSON.stringify(figures));
     if (bad > 0 || reads !== COMMANDS || writes !== COMMANDS) {
       console.error(`FAIL: calls per command must be 1 read + 1 write; ${bad} of ${COMMANDS} commands were not`);
       return 1;

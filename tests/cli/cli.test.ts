@@ -76,6 +76,13 @@ describe('terminal client', () => {
     expect(shown.out).toMatch(/Dice Race \(test fixture\).*active/);
     expect(shown.out).toMatch(/YOUR MOVE/);
     expect(shown.out).toMatch(/1\. Roll/);
+    // The board as a text picture, with the scene the fixture draws: alice's card face up, bob's face down.
+    expect(shown.out).toMatch(/Board as p1:\n {2}Dice Race · seen by p1/);
+    expect(shown.out).toMatch(/p2: +Card ×1 \(p2\), face down/);
+    const board = await cli(alice, 'board', gameId!);
+    expect(board.code, board.err).toBe(0);
+    expect(board.out).toMatch(/^Dice Race · seen by p1\n/);
+    expect(board.out).toMatch(/p1: +Card \d/);
     expect(legal.out).toMatch(/not your move/);
     // Out of turn: refused with the rule, exit 1.
     expect(early.code).toBe(1);

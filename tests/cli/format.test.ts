@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { explainCommand, formatLegal, glossary, readableJson, staleChoice } from '../../functions/cli/format.js';
+import type { EventEnvelope, Scene } from '../../domain/kernel/index.js';
+import {
+  describeEvent,
+  explainCommand,
+  formatGame,
+  formatLegal,
+  glossary,
+  lastTurn,
+  readableJson,
+  sinceMyLastMove,
+  staleChoice,
+  type GameViewBody,
+} from '../../functions/cli/format.js';
 
 /** A cut-down Spearpoint seat view: a unit in hand, units in play, a command card, a declared attack. */
 const view = {
@@ -103,5 +115,97 @@ describe('CLI: play <n> refers to the list the player last saw', () => {
     expect(staleChoice(listing, { ...listing, gameId: 'g2', version: 140, commands: [] }, 1)).toBeUndefined();
     expect(staleChoice(listing, { ...listing, seat: 'us', version: 140, commands: [] }, 1)).toBeUndefined();
     expect(staleChoice(undefined, listing, 1)).toBeUndefined();
+  });
+});
+
+let seq = 0;
+const ev = (type: string, data: unknown, player: string | null, actor: string | null = null): EventEnvelope => ({
+  gameId: 'g1',
+  seq: ++seq,
+  type,
+  data,
+  visibility: { to: 'all' },
+  actor,
+  player,
+  commandId: 'c',
+  at: '2026-11-24T10:00:00.000Z',
+  prevHash: '',
+  hash: '',
+});
+
+/** Two turns of a Spearpoint game as alice (us) sees them: her seal, then bob's moves. */
+function feed(): EventEnvelope[] {
+  seq = 0;
+  return [
+    ev('TurnBegan', { turn: 6 }, 'bob'),
+    ev('InitiativeRolled', { winner: 'us' }, 'bob', 'de'),
+    ev('CombatBegan', { chooser: 'us' }, 'bob', 'de'),
+    ev('AttackRolled', { attackId: 't1-us-1', weapon: 0, dice: [7, 5], result: 'hit' }, 'alice', 'us'),
+    ev('AttackRolled', { attackId: 't1-us-1', weapon: 1, dice: [1, 2], result: 'miss' }, 'alice', 'us'),
+    ev('UnitDestroyed', { unit: 'de-004', by: 'us', points: 5 }, 'alice', 'us'),
+    ev('TurnBegan', { turn: 7 }, 'alice'),
+    ev('OrderSealed', { seat: 'us' }, 'alice', 'us'),
+    ev('OrderSealed', { seat: 'de' }, 'bob', 'de'),
+    ev('UnitCommitted', { seat: 'de', unit: 'de-001', crew: null, line: 'front' }, 'bob', 'de'),
+  ];
+}
+
+const scene: Scene = {
+  title: 'Spearpoint 1943 · seen by United States',
+  status: ['Tiger Hunt · turn 7'],
+  sides: [{ seat: 'us', name: 'United States' }],
+  scores: [{ seat: 'us', label: 'United States', value: '5 VP' }],
+  rows: [[{ kind: 'area', id: 'b', label: 'United States: battle area', side: 'us', lanes: [{ label: 'Front line', pieces: [] }] }]],
+  links: [],
+  notes: [],
+};
+
+describe('CLI: show reads like a board', () => {
+  it('lists what changed since your last move, in words, with the ids the view names', () => {
+    const changed = sinceMyLastMove(feed(), 'alice')!;
+    expect(changed.title).toBe('What changed since your last move (#8):');
+    expect(changed.events.map((e) => describeEvent(e, glossary(view)))).toEqual([
+      '#9 Order sealed [de]',
+      '#10 Unit committed [de]: unit Rifle Squad (de-001), crew null, line front',
+    ]);
+    expect(sinceMyLastMove(feed(), 'bob')).toBeUndefined();
+    expect(sinceMyLastMove(feed().slice(6), 'carol')!.title).toBe('What changed in the last 4 events:');
+  });
+
+  it('sums up the last whole turn by kind, with the results it had, leaving out the bookkeeping', () => {
+    expect(lastTurn(feed())).toBe('Last turn 6: Initiative rolled; Attack rolled ×2 (hit 1, miss 1); Unit destroyed.');
+    expect(lastTurn(feed().slice(6))).toBeUndefined();
+  });
+
+  it('prints the board instead of the view JSON, then the changes, the last turn and the legal commands', () => {
+    const v: GameViewBody = {
+      summary: {
+        gameId: 'g1',
+        engine: 'spearpoint-1943',
+        title: 'Frontline General: Spearpoint 1943',
+        status: 'active',
+        version: 8,
+        hash: '',
+        createdBy: 'alice',
+        createdAt: '',
+        updatedAt: '',
+        seats: [{ id: 'us', name: 'United States', player: 'alice', joined: true }],
+        pending: [{ seat: 'us', kind: 'sealed', prompt: 'Seal your order', player: 'alice' }],
+      },
+      seat: 'us',
+      view,
+      legalCommands: [{ type: 'SealOrder' }],
+      pending: [{ seat: 'us', kind: 'sealed', prompt: 'Seal your order', player: 'alice' }],
+      scene,
+    };
+    const text = formatGame(v, 'alice', feed());
+    expect(text).toContain('Board as us:\n  Spearpoint 1943 · seen by United States');
+    expect(text).toContain('  Score: United States 5 VP');
+    expect(text).not.toContain('"battleArea"');
+    expect(text.indexOf('What changed')).toBeLessThan(text.indexOf('Last turn 6'));
+    expect(text.indexOf('Last turn 6')).toBeLessThan(text.indexOf('Your legal commands:'));
+    // An engine that draws no picture still shows its view.
+    const { scene: _none, ...plain } = v;
+    expect(formatGame(plain, 'alice')).toContain('"battleArea"');
   });
 });

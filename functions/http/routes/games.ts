@@ -1,3 +1,4 @@
+import { renderSvg } from '../../../domain/kernel/index.js';
 import type { CommandResult } from '../../app/game-service.js';
 import { AppError } from '../../ports.js';
 import {
@@ -26,7 +27,7 @@ const result = (r: CommandResult, status = 200): Reply => ({
 /** Under Lambda's 6 MB response limit, with room for headers and encoding. */
 export const EXPORT_LIMIT_BYTES = 5_500_000;
 
-/** The game command API: create, join, view, events, commands, preview, standing orders, lapse, resign, claim, cancel, export. */
+/** The game command API: create, join, view, board picture, events, commands, preview, standing orders, lapse, resign, claim, cancel, export. */
 export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIMIT_BYTES }) => [
   defineRoute({
     method: 'POST',
@@ -57,6 +58,19 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     query: viewQuery,
     async handle({ params, query, player }) {
       return { status: 200, body: await service.view(player, params.id, present(query)) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/games/{id}/board.svg',
+    auth: 'required',
+    params: gameParams,
+    query: viewQuery,
+    async handle({ params, query, player }) {
+      // The picture of the same view GET /v1/games/{id} answers: same seat rules, nothing more.
+      const v = await service.view(player, params.id, present(query));
+      if (!v.scene) throw new AppError(404, 'board/none', `${v.summary.title} has no board picture yet; GET /v1/games/${params.id} gives its view`);
+      return { status: 200, text: renderSvg(v.scene), headers: { 'content-type': 'image/svg+xml; charset=utf-8' } };
     },
   }),
   defineRoute({

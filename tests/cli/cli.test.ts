@@ -77,7 +77,7 @@ describe('terminal client', () => {
     expect(shown.out).toMatch(/YOUR MOVE/);
     expect(shown.out).toMatch(/1\. Roll/);
     // The board as a text picture, with the scene the fixture draws: alice's card face up, bob's face down.
-    expect(shown.out).toMatch(/Board as p1:\n {2}Dice Race · seen by p1/);
+    expect(shown.out).toMatch(/Board as Player 1:\n {2}Dice Race · seen by p1/);
     expect(shown.out).toMatch(/p2: +Card ×1 \(p2\), face down/);
     const board = await cli(alice, 'board', gameId!);
     expect(board.code, board.err).toBe(0);

@@ -199,7 +199,7 @@ describe('CLI: show reads like a board', () => {
       scene,
     };
     const text = formatGame(v, 'alice', feed());
-    expect(text).toContain('Board as us:\n  Spearpoint 1943 · seen by United States');
+    expect(text).toContain('Board as United States:\n  Spearpoint 1943 · seen by United States');
     expect(text).toContain('  Score: United States 5 VP');
     expect(text).not.toContain('"battleArea"');
     expect(text.indexOf('What changed')).toBeLessThan(text.indexOf('Last turn 6'));

@@ -7,7 +7,8 @@ import { BUILT_IN_CATALOG, indexCatalog, loadCatalog } from './data/catalog.js';
 import { DEFAULT_PRESET, PRESET_DECKS } from './data/decks.js';
 import type { Catalog, Side } from './data/schema.js';
 import { SITUATIONS, type Situation } from './data/situations.js';
-import { decide, Out } from './decide.js';
+import { decide } from './decide.js';
+import { Out } from './out.js';
 import { evolve } from './evolve.js';
 import { legalCommands, pending } from './legal.js';
 import {

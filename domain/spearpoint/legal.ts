@@ -1,7 +1,8 @@
 import type { Pending } from '../kernel/engine.js';
 import type { Seat } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
-import { checkStep, orderUses, smallAssaults } from './decide.js';
+import { checkStep, orderUses } from './orders.js';
+import { smallAssaults } from './target-declaration.js';
 import { pickable } from './muster.js';
 import { other, SEATS, type Command, type State } from './model.js';
 import {

@@ -1,7 +1,11 @@
+import type { Ctx } from '../kernel/engine.js';
 import type { Rng } from '../kernel/random.js';
+import { ok } from '../kernel/result.js';
+import { onlySeats } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
-import type { State } from './model.js';
-import { cardOf, STARTING_HAND } from './rules.js';
+import { SEATS, type Command, type State } from './model.js';
+import { no, Out, type Decision } from './out.js';
+import { cardOf, RULE, STARTING_HAND } from './rules.js';
 
 /**
  * The muster: each side takes its starting hand of 4 units from its Reserves deck
@@ -50,4 +54,24 @@ export function autoHand(s: State, seat: Side, rng: Rng): string[] {
   }
   while (hand.length < need && pool.length > 0) take(pool[0]!);
   return hand;
+}
+
+/** PickStartingUnit or AutoPickHand: the starting hand, picked privately; the first turn begins when both hands are ready. */
+export function decideMuster(s: State, seat: Side, c: Extract<Command, { type: 'PickStartingUnit' | 'AutoPickHand' }>, ctx: Ctx): Decision {
+  const me = s.seats[seat];
+  if (s.phase !== 'muster') return no('phase/not-muster', 'Starting hands are picked before the first turn', RULE.setup);
+  if (me.handReady) return no('muster/hand-ready', 'Your starting hand is complete', RULE.setup);
+  const out = new Out(s);
+  if (c.type === 'PickStartingUnit') {
+    const unit = pickCopy(s, seat, c.card, ctx.rng);
+    if (!unit) return no('muster/not-in-deck', `No ${c.card} is left in your Reserves deck`, RULE.setup);
+    out.emit({ type: 'StartingUnitPicked', seat, unit }, onlySeats(seat));
+  } else {
+    for (const unit of autoHand(s, seat, ctx.rng)) out.emit({ type: 'StartingUnitPicked', seat, unit }, onlySeats(seat));
+  }
+  if (out.s.seats[seat].hand.length >= STARTING_HAND || out.s.seats[seat].reserves.length === 0) {
+    out.emit({ type: 'StartingHandReady', seat });
+    if (SEATS.every((x) => out.s.seats[x].handReady)) out.emit({ type: 'TurnBegan', turn: 1 });
+  }
+  return ok(out.list);
 }

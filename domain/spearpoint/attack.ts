@@ -5,7 +5,7 @@ import type { Side } from './data/schema.js';
 import { endCombat, sweepVoid } from './combat.js';
 import { resolveHit } from './damage.js';
 import { friendlyFire } from './friendly-fire.js';
-import { other, type Attack, type Boost, type Command, type State } from './model.js';
+import { unitIn, other, type Attack, type Boost, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { assaultParticipants, attackVoid, hitThreshold, RULE, shotsOf, specialRoll } from './rules.js';
 
@@ -58,7 +58,7 @@ export function runAttack(out: Out, ctx: Ctx, attackId: string, boosts: readonly
   for (;;) {
     const a = out.s.attacks.find((x) => x.id === attackId)!;
     const shots = shotsOf(out.s, a);
-    if (a.shotsDone >= shots.length || !out.s.inPlay[a.target] || out.s.result) break;
+    if (a.shotsDone >= shots.length || !unitIn(out.s, a.target) || out.s.result) break;
     if (attackVoid(out.s, a) && a.shotsDone === 0) break;
     const weapon = shots[a.shotsDone]!;
     const shot = a.shotsDone + 1;

@@ -1,6 +1,6 @@
 import type { Ctx } from '../kernel/engine.js';
 import type { Side } from './data/schema.js';
-import type { OrderStep } from './model.js';
+import { unitIn, type OrderStep } from './model.js';
 import type { Out } from './out.js';
 import { costOf, hasFrontInfantry, victoryPoints } from './rules.js';
 
@@ -22,7 +22,7 @@ export function resolveCapture(
 ): void {
   const s = out.s;
   const target = st.target;
-  const u = s.inPlay[target!]!;
+  const u = unitIn(s, target!)!;
   if (u.controller === seat || u.damageCard === null || !hasFrontInfantry(s, seat))
     return void_('the target is no longer a damaged enemy unit, or you have no front-line infantry');
   out.emit({ type: 'CommandCardPlayed', seat, card: st.card, target });

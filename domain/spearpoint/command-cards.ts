@@ -5,7 +5,7 @@ import { onlySeats } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
 import { resolveCapture } from './capture.js';
 import { drawCommand } from './draw.js';
-import type { Command, OrderStep, State } from './model.js';
+import { unitIn, cardEntry, type Command, type OrderStep, type State } from './model.js';
 import { bad, stepContext } from './orders.js';
 import type { Out } from './out.js';
 import { cardOf, commandOf, hasFrontInfantry, identicalInEffect, isGroundType, RULE } from './rules.js';
@@ -50,7 +50,7 @@ export function checkCardStep(s: State, seat: Side, c: Extract<Command, { type: 
       }
       if (c.target === undefined) return bad('command/target-required', `${card.title} is played on a unit`, RULE.command);
       const enemyCard = kind === 'sabotage' || kind === 'capture';
-      const target = s.inPlay[c.target];
+      const target = unitIn(s, c.target);
       const newlyCommitted = committing.some((x) => x.unit === c.target);
       if (enemyCard) {
         if (!target || target.controller === seat) return bad('command/target-enemy', `${card.title} targets an enemy unit in the battle area`, RULE.command);
@@ -63,7 +63,7 @@ export function checkCardStep(s: State, seat: Side, c: Extract<Command, { type: 
       const tcard = cardOf(s, c.target);
       if (kind === 'withdraw') {
         if (target!.immobilized) return bad('command/immobilized', `${tcard.title} is immobilized and cannot withdraw`, RULE.damage);
-        if (s.cards[c.target]!.owner !== seat) return bad('command/captured-unit', 'A captured unit cannot be withdrawn into your hand', RULE.command);
+        if (cardEntry(s, c.target)!.owner !== seat) return bad('command/captured-unit', 'A captured unit cannot be withdrawn into your hand', RULE.command);
         if (used.has(`from:${c.target}`) || used.has(`to:${c.target}`) || used.has(`line:${c.target}`))
           return bad('command/unit-busy', `${tcard.title} has other orders this turn`, RULE.command);
       }
@@ -92,18 +92,18 @@ export function playCard(out: Out, ctx: Ctx, seat: Side, st: Extract<OrderStep, 
   const card = commandOf(s, st.card);
   const target = st.target;
   const void_ = (reason: string) => out.emit({ type: 'CommandCardVoided', seat, card: st.card, reason });
-  if (target !== null && !s.inPlay[target]) return void_('its target is no longer in the battle area');
+  if (target !== null && !unitIn(s, target)) return void_('its target is no longer in the battle area');
   if (target !== null && identicalInEffect(s, card.title, seat, target)) return void_('an identical card is already in effect there');
   switch (card.effect.kind) {
     case 'withdraw': {
-      const u = s.inPlay[target!]!;
+      const u = unitIn(s, target!)!;
       if (u.controller !== seat) return void_('the unit changed sides');
       out.emit({ type: 'CommandCardPlayed', seat, card: st.card, target });
       out.emit({ type: 'UnitWithdrawn', seat, unit: u.id, crew: u.crew });
       return;
     }
     case 'repair':
-      if (s.inPlay[target!]!.damageCard === null || s.inPlay[target!]!.controller !== seat) return void_('the unit is no longer damaged or yours');
+      if (unitIn(s, target!)!.damageCard === null || unitIn(s, target!)!.controller !== seat) return void_('the unit is no longer damaged or yours');
       out.emit({ type: 'CommandCardPlayed', seat, card: st.card, target });
       out.emit({ type: 'UnitRepaired', unit: target! });
       return;
@@ -125,7 +125,7 @@ export function playCard(out: Out, ctx: Ctx, seat: Side, st: Extract<OrderStep, 
       resolveCapture(out, ctx, seat, st, card.effect.minRoll, void_);
       return;
     default:
-      if (target !== null && card.effect.kind !== 'sabotage' && s.inPlay[target]!.controller !== seat) return void_('the unit changed sides');
+      if (target !== null && card.effect.kind !== 'sabotage' && unitIn(s, target)!.controller !== seat) return void_('the unit changed sides');
       if (target === null && identicalInEffect(s, card.title, seat, null)) return void_('an identical card is already in effect');
       out.emit({ type: 'CommandCardPlayed', seat, card: st.card, target });
   }

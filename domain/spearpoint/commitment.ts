@@ -3,7 +3,7 @@ import type { RuleViolation } from '../kernel/errors.js';
 import { ok, type Result } from '../kernel/result.js';
 import type { Side } from './data/schema.js';
 import { playCard } from './command-cards.js';
-import { SEATS, type Command, type OrderStep, type State } from './model.js';
+import { unitIn, SEATS, type Command, type OrderStep, type State } from './model.js';
 import { bad, stepContext } from './orders.js';
 import type { Out } from './out.js';
 import { cardOf, commandOf, commitLine, HAND_LIMIT_UNITS, isGroundType, isMobileArtillery, RULE } from './rules.js';
@@ -53,7 +53,7 @@ export function checkCommitStep(s: State, seat: Side, c: Command): Result<OrderS
       if (s.phase !== 'commitment') return bad('phase/not-commitment', 'Crews are committed in the Commitment Phase', RULE.commitment);
       if (!me.hand.includes(c.crew) || used.has(c.crew))
         return bad('commitment/crew-not-in-hand', `${c.crew} is not an uncommitted crew in your hand`, RULE.commitment);
-      const u = s.inPlay[c.unit];
+      const u = unitIn(s, c.unit);
       if (!u || !mine(c.unit)) return bad('commitment/not-your-unit', `${c.unit} is not one of your units in the battle area`, RULE.commitment);
       const card = cardOf(s, c.unit);
       const cc = cardOf(s, c.crew);
@@ -63,8 +63,8 @@ export function checkCommitStep(s: State, seat: Side, c: Command): Result<OrderS
     }
     case 'MoveCrew': {
       if (s.phase !== 'commitment') return bad('phase/not-commitment', 'Crews move in the Commitment Phase', RULE.commitment);
-      const from = s.inPlay[c.from];
-      const to = s.inPlay[c.to];
+      const from = unitIn(s, c.from);
+      const to = unitIn(s, c.to);
       if (!from || !to || !mine(c.from) || !mine(c.to) || c.from === c.to)
         return bad('commitment/not-your-unit', 'Move a crew between two of your units in the battle area', RULE.commitment);
       const fc = cardOf(s, c.from);
@@ -80,7 +80,7 @@ export function checkCommitStep(s: State, seat: Side, c: Command): Result<OrderS
     }
     case 'MoveLine': {
       if (s.phase !== 'commitment') return bad('phase/not-commitment', 'Mobile artillery changes lines in the Commitment Phase', RULE.commitment);
-      const u = s.inPlay[c.unit];
+      const u = unitIn(s, c.unit);
       if (!u || !mine(c.unit)) return bad('commitment/not-your-unit', `${c.unit} is not one of your units in the battle area`, RULE.commitment);
       const card = cardOf(s, c.unit);
       if (!isMobileArtillery(card)) return bad('commitment/not-mobile', `${card.title} is not mobile artillery`, RULE.commitment);
@@ -107,11 +107,11 @@ export function revealCommitment(out: Out, ctx: Ctx): void {
   for (const seat of SEATS) {
     for (const st of orders[seat]) {
       const s = out.s;
-      if (st.kind === 'moveCrew' && s.inPlay[st.from]?.crew && s.inPlay[st.to] && !s.inPlay[st.to]!.crew) {
-        out.emit({ type: 'CrewMoved', seat, crew: s.inPlay[st.from]!.crew!, from: st.from, to: st.to });
-      } else if (st.kind === 'replaceCrew' && s.inPlay[st.unit] && !s.inPlay[st.unit]!.crew) {
+      if (st.kind === 'moveCrew' && unitIn(s, st.from)?.crew && unitIn(s, st.to) && !unitIn(s, st.to)!.crew) {
+        out.emit({ type: 'CrewMoved', seat, crew: unitIn(s, st.from)!.crew!, from: st.from, to: st.to });
+      } else if (st.kind === 'replaceCrew' && unitIn(s, st.unit) && !unitIn(s, st.unit)!.crew) {
         out.emit({ type: 'CrewReplaced', seat, crew: st.crew, unit: st.unit });
-      } else if (st.kind === 'moveLine' && s.inPlay[st.unit]) {
+      } else if (st.kind === 'moveLine' && unitIn(s, st.unit)) {
         out.emit({ type: 'LineChanged', unit: st.unit, line: st.line });
       } else if (st.kind === 'commit') {
         out.emit({ type: 'UnitCommitted', seat, unit: st.unit, crew: st.crew, line: st.line });

@@ -2,7 +2,7 @@ import type { Ctx } from '../kernel/engine.js';
 import { HIDDEN } from '../kernel/visibility.js';
 import { indexCatalog } from './data/catalog.js';
 import type { Side } from './data/schema.js';
-import { other, type Attack } from './model.js';
+import { unitIn, other, type Attack } from './model.js';
 import type { Out } from './out.js';
 import {
   assaultParticipants,
@@ -51,14 +51,14 @@ export function resolveHit(
   const defense = effectiveDefense(s, victim);
   const total = intensity.reduce((x, y) => x + y, 0);
   const net = netDamage(total, damageIndex, defense, { doubled, bonus });
-  const endurance = s.inPlay[victim]!.endurance - net;
+  const endurance = unitIn(s, victim)!.endurance - net;
   out.emit({ type: 'HitResolved', attackId: a.id, target: victim, intensity, doubled, bonus, damageIndex, defense, net, endurance });
   if (endurance <= 0) {
     destroy(out, victim, by, 'damage', Math.max(...intensity));
     return;
   }
   const card = cardOf(out.s, victim);
-  if (!needsDamageCard(card, endurance, out.s.inPlay[victim]!.damageCard !== null)) return;
+  if (!needsDamageCard(card, endurance, unitIn(out.s, victim)!.damageCard !== null)) return;
   let top = out.s.damageDeck[0];
   if (top === undefined && out.s.damageDiscard.length) {
     out.emit({ type: 'DamageDeckReshuffled', order: ctx.rng.shuffle(out.s.damageDiscard) }, HIDDEN);
@@ -67,7 +67,7 @@ export function resolveHit(
   if (top === undefined) return; // every Damage card is under some unit: none to draw, so this unit counts as undamaged
   out.emit({ type: 'DamageCardDrawn', unit: victim, card: top });
   const effect = indexCatalog(out.s.catalog).damage(top).effects[damageEdge(card.type)];
-  const u = out.s.inPlay[victim]!;
+  const u = unitIn(out.s, victim)!;
   if (effect.kind === 'crewCasualty' && u.crew) {
     out.emit({ type: 'CrewKilled', unit: victim, crew: u.crew, by, points: by ? costOf(out.s, u.crew) : 0 });
     checkVictory(out);
@@ -79,7 +79,7 @@ export function resolveHit(
 /** A unit is destroyed: points for the destroyer (none for friendly fire), and its crew's fate. */
 export function destroy(out: Out, unitId: string, by: Side | null, cause: 'damage' | 'outright' | 'explosion', baseIntensity: number | null): void {
   const s = out.s;
-  const u = s.inPlay[unitId]!;
+  const u = unitIn(s, unitId)!;
   let fate: 'returned' | 'captured' | 'lost' | null = null;
   let crewPoints = 0;
   if (u.crew) {

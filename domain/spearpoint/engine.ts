@@ -54,6 +54,10 @@ import { view } from './view.js';
  * at the turn limit (`maxTurns`, default 40) or when neither side has a unit in play or in Reserves nor commits one in a turn (public facts only),
  * by the higher score (level scores: a draw, no winners).
  */
+/** Named presets and situations, looked up by a player's string without reaching Object.prototype. */
+const presetDeck = (name: string) => (Object.hasOwn(PRESET_DECKS, name) ? PRESET_DECKS[name] : undefined);
+const situationById = (id: string) => (Object.hasOwn(SITUATIONS, id) ? SITUATIONS[id] : undefined);
+
 const deckChoiceSchema = z.union([z.object({ preset: z.string() }).strict(), z.object({ cards: z.array(z.string()).min(1).max(80) }).strict()]);
 
 const catalogFrom = (o: { catalog?: unknown }): Catalog => {
@@ -70,7 +74,7 @@ const catalogFrom = (o: { catalog?: unknown }): Catalog => {
  */
 export function resolveDeck(catalog: Catalog, situation: Situation, side: Side, choice: DeckChoice | undefined): string[] {
   if (choice && 'cards' in choice) return choice.cards;
-  if (choice && 'preset' in choice) return [...(PRESET_DECKS[choice.preset]?.cards ?? [])];
+  if (choice && 'preset' in choice) return [...(presetDeck(choice.preset)?.cards ?? [])];
   const { min, max } = situation.deckPoints[side];
   const units = catalog.units.filter((u) => u.side === side);
   const byId = new Map(units.map((u) => [u.id, u]));
@@ -115,7 +119,7 @@ export const optionsSchema = z
       }
       catalog = r.value;
     }
-    const situation = SITUATIONS[o.situation];
+    const situation = situationById(o.situation);
     if (!situation) {
       ctx.addIssue({ code: 'custom', path: ['situation'], message: `unknown situation; choose one of ${Object.keys(SITUATIONS).join(', ')}` });
       return;
@@ -123,7 +127,7 @@ export const optionsSchema = z
     for (const side of SEATS) {
       const choice = o[side];
       if (choice && 'preset' in choice) {
-        const p = PRESET_DECKS[choice.preset];
+        const p = presetDeck(choice.preset);
         if (!p || p.side !== side) {
           ctx.addIssue({
             code: 'custom',
@@ -165,7 +169,7 @@ const emptySeat: SeatState = {
 
 function initialState(o: Options): State {
   const catalog = catalogFrom(o);
-  const situation = SITUATIONS[o.situation]!;
+  const situation = situationById(o.situation)!;
   const cards: Record<string, { card: string; owner: Side }> = {};
   const seats = { us: { ...emptySeat }, de: { ...emptySeat } };
   for (const side of SEATS) {

@@ -3,7 +3,7 @@ import { ok } from '../kernel/result.js';
 import type { Side } from './data/schema.js';
 import { runAttack } from './attack.js';
 import { resolveHit } from './damage.js';
-import { other, type Attack, type Command, type State } from './model.js';
+import { unitIn, other, type Attack, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { cardOf, closeAssaultTarget, costOf, lineAllows, rearArtilleryLimit, RULE, weaponCanAffect } from './rules.js';
 
@@ -33,7 +33,7 @@ export function friendlyFire(out: Out, ctx: Ctx, a: Attack, weapon: number): boo
 
 /** Units friendly to the attacker that its weapon could legally hit (the opponent picks one). */
 export function friendlyFireCandidates(s: State, a: Attack, weapon: number): string[] {
-  const shooter = s.inPlay[a.attackers[0]!];
+  const shooter = unitIn(s, a.attackers[0]!);
   return Object.values(s.inPlay)
     .filter((u) => u.controller === a.seat && !a.attackers.includes(u.id))
     .filter((u) => {

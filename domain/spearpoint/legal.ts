@@ -4,7 +4,7 @@ import type { Side } from './data/schema.js';
 import { checkStep, orderUses } from './orders.js';
 import { smallAssaults } from './target-declaration.js';
 import { pickable } from './muster.js';
-import { other, SEATS, type Command, type State } from './model.js';
+import { cardEntry, other, SEATS, type Command, type State } from './model.js';
 import {
   cardOf,
   closeAssaultProblem,
@@ -34,7 +34,7 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
   switch (s.phase) {
     case 'muster': {
       if (me.handReady) return [];
-      const ids = [...new Set(pickable(s, seat).map((u) => s.cards[u]!.card))];
+      const ids = [...new Set(pickable(s, seat).map((u) => cardEntry(s, u)!.card))];
       return [...ids.map((card): Command => ({ type: 'PickStartingUnit', card })), { type: 'AutoPickHand' }];
     }
     case 'commitment':

@@ -324,5 +324,14 @@ export type Event =
   | { type: 'StandingOrdersSet'; seat: Side; friendlyFire: 'ask' | 'highest-cost' }
   | { type: 'GameDecided'; winners: Side[]; reason: string };
 
+/**
+ * Ids from a command are a player's strings: they never index a plain object directly, or
+ * `constructor`, `__proto__` or `toString` would find Object.prototype's members (DESIGN: ids
+ * live in Maps or are checked with Object.hasOwn). State keeps plain records so it stays JSON.
+ */
+export const unitIn = (s: State, id: string): UnitInPlay | undefined => (Object.hasOwn(s.inPlay, id) ? s.inPlay[id] : undefined);
+/** The card instance with this id (catalog card and owner), if the game has it. */
+export const cardEntry = (s: State, id: string): { card: string; owner: Side } | undefined => (Object.hasOwn(s.cards, id) ? s.cards[id] : undefined);
+
 /** A seat can still add to, clear or seal its order (001 Commitment Phase; Target Declaration). */
 export const isOpenOrder = (s: State, seat: Side): boolean => (s.phase === 'commitment' || s.phase === 'declaration') && !s.seats[seat].sealed;

@@ -3,7 +3,7 @@ import type { Rng } from '../kernel/random.js';
 import { ok } from '../kernel/result.js';
 import { onlySeats } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
-import { SEATS, type Command, type State } from './model.js';
+import { cardEntry, SEATS, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { cardOf, RULE, STARTING_HAND } from './rules.js';
 
@@ -25,7 +25,7 @@ export const pickable = (s: State, seat: Side): string[] => [...s.seats[seat].re
  * nothing about the deck either.
  */
 export function pickCopy(s: State, seat: Side, card: string, rng: Rng): string | undefined {
-  const copies = pickable(s, seat).filter((u) => s.cards[u]!.card === card);
+  const copies = pickable(s, seat).filter((u) => cardEntry(s, u)!.card === card);
   if (copies.length === 0) return undefined;
   return copies[rng.int(copies.length)];
 }

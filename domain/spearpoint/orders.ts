@@ -6,7 +6,7 @@ import type { Side } from './data/schema.js';
 import { evolve } from './evolve.js';
 import { checkCardStep } from './command-cards.js';
 import { checkCommitStep, revealCommitment } from './commitment.js';
-import { isOpenOrder, SEATS, type Command, type OrderStep, type State } from './model.js';
+import { unitIn, isOpenOrder, SEATS, type Command, type OrderStep, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { commandOf, MIN_CLOSE_ASSAULT, RULE } from './rules.js';
 import { checkDeclareStep, revealDeclaration, smallAssaults } from './target-declaration.js';
@@ -61,7 +61,7 @@ export function stepContext(s: State, seat: Side) {
   return {
     me,
     used: orderUses(s, me.order),
-    mine: (u: string) => s.inPlay[u]?.controller === seat,
+    mine: (u: string) => unitIn(s, u)?.controller === seat,
     committing: me.order.filter((x): x is Extract<OrderStep, { kind: 'commit' }> => x.kind === 'commit'),
   };
 }

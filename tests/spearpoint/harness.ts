@@ -13,6 +13,7 @@ import {
   type GameState,
   type NewEvent,
   type Result,
+  type Rng,
   type RuleViolation,
 } from '../../domain/kernel/index.js';
 import { spearpoint, indexCatalog, type Command, type State } from '../../domain/spearpoint/index.js';
@@ -264,7 +265,12 @@ export class CheckedGame {
  * With `drafts`, order steps are drafted in private (kernel/draft.ts) and sent whole with the
  * seal, as the terminal client does; legal commands then come from the draft's scratch state.
  */
-export function playRandom(game: CheckedGame, chooserSeed: string, maxCommands = 5000, opts: { drafts?: boolean } = {}): number {
+export function playRandom(
+  game: CheckedGame,
+  chooserSeed: string,
+  maxCommands = 5000,
+  opts: { drafts?: boolean; probe?: (s: State, seat: Side, legal: readonly Command[], pick: Rng) => void } = {},
+): number {
   const pick = seededRng({ seed: chooserSeed, gameId: game.gameId, entropy: [], counter: 0 });
   const drafts: Record<Side, Command[]> = { us: [], de: [] };
   let commands = 0;
@@ -287,6 +293,7 @@ export function playRandom(game: CheckedGame, chooserSeed: string, maxCommands =
         const r = spearpoint.decide(s, c, seat, { rng: dry, now: '' });
         if (!r.ok) throw new Error(`legal command ${JSON.stringify(c)} refused: ${r.error.message} (game ${game.gameId})`);
       }
+      opts.probe?.(s, seat, legal, pick);
     }
     const chosen = legal[pick.int(legal.length)]!;
     if (opts.drafts && spearpoint.drafts!.isStep(chosen)) drafts[seat].push(chosen);

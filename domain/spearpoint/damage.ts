@@ -9,6 +9,7 @@ import {
   cardOf,
   costOf,
   crewFate,
+  crewProtected,
   damageEdge,
   effectiveDefense,
   hasGroundUnit,
@@ -69,6 +70,11 @@ export function resolveHit(
   const effect = indexCatalog(out.s.catalog).damage(top).effects[damageEdge(card.type)];
   const u = unitIn(out.s, victim)!;
   if (effect.kind === 'crewCasualty' && u.crew) {
+    const refused = crewProtected(out.s, victim);
+    if (refused) {
+      out.emit({ type: 'DamageEffectRefused', unit: victim, card: top, code: refused.code, reason: refused.message });
+      return;
+    }
     out.emit({ type: 'CrewKilled', unit: victim, crew: u.crew, by, points: by ? costOf(out.s, u.crew) : 0 });
     checkVictory(out);
   } else if (effect.kind === 'explodes') {

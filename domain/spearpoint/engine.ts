@@ -3,7 +3,7 @@ import type { Emitted, GameEngine } from '../kernel/engine.js';
 import { violation } from '../kernel/errors.js';
 import { err, ok } from '../kernel/result.js';
 import { HIDDEN, PUBLIC, onlySeats } from '../kernel/visibility.js';
-import { BUILT_IN_CATALOG, indexCatalog, loadCatalog } from './data/catalog.js';
+import { BUILT_IN_CATALOG, BUILT_IN_CATALOG_V2, indexCatalog, loadCatalog } from './data/catalog.js';
 import { DEFAULT_PRESET, PRESET_DECKS } from './data/decks.js';
 import type { Catalog, Side } from './data/schema.js';
 import { SITUATIONS, type Situation } from './data/situations.js';
@@ -60,8 +60,8 @@ const situationById = (id: string) => (Object.hasOwn(SITUATIONS, id) ? SITUATION
 
 const deckChoiceSchema = z.union([z.object({ preset: z.string() }).strict(), z.object({ cards: z.array(z.string()).min(1).max(80) }).strict()]);
 
-const catalogFrom = (o: { catalog?: unknown }): Catalog => {
-  if (o.catalog === undefined) return BUILT_IN_CATALOG;
+const catalogFrom = (o: { catalog?: unknown }, rulesVersion: number): Catalog => {
+  if (o.catalog === undefined) return rulesVersion < 3 ? BUILT_IN_CATALOG_V2 : BUILT_IN_CATALOG;
   const r = loadCatalog(o.catalog);
   if (!r.ok) throw new Error('catalog option was validated at creation');
   return r.value;
@@ -167,8 +167,8 @@ const emptySeat: SeatState = {
   lastCommitTurn: 0,
 };
 
-function initialState(o: Options): State {
-  const catalog = catalogFrom(o);
+function initialState(o: Options, rulesVersion: number): State {
+  const catalog = catalogFrom(o, rulesVersion);
   const situation = situationById(o.situation)!;
   const cards: Record<string, { card: string; owner: Side }> = {};
   const seats = { us: { ...emptySeat }, de: { ...emptySeat } };
@@ -186,6 +186,7 @@ function initialState(o: Options): State {
     });
   }
   return {
+    rulesVersion,
     catalog,
     situation,
     maxTurns: o.maxTurns,
@@ -216,9 +217,13 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
   id: 'spearpoint-1943',
   title: 'Frontline General: Spearpoint 1943',
   // 2: muster picks drawn with the secret dice, +1 cards held through a friendly-fire pause
-  // (heldBoosts), the 'nothing left' end on public facts (lastCommitTurn). Older snapshots are
-  // refolded and older logs are refused by the verifier as another rules version.
-  version: 2,
+  // (heldBoosts), the 'nothing left' end on public facts (lastCommitTurn).
+  // 3 (RULINGS.md): mobile artillery is attacked with the artillery bonus of 2; no Damage card
+  // kills the crew of a surviving unit (built-in catalog changed, the effect refused); a card
+  // may be discarded for +1 before an Initiative re-roll and on a friendly-fire Intensity roll;
+  // the starting hand is a sealed, draftable order. Version-2 games keep their rules (State.rulesVersion).
+  version: 3,
+  olderVersions: [2],
   optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
   commandSchema,
   seats: () => [

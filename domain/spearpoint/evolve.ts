@@ -89,6 +89,7 @@ export function evolve(s: State, e: Event): State {
     case 'CardsDrawnByCard':
     case 'CaptureRolled':
     case 'FriendlyFireHarmless':
+    case 'DamageEffectRefused':
     case 'UnitDiscardCounted':
       return s;
     case 'SituationUnitsPlaced': {

@@ -209,6 +209,11 @@ export interface Options {
 export type DeckChoice = { preset: string } | { cards: string[] };
 
 export interface State {
+  /**
+   * The rules version the game was created under (engine.ts lists what each changed). Where a
+   * later version decides differently, the older game keeps its own rules (see atLeast).
+   */
+  readonly rulesVersion: number;
   readonly catalog: Catalog;
   readonly situation: Situation;
   readonly maxTurns: number;
@@ -297,6 +302,8 @@ export type Event =
     }
   | { type: 'DamageCardDrawn'; unit: string; card: string }
   | { type: 'DamageDeckReshuffled'; order: string[] }
+  /** A Damage card's effect the rules refuse (from version 3: one that would kill the crew of a surviving unit). */
+  | { type: 'DamageEffectRefused'; unit: string; card: string; code: string; reason: string }
   | { type: 'CrewKilled'; unit: string; crew: string; by: Side | null; points: number }
   | {
       type: 'UnitDestroyed';
@@ -332,6 +339,9 @@ export type Event =
 export const unitIn = (s: State, id: string): UnitInPlay | undefined => (Object.hasOwn(s.inPlay, id) ? s.inPlay[id] : undefined);
 /** The card instance with this id (catalog card and owner), if the game has it. */
 export const cardEntry = (s: State, id: string): { card: string; owner: Side } | undefined => (Object.hasOwn(s.cards, id) ? s.cards[id] : undefined);
+
+/** Does this game play by rules version `v` or later? */
+export const atLeast = (s: State, v: number): boolean => s.rulesVersion >= v;
 
 /** A seat can still add to, clear or seal its order (001 Commitment Phase; Target Declaration). */
 export const isOpenOrder = (s: State, seat: Side): boolean => (s.phase === 'commitment' || s.phase === 'declaration') && !s.seats[seat].sealed;

@@ -2,7 +2,7 @@ import { violation, type RuleViolation } from '../kernel/errors.js';
 import { indexCatalog } from './data/catalog.js';
 import type { CommandCard, CommandEffectKind, DamageEdge, UnitCard, UnitType, Weapon } from './data/schema.js';
 import type { ActiveEffect, Attack, Line, State, UnitInPlay } from './model.js';
-import { cardEntry, unitIn, other } from './model.js';
+import { atLeast, cardEntry, unitIn, other } from './model.js';
 
 /**
  * Spearpoint 1943 rules as small pure functions: each answers one question the rulebook
@@ -47,6 +47,14 @@ export function damageEdge(type: UnitType): DamageEdge {
 /** Artillery and guns are immobile unless they are mobile artillery (committed to either line). */
 export const isImmobile = (card: UnitCard): boolean => (card.type === 'artillery' || card.type === 'gun') && card.line !== 'either';
 export const isMobileArtillery = (card: UnitCard): boolean => card.type === 'artillery' && card.line === 'either';
+/**
+ * Attacked with the bonus of 2 (001 Combat Phase: Attack, "Artillery Units / Guns ... due to
+ * immobility"). From rules version 3 every artillery unit and gun, mobile artillery such as the
+ * M7 Priest included: the rule names unit types and gives immobility as its reason, and the
+ * Priest carries the artillery icon. Version 2 left mobile artillery out.
+ */
+export const artilleryBonusApplies = (s: State, card: UnitCard): boolean =>
+  atLeast(s, 3) ? card.type === 'artillery' || card.type === 'gun' : isImmobile(card);
 export const isGroundType = (type: UnitType): boolean => type !== 'aircraft' && type !== 'crew';
 
 /** The line a unit goes to when committed, for cards with a fixed line. */
@@ -204,8 +212,8 @@ export function specialRoll(naturalSum: number): SpecialRoll {
 }
 
 /**
- * The 2d10 sum needed: the printed value for the target's icon, 2 easier against immobile
- * artillery and guns, easier by the attacker's accuracy cards, harder by its accuracy damage
+ * The 2d10 sum needed: the printed value for the target's icon, 2 easier against artillery and
+ * guns (artilleryBonusApplies), easier by the attacker's accuracy cards, harder by its accuracy damage
  * and by the target's concealment and its side's smoke (front-line units of the printed types).
  */
 export function hitThreshold(
@@ -221,7 +229,7 @@ export function hitThreshold(
     weapon === 'close-assault'
       ? Math.min(...assaultGroup.map((u) => closeAssaultValue(s, u) ?? 20))
       : (cardOf(s, attacker).weapons[weapon]!.attack[targetIcon(tc.type)] ?? 99);
-  const immobileBonus = isImmobile(tc) ? 2 : 0;
+  const immobileBonus = artilleryBonusApplies(s, tc) ? 2 : 0;
   const accuracy = amountOf(unitEffects(s, attacker), 'accuracy');
   const aimLoss = unitIn(s, attacker)?.accuracyLoss ?? 0;
   const concealment = amountOf(unitEffects(s, target), 'concealment');
@@ -251,6 +259,17 @@ export function netDamage(intensity: number, damageIndex: number, defense: numbe
   const withBonus = intensity + (opts.bonus ?? 0);
   const raw = (opts.doubled ? withBonus * 2 : withBonus) + damageIndex;
   return Math.max(0, raw - defense);
+}
+
+/**
+ * Why a Damage card may not kill the crew of this unit, or null (rules version 2 let it). 001
+ * Damage Resolution keeps a crew out of harm unless the hit destroys the unit it crews, and a
+ * Damage card is only drawn for a unit the hit left standing: from version 3 such an effect is
+ * refused, whatever a club's catalog prints.
+ */
+export function crewProtected(s: State, unit: string): RuleViolation | null {
+  if (!atLeast(s, 3) || !unitIn(s, unit)?.crew) return null;
+  return violation('damage/crew-protected', 'A crew is harmed only when the hit destroys the unit it crews; this Damage effect does not apply', RULE.damage);
 }
 
 export type CrewFate = 'returned' | 'captured' | 'lost';

@@ -247,14 +247,19 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     expect(ofType(r.events, 'FriendlyFireVictimChosen')[0]).toMatchObject({ unit: 'de-t2', automatic: true });
     expect(r.s.friendlyFire).toBeNull();
   });
-  it('artillery and guns are attacked as vehicles with a bonus of 2; mobile artillery is not', () => {
-    const s = given({
-      us: [{ card: 'us-105mm-howitzer' }, { card: 'us-57mm-at-gun' }, { card: 'us-m7-priest' }],
+  it('artillery and guns are attacked as vehicles with a bonus of 2, mobile artillery too (rules version 3; version 2 left it out)', () => {
+    const place = {
+      us: [{ card: 'us-105mm-howitzer' }, { card: 'us-57mm-at-gun' }, { card: 'us-m7-priest' }, { card: 'us-m7-priest', line: 'rear' as const }],
       de: [{ card: 'de-88mm-flak-36' }, { card: 'de-bf109' }],
-    });
+    };
+    const s = given(place);
     expect(hitThreshold(s, 'de-t1', 0, 'us-t1')).toBe(9 - 2);
     expect(hitThreshold(s, 'de-t1', 0, 'us-t2')).toBe(9 - 2);
-    expect(hitThreshold(s, 'de-t1', 0, 'us-t3')).toBe(9);
+    expect(hitThreshold(s, 'de-t1', 0, 'us-t3')).toBe(9 - 2);
+    expect(hitThreshold(s, 'de-t2', 0, 'us-t4')).toBe(unit('de-bf109').weapons[0]!.attack.vehicle! - 2);
+    const v2 = given(place, 'declaration', {}, 2);
+    expect(hitThreshold(v2, 'de-t1', 0, 'us-t1')).toBe(9 - 2);
+    expect(hitThreshold(v2, 'de-t1', 0, 'us-t3')).toBe(9);
   });
   it('discarding a command card before the roll adds 1 to it, and the card is discarded face up', () => {
     const s = tigerVsSherman().s;
@@ -370,12 +375,12 @@ describe('command cards in combat (001 Gameplay: Command cards)', () => {
 });
 
 describe('damage cards in play (001 Combat Phase: Damage Resolution)', () => {
-  const plan = (damageDeck: string[], damageDiscard: string[] = []) => {
-    const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] });
+  const plan = (damageDeck: string[], damageDiscard: string[] = [], rulesVersion?: number) => {
+    const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }, 'declaration', {}, rulesVersion);
     return bothSeal({ ...s, damageDeck, damageDiscard }, [], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }], [1, 9]).s;
   };
-  it('Crew Casualty kills the crew (scored by the attacker) and leaves the tank idle', () => {
-    const r = when(plan(['dmg-03']), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 5]);
+  it('rules version 2: its Crew Casualty card killed the crew of the surviving tank (scored by the attacker) and left it idle', () => {
+    const r = when(plan(['dmg-03'], [], 2), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 5]);
     expect(ofType(r.events, 'CrewKilled')[0]).toMatchObject({ unit: 'us-t1', crew: 'us-t1c', by: 'de', points: 2 });
     expect(r.s.inPlay['us-t1']!.crew).toBeNull();
     expect(r.s.seats.de.score).toBe(2);

@@ -4,7 +4,7 @@ import type { Side } from './data/schema.js';
 import { checkStep, orderUses } from './orders.js';
 import { smallAssaults } from './target-declaration.js';
 import { pickable } from './muster.js';
-import { cardEntry, other, SEATS, type Command, type State } from './model.js';
+import { atLeast, cardEntry, other, SEATS, type Command, type State } from './model.js';
 import {
   cardOf,
   closeAssaultProblem,
@@ -101,7 +101,16 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
           const c: Command = { type: 'PlayCommandCard', card, ...(target ? { target } : {}) };
           if (!valid(c)) continue;
           out.push(c);
-          if (commandOf(s, card).effect.kind === 'capture') out.push({ ...c, keep: true });
+          if (commandOf(s, card).effect.kind !== 'capture') continue;
+          // A capture may keep the unit, and may discard another card for +1 to its roll.
+          out.push({ ...c, keep: true });
+          for (const boostWith of me.commands) {
+            if (boostWith === card || used.has(boostWith)) continue;
+            for (const keep of [false, true]) {
+              const boosted: Command = { ...c, ...(keep ? { keep } : {}), boostWith };
+              if (valid(boosted)) out.push(boosted);
+            }
+          }
         }
       }
       // Order steps first, then sealing, then the commands that make no progress, so a
@@ -112,11 +121,18 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
       }
       if (me.order.length) out.push({ type: 'ClearOrder' });
       if (s.phase === 'commitment') out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
-      return out;
+      return distinct(s, seat, out);
     }
     case 'combat': {
-      if (s.friendlyFire)
-        return s.friendlyFire.chooser === seat ? s.friendlyFire.candidates.map((unit): Command => ({ type: 'ChooseFriendlyFireVictim', unit })) : [];
+      if (s.friendlyFire) {
+        if (s.friendlyFire.chooser !== seat) return [];
+        for (const unit of s.friendlyFire.candidates) {
+          out.push({ type: 'ChooseFriendlyFireVictim', unit });
+          // From version 3 the chooser may discard a card for +1 on the hit's Intensity.
+          if (atLeast(s, 3)) for (const boostWith of me.commands) out.push({ type: 'ChooseFriendlyFireVictim', unit, boostWith });
+        }
+        return distinct(s, seat, out);
+      }
       if (s.chooser !== seat) return [];
       for (const a of s.attacks) {
         if (a.seat !== seat || a.status !== 'pending') continue;
@@ -132,7 +148,7 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
           }
         }
       }
-      return out;
+      return distinct(s, seat, out);
     }
     case 'draw': {
       if (me.drawDone) return [];
@@ -145,7 +161,7 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
       }
       if (me.hand.length > HAND_LIMIT_UNITS) for (const card of me.hand) out.push({ type: 'DiscardUnit', card });
       if (me.commands.length > HAND_LIMIT_COMMANDS) for (const card of me.commands) out.push({ type: 'DiscardCommand', card });
-      return out;
+      return distinct(s, seat, out);
     }
     case 'over':
       return [];
@@ -191,7 +207,8 @@ export function pending(s: State): Pending[] {
 /**
  * Every way to take all the draws left this turn in one DrawCards move, judged from public
  * counts the way the draws themselves are (001 Draw Phase: a Command card first while any is
- * left). Only when two or more draws are left; one is a plain DrawCard.
+ * left). Only when two or more draws are left; one is a plain DrawCard. The two decks are
+ * apart, so only how many cards come from each matters: one order per split, Command cards first.
  */
 function drawSequences(s: State, seat: Side): ('command' | 'reserves')[][] {
   const me = s.seats[seat];
@@ -199,10 +216,38 @@ function drawSequences(s: State, seat: Side): ('command' | 'reserves')[][] {
   const out: ('command' | 'reserves')[][] = [];
   if (left < 2) return out;
   const walk = (seq: ('command' | 'reserves')[], commands: number, reserves: number, taken: number): void => {
-    if (seq.length === left) return void out.push(seq);
+    if (seq.length === left)
+      return void (seq.indexOf('reserves') === -1 || !seq.slice(seq.indexOf('reserves')).includes('command') ? out.push(seq) : undefined);
     if (commands > 0) walk([...seq, 'command'], commands - 1, reserves, taken + 1);
     if (reserves > 0 && (taken > 0 || commands === 0)) walk([...seq, 'reserves'], commands, reserves - 1, taken + 1);
   };
   walk([], s.commandDeck.length + s.commandDiscard.length, me.reserves.length, me.drawsTaken);
   return out;
+}
+
+/**
+ * Drops commands that mean the same as one listed before: identical copies of a card in the
+ * seat's own hand (two Rifle Squads, two Hull Down cards) are interchangeable, so a choice is
+ * listed once, with the first copy. What the other side may see is never the key: only the
+ * seat's own hand and command cards are read.
+ */
+function distinct(s: State, seat: Side, commands: readonly Command[]): Command[] {
+  const me = s.seats[seat];
+  const seen = new Set<string>();
+  const key = (x: unknown): unknown => {
+    if (typeof x === 'string') {
+      if (me.hand.includes(x)) return `unit:${cardEntry(s, x)!.card}`;
+      if (me.commands.includes(x)) return `command:${commandOf(s, x).title}`;
+      return x;
+    }
+    if (Array.isArray(x)) return x.map(key);
+    if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, key(v)]));
+    return x;
+  };
+  return commands.filter((c) => {
+    const k = JSON.stringify(key(c));
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }

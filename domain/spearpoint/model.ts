@@ -75,8 +75,11 @@ export const commandSchema = z.discriminatedUnion('type', [
         .optional(),
     })
     .strict(),
-  /** Reaction: choose which of the attacker's own units a friendly-fire hit strikes. */
-  z.object({ type: z.literal('ChooseFriendlyFireVictim'), unit: id }).strict(),
+  /**
+   * Reaction: choose which of the attacker's own units a friendly-fire hit strikes; from rules
+   * version 3, optionally discarding a command card for +1 on that hit's Intensity roll.
+   */
+  z.object({ type: z.literal('ChooseFriendlyFireVictim'), unit: id, boostWith: id.optional() }).strict(),
   /** Standing order for friendly fire you must choose: ask, or pick the attacker's most expensive unit automatically. */
   z.object({ type: z.literal('SetStandingOrders'), friendlyFire: z.enum(['ask', 'highest-cost']) }).strict(),
   /** Draw phase: draw one card (the first must be a Command card while any remain). */

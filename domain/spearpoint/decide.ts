@@ -5,7 +5,7 @@ import { decideResolveAttack } from './attack.js';
 import type { Side } from './data/schema.js';
 import { decideDiscard, decideDraw } from './draw.js';
 import { decideFriendlyFireVictim } from './friendly-fire.js';
-import type { Command, State } from './model.js';
+import { atLeast, type Command, type State } from './model.js';
 import { decideMuster } from './muster.js';
 import { decideClearOrder, decideOrderStep, decideSealOrder } from './orders.js';
 import { no, Out, type Decision } from './out.js';
@@ -40,6 +40,8 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
       return ok(out.list);
     }
     case 'PickStartingUnit':
+      // Rules version 3: a step of the sealed muster order; version 2 took the unit at once.
+      return atLeast(s, 3) ? decideOrderStep(s, seat, c) : decideMuster(s, seat, c, ctx);
     case 'AutoPickHand':
       return decideMuster(s, seat, c, ctx);
     case 'CommitUnit':

@@ -204,6 +204,7 @@ function initialState(o: Options, rulesVersion: number): State {
     attacks: [],
     chooser: null,
     initiative: null,
+    initiativeTies: [],
     friendlyFire: null,
     removed: [],
     result: null,
@@ -270,7 +271,7 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     tidy: tidyDraft,
     // SealOrder carries the (tidied) draft; an order given with steps of its own seals no draft.
     seal(finish, steps) {
-      if (finish.type !== 'SealOrder' || finish.steps !== undefined) return undefined;
+      if ((finish.type !== 'SealOrder' && finish.type !== 'AutoPickHand') || finish.steps !== undefined) return undefined;
       return { ...finish, steps: steps.filter((c): c is OrderStepCommand => ORDER_STEP_TYPES.has(c.type)) };
     },
     // SealOrder {steps} replaces steps sent one by one before, so a draft is tried on an order without them.

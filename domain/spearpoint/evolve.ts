@@ -102,7 +102,7 @@ export function evolve(s: State, e: Event): State {
     case 'StartingHandReady':
       return seat(s, e.seat, () => ({ handReady: true }));
     case 'TurnBegan':
-      return { ...resetOrders(s), started: true, turn: e.turn, phase: 'commitment', attacks: [], chooser: null, initiative: null };
+      return { ...resetOrders(s), started: true, turn: e.turn, phase: 'commitment', attacks: [], chooser: null, initiative: null, initiativeTies: [] };
     case 'OrderStepAdded':
       return seat(s, e.seat, (x) => ({ order: [...x.order, e.step] }));
     case 'OrderCleared':
@@ -184,8 +184,11 @@ export function evolve(s: State, e: Event): State {
       return { ...resetOrders(s), attacks: e.attacks };
     case 'AttackCancelled':
       return { ...s, attacks: s.attacks.map((a) => (a.id === e.attackId ? { ...a, status: 'cancelled' } : a)) };
+    case 'InitiativeTied':
+      return { ...resetOrders(s), phase: 'initiative', initiativeTies: [...(s.initiativeTies ?? []), e.roll] };
     case 'InitiativeRolled':
-      return { ...s, initiative: e.winner };
+      // The orders of a tie (version 3) are spent; after the declaration's reveal they are empty already.
+      return { ...resetOrders(s), initiative: e.winner, initiativeTies: [] };
     case 'CombatBegan':
       return { ...s, phase: 'combat', chooser: e.chooser };
     case 'AttackRolled': {

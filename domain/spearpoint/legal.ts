@@ -3,7 +3,7 @@ import type { Seat } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
 import { checkStep, orderUses } from './orders.js';
 import { smallAssaults } from './target-declaration.js';
-import { pickable } from './muster.js';
+import { pickable, picksWanted } from './muster.js';
 import { atLeast, cardEntry, other, SEATS, type Command, type State } from './model.js';
 import {
   cardOf,
@@ -35,7 +35,20 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
     case 'muster': {
       if (me.handReady) return [];
       const ids = [...new Set(pickable(s, seat).map((u) => cardEntry(s, u)!.card))];
-      return [...ids.map((card): Command => ({ type: 'PickStartingUnit', card })), { type: 'AutoPickHand' }];
+      if (!atLeast(s, 3)) return [...ids.map((card): Command => ({ type: 'PickStartingUnit', card })), { type: 'AutoPickHand' }];
+      // Version 3: picks are steps of a sealed order; SealOrder once the hand is full, AutoPickHand fills the rest.
+      for (const card of ids) if (valid({ type: 'PickStartingUnit', card })) out.push({ type: 'PickStartingUnit', card });
+      if (me.order.filter((x) => x.kind === 'pick').length >= picksWanted(s, seat)) out.push({ type: 'SealOrder' });
+      out.push({ type: 'AutoPickHand' });
+      if (me.order.length) out.push({ type: 'ClearOrder' });
+      return out;
+    }
+    case 'initiative': {
+      // Version 3, after a tied Initiative roll: seal, with a card discarded for +1 on the re-roll or without.
+      if (me.sealed) return [];
+      out.push({ type: 'SealOrder' });
+      for (const card of me.commands) out.push({ type: 'SealOrder', initiativeBoost: card });
+      return distinct(s, seat, out);
     }
     case 'commitment':
     case 'declaration': {
@@ -189,6 +202,12 @@ export function pending(s: State): Pending[] {
         seat,
         kind: 'sealed',
         prompt: `Turn ${s.turn}: declare one target per attacking unit, then seal`,
+      }));
+    case 'initiative':
+      return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({
+        seat,
+        kind: 'sealed',
+        prompt: `Turn ${s.turn}: Initiative is tied; seal, discarding a Command card for +1 on the re-roll if you wish`,
       }));
     case 'combat':
       if (s.friendlyFire) return [{ seat: s.friendlyFire.chooser, kind: 'reaction', prompt: 'Friendly fire: choose which enemy unit its own attack hits' }];

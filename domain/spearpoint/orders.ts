@@ -6,9 +6,11 @@ import type { Side } from './data/schema.js';
 import { evolve } from './evolve.js';
 import { checkCardStep } from './command-cards.js';
 import { checkCommitStep, revealCommitment } from './commitment.js';
-import { unitIn, isOpenOrder, SEATS, type Command, type OrderStep, type State } from './model.js';
+import { atLeast, unitIn, isOpenOrder, SEATS, type Command, type OrderStep, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
+import { checkPickStep, sealMuster } from './muster.js';
 import { commandOf, MIN_CLOSE_ASSAULT, RULE } from './rules.js';
+import { rerollInitiative } from './initiative.js';
 import { checkDeclareStep, revealDeclaration, smallAssaults } from './target-declaration.js';
 
 /**
@@ -50,6 +52,8 @@ export function orderUses(s: State, order: readonly OrderStep[]): Set<string> {
       case 'initiativeBoost':
         used.add(st.card);
         break;
+      case 'pick': // copies are counted by the pick itself (muster.ts)
+        break;
     }
   }
   return used;
@@ -81,6 +85,8 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
     case 'DeclareAttack':
     case 'JoinCloseAssault':
       return checkDeclareStep(s, seat, c);
+    case 'PickStartingUnit':
+      return checkPickStep(s, seat, c);
     default:
       return bad('command/not-an-order-step', `${c.type} is not part of a sealed order`, RULE.commitment);
   }
@@ -88,9 +94,12 @@ export function checkStep(s: State, seat: Side, c: Command): Result<OrderStep, R
 
 /** An order step sent on its own: checked and added to the seat's unsealed order, unseen by the other side. */
 export function decideOrderStep(s: State, seat: Side, c: Command): Decision {
-  if (s.phase !== 'commitment' && s.phase !== 'declaration')
+  // From rules version 3 the starting hand is a sealed order too (muster.ts).
+  const muster = s.phase === 'muster' && atLeast(s, 3);
+  if (!muster && s.phase !== 'commitment' && s.phase !== 'declaration')
     return no('phase/no-orders', 'Orders are given in the Commitment Phase and at Target Declaration', RULE.commitment);
-  if (s.seats[seat].sealed) return no('order/sealed', 'Your order is sealed; wait for the other side', RULE.commitment);
+  if (muster && s.seats[seat].handReady) return no('muster/hand-ready', 'Your starting hand is complete', RULE.setup);
+  if (!muster && s.seats[seat].sealed) return no('order/sealed', 'Your order is sealed; wait for the other side', RULE.commitment);
   const step = checkStep(s, seat, c);
   if (!step.ok) return step;
   const out = new Out(s);
@@ -105,24 +114,33 @@ export function decideClearOrder(s: State, seat: Side): Decision {
   return ok(out.list);
 }
 
-/** Seals a seat's order (optionally given whole, and with a card set aside for +1 Initiative); the reveal follows when both have sealed. */
-export function decideSealOrder(s: State, seat: Side, c: Extract<Command, { type: 'SealOrder' }>, ctx: Ctx): Decision {
-  const me = s.seats[seat];
-  if (!isOpenOrder(s, seat)) return no('order/not-open', 'You have no open order to seal', RULE.commitment);
-  // Build the final order on a scratch state: the given steps (replacing any added before), then the boost.
-  let draft = c.steps ? evolve(s, { type: 'OrderCleared', seat }) : s;
-  for (const [i, stepCommand] of (c.steps ?? []).entries()) {
+/** The state with the seat's final order: the given steps (replacing any added before), or the order as it stands. */
+export function draftOrder(s: State, seat: Side, steps: readonly Command[] | undefined): Result<State, RuleViolation> {
+  let draft = steps ? evolve(s, { type: 'OrderCleared', seat }) : s;
+  for (const [i, stepCommand] of (steps ?? []).entries()) {
     const step = checkStep(draft, seat, stepCommand);
     if (!step.ok) return err({ ...step.error, message: `Step ${i + 1} (${stepCommand.type}): ${step.error.message}` });
     draft = evolve(draft, { type: 'OrderStepAdded', seat, step: step.value });
   }
+  return ok(draft);
+}
+
+/** Seals a seat's order (optionally given whole, and with a card set aside for +1 Initiative); the reveal follows when both have sealed. */
+export function decideSealOrder(s: State, seat: Side, c: Extract<Command, { type: 'SealOrder' }>, ctx: Ctx): Decision {
+  const me = s.seats[seat];
+  if (!isOpenOrder(s, seat)) return no('order/not-open', 'You have no open order to seal', RULE.commitment);
+  const drafted = draftOrder(s, seat, c.steps);
+  if (!drafted.ok) return drafted;
+  const draft = drafted.value;
   let order = draft.seats[seat].order;
   if (c.initiativeBoost !== undefined) {
-    if (s.phase !== 'declaration') return no('command/boost-phase', 'The Initiative roll follows target declaration', RULE.initiative);
+    if (s.phase !== 'declaration' && s.phase !== 'initiative')
+      return no('command/boost-phase', 'The Initiative roll follows target declaration', RULE.initiative);
     if (!me.commands.includes(c.initiativeBoost) || orderUses(draft, order).has(c.initiativeBoost))
       return no('command/not-in-hand', `${c.initiativeBoost} is not an unplayed command card in your hand`, RULE.command);
     order = [...order, { kind: 'initiativeBoost', card: c.initiativeBoost }];
   }
+  if (s.phase === 'muster') return sealMuster(s, seat, order, ctx, false);
   const small = smallAssaults(order);
   if (small.length)
     return no(
@@ -137,6 +155,7 @@ export function decideSealOrder(s: State, seat: Side, c: Extract<Command, { type
   out.emit({ type: 'OrderSealed', seat });
   if (SEATS.every((x) => out.s.seats[x].sealed)) {
     if (s.phase === 'commitment') revealCommitment(out, ctx);
+    else if (s.phase === 'initiative') rerollInitiative(out, ctx);
     else revealDeclaration(out, ctx);
   }
   return ok(out.list);

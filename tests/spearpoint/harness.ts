@@ -197,6 +197,8 @@ export function checkViewsHidden(s: State, stats: HiddenStats): void {
  * a card that then stays secret in the hand.
  */
 export function checkRevealsSpent(after: State, batch: EventEnvelope[], publicInHand: ReadonlySet<string>): void {
+  // A card may leave the hand and come back by a draw in the same batch (Resupply drawing from a reshuffled discard pile).
+  const redrawn = new Set(batch.filter((e) => e.type === 'CardDrawn').map((e) => (e.data as { card: string }).card));
   for (const e of batch) {
     if (!REVEALS.has(e.type)) continue;
     const tokens = strings(e.data);
@@ -204,7 +206,8 @@ export function checkRevealsSpent(after: State, batch: EventEnvelope[], publicIn
       if (!canSee(e.visibility, { kind: 'seat', seat: viewer }, false)) continue;
       const opp: Side = viewer === 'us' ? 'de' : 'us';
       for (const t of secretsOf(after, opp))
-        if (tokens.has(t) && !publicInHand.has(t)) throw new Error(`${e.type} shows ${viewer} ${opp}'s card ${t}, which stays in ${opp}'s hand`);
+        if (tokens.has(t) && !publicInHand.has(t) && !redrawn.has(t))
+          throw new Error(`${e.type} shows ${viewer} ${opp}'s card ${t}, which stays in ${opp}'s hand`);
     }
   }
 }

@@ -56,11 +56,15 @@ describe('setup (001 Two-Player Standard Game Setup)', () => {
     let cur = s;
     const picks = [...new Set(cur.seats.us.reserves.map((u) => cur.cards[u]!.card))].slice(0, 4);
     for (const card of picks) {
-      // One draw per pick chooses among identical copies (muster.ts); 0 takes the first.
-      const r = when(cur, 'us', { type: 'PickStartingUnit', card }, [0]);
-      expect(r.emitted[0]!.visibility).toEqual({ to: 'seats', seats: ['us'] });
+      // A step of the sealed muster order (rules version 3): seen by its seat only, no dice.
+      const r = when(cur, 'us', { type: 'PickStartingUnit', card });
+      expect(r.emitted.map((e) => e.visibility)).toEqual([{ to: 'seats', seats: ['us'] }]);
       cur = r.s;
     }
+    expect(cur.seats.us.hand).toEqual([]);
+    expect(spearpoint.legalCommands(cur, 'us').filter((c) => c.type === 'PickStartingUnit')).toEqual([]);
+    // The seal takes one copy of each picked card with the secret dice (0 takes the first).
+    cur = when(cur, 'us', { type: 'SealOrder' }, [0, 0, 0, 0]).s;
     expect(cur.seats.us.hand.map((u) => cur.cards[u]!.card)).toEqual(picks);
     expect(cur.seats.us.handReady).toBe(true);
     expect(when(cur, 'us', { type: 'AutoPickHand' }).error?.code).toBe('muster/hand-ready');

@@ -32,17 +32,22 @@ import { view } from './view.js';
  * Frontline General: Spearpoint 1943, the card game (rulebook 001), as a Fieldpost engine.
  *
  * Flow: setup shuffles the decks and deals 3 Command cards each; in the muster each side
- * picks its 4-unit starting hand privately (PickStartingUnit ×4 or AutoPickHand). Each turn:
+ * picks its 4-unit starting hand privately: a sealed order of PickStartingUnit steps closed by
+ * SealOrder, or AutoPickHand to fill the rest (rules version 2: each pick taken at once). Each turn:
  *   commitment   both sides build a sealed order step by step (CommitUnit, ReplaceCrew,
  *                MoveCrew, MoveLine, PlayCommandCard), then SealOrder; one public reveal.
  *   declaration  sealed again (DeclareAttack, JoinCloseAssault, declaration cards), SealOrder
  *                may discard a card for +1 Initiative; the reveal rolls Initiative.
+ *   initiative   (version 3) after a tie, each side holding a card seals again, with a card
+ *                for +1 on the re-roll or without (SealOrder {initiativeBoost?}).
  *   combat       the side whose choice it is sends ResolveAttack {attackId, boostWith?};
  *                a friendly-fire roll may wait for the other side's ChooseFriendlyFireVictim
- *                (or its standing order). The phase ends by itself when no attack is left.
+ *                (or its standing order), from version 3 with a card for +1 on its Intensity.
+ *                The phase ends by itself when no attack is left.
  *   draw         each side sends DrawCard ×3 (command first), then discards to 7 units / 5 commands.
  *
- * Readings of the rulebook where it is silent (each documented where it is implemented):
+ * Readings of the rulebook where it is silent (each documented where it is implemented, and
+ * all of them in RULINGS.md beside this file):
  * special attack rolls (2-3, 18, 19-20) read the natural 2d10, a +1 card only helps reach the
  * attack value; an 18 doubles the Intensity with its bonuses, crew survival reads the base die
  * (for a close assault, the highest of its dice); a friendly-fire victim is a legal target of

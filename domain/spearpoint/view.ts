@@ -106,6 +106,8 @@ export function view(s: State, viewer: Viewer) {
     seats: Object.fromEntries(SEATS.map((seat) => [seat, seatView(seat)])),
     battleArea: Object.fromEntries(SEATS.map((seat) => [seat, battle(seat)])),
     initiative: s.initiative,
+    // Tied Initiative rolls this turn (rules version 3: the re-roll waits for each side's +1 choice).
+    initiativeTies: s.initiativeTies,
     chooser: s.chooser,
     attacks: s.attacks,
     friendlyFire: s.friendlyFire,

@@ -13,6 +13,7 @@ import {
   BUILT_IN_CATALOG,
   indexCatalog,
 } from '../../domain/spearpoint/index.js';
+import { expectRefused } from './rulebook.js';
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
 const unit = (id: string) => indexCatalog(BUILT_IN_CATALOG).unit(id);
@@ -79,7 +80,7 @@ describe('target declaration (001 Combat Phase: Target Declaration)', () => {
   it('one target per unit, declared in a sealed order the other side cannot see until both have sealed', () => {
     const a = when(s, 'us', { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t2', weapons: [0] });
     expect(a.emitted[0]!.visibility).toEqual({ to: 'seats', seats: ['us'] });
-    expect(when(a.s, 'us', { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [0] }).error?.code).toBe('combat/already-declared');
+    expectRefused(a.s, { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [0] }, 'us', 'combat/already-declared');
     const sealed = when(a.s, 'us', { type: 'SealOrder' });
     expect(ofType(sealed.events, 'DeclarationRevealed')).toHaveLength(0);
     const revealed = when(sealed.s, 'de', { type: 'SealOrder' }, [4, 9]);
@@ -113,8 +114,8 @@ describe('close assault (001 Combat Phase: Target Declaration)', () => {
   });
   it('only front-line infantry may join, only against armored front-line units', () => {
     const t = given({ us: [{ card: 'us-rifle-squad' }, { card: 'us-m4a1-sherman' }], de: [{ card: 'de-rifle-squad' }, { card: 'de-tiger-i' }] });
-    expect(when(t, 'us', { type: 'JoinCloseAssault', attacker: 'us-t2', target: 'de-t2' }).error?.code).toBe('combat/close-assault-infantry');
-    expect(when(t, 'us', { type: 'JoinCloseAssault', attacker: 'us-t1', target: 'de-t1' }).error?.code).toBe('combat/close-assault-target');
+    expectRefused(t, { type: 'JoinCloseAssault', attacker: 'us-t2', target: 'de-t2' }, 'us', 'combat/close-assault-infantry');
+    expectRefused(t, { type: 'JoinCloseAssault', attacker: 'us-t1', target: 'de-t1' }, 'us', 'combat/close-assault-target');
   });
 });
 
@@ -228,7 +229,7 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     ).s;
     const paused = when(two, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [2, 1]);
     expect(paused.s.friendlyFire).toMatchObject({ chooser: 'us', candidates: ['de-t2', 'de-t3'] });
-    expect(when(paused.s, 'de', { type: 'ChooseFriendlyFireVictim', unit: 'de-t3' }).error?.code).toBe('combat/no-friendly-fire');
+    expectRefused(paused.s, { type: 'ChooseFriendlyFireVictim', unit: 'de-t3' }, 'de', 'combat/no-friendly-fire');
     const chosen = when(paused.s, 'us', { type: 'ChooseFriendlyFireVictim', unit: 'de-t3' }, [10]);
     const [gone] = ofType(chosen.events, 'UnitDestroyed');
     expect(gone).toMatchObject({ unit: 'de-t3', by: null, points: 0 });

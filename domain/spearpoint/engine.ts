@@ -3,11 +3,12 @@ import type { Emitted, GameEngine } from '../kernel/engine.js';
 import { violation } from '../kernel/errors.js';
 import { err, ok } from '../kernel/result.js';
 import { HIDDEN, PUBLIC, onlySeats } from '../kernel/visibility.js';
-import { BUILT_IN_CATALOG, indexCatalog, loadCatalog } from './data/catalog.js';
+import { BUILT_IN_CATALOG, BUILT_IN_CATALOG_V2, indexCatalog, loadCatalog } from './data/catalog.js';
 import { DEFAULT_PRESET, PRESET_DECKS } from './data/decks.js';
 import type { Catalog, Side } from './data/schema.js';
 import { SITUATIONS, type Situation } from './data/situations.js';
-import { decide, Out } from './decide.js';
+import { decide } from './decide.js';
+import { Out } from './out.js';
 import { evolve } from './evolve.js';
 import { legalCommands, pending } from './legal.js';
 import {
@@ -32,17 +33,22 @@ import { view } from './view.js';
  * Frontline General: Spearpoint 1943, the card game (rulebook 001), as a Fieldpost engine.
  *
  * Flow: setup shuffles the decks and deals 3 Command cards each; in the muster each side
- * picks its 4-unit starting hand privately (PickStartingUnit ×4 or AutoPickHand). Each turn:
+ * picks its 4-unit starting hand privately: a sealed order of PickStartingUnit steps closed by
+ * SealOrder, or AutoPickHand to fill the rest (rules version 2: each pick taken at once). Each turn:
  *   commitment   both sides build a sealed order step by step (CommitUnit, ReplaceCrew,
  *                MoveCrew, MoveLine, PlayCommandCard), then SealOrder; one public reveal.
  *   declaration  sealed again (DeclareAttack, JoinCloseAssault, declaration cards), SealOrder
  *                may discard a card for +1 Initiative; the reveal rolls Initiative.
+ *   initiative   (version 3) after a tie, each side holding a card seals again, with a card
+ *                for +1 on the re-roll or without (SealOrder {initiativeBoost?}).
  *   combat       the side whose choice it is sends ResolveAttack {attackId, boostWith?};
  *                a friendly-fire roll may wait for the other side's ChooseFriendlyFireVictim
- *                (or its standing order). The phase ends by itself when no attack is left.
+ *                (or its standing order), from version 3 with a card for +1 on its Intensity.
+ *                The phase ends by itself when no attack is left.
  *   draw         each side sends DrawCard ×3 (command first), then discards to 7 units / 5 commands.
  *
- * Readings of the rulebook where it is silent (each documented where it is implemented):
+ * Readings of the rulebook where it is silent (each documented where it is implemented, and
+ * all of them in RULINGS.md beside this file):
  * special attack rolls (2-3, 18, 19-20) read the natural 2d10, a +1 card only helps reach the
  * attack value; an 18 doubles the Intensity with its bonuses, crew survival reads the base die
  * (for a close assault, the highest of its dice); a friendly-fire victim is a legal target of
@@ -54,10 +60,14 @@ import { view } from './view.js';
  * at the turn limit (`maxTurns`, default 40) or when neither side has a unit in play or in Reserves nor commits one in a turn (public facts only),
  * by the higher score (level scores: a draw, no winners).
  */
+/** Named presets and situations, looked up by a player's string without reaching Object.prototype. */
+const presetDeck = (name: string) => (Object.hasOwn(PRESET_DECKS, name) ? PRESET_DECKS[name] : undefined);
+const situationById = (id: string) => (Object.hasOwn(SITUATIONS, id) ? SITUATIONS[id] : undefined);
+
 const deckChoiceSchema = z.union([z.object({ preset: z.string() }).strict(), z.object({ cards: z.array(z.string()).min(1).max(80) }).strict()]);
 
-const catalogFrom = (o: { catalog?: unknown }): Catalog => {
-  if (o.catalog === undefined) return BUILT_IN_CATALOG;
+const catalogFrom = (o: { catalog?: unknown }, rulesVersion: number): Catalog => {
+  if (o.catalog === undefined) return rulesVersion < 3 ? BUILT_IN_CATALOG_V2 : BUILT_IN_CATALOG;
   const r = loadCatalog(o.catalog);
   if (!r.ok) throw new Error('catalog option was validated at creation');
   return r.value;
@@ -70,7 +80,7 @@ const catalogFrom = (o: { catalog?: unknown }): Catalog => {
  */
 export function resolveDeck(catalog: Catalog, situation: Situation, side: Side, choice: DeckChoice | undefined): string[] {
   if (choice && 'cards' in choice) return choice.cards;
-  if (choice && 'preset' in choice) return [...(PRESET_DECKS[choice.preset]?.cards ?? [])];
+  if (choice && 'preset' in choice) return [...(presetDeck(choice.preset)?.cards ?? [])];
   const { min, max } = situation.deckPoints[side];
   const units = catalog.units.filter((u) => u.side === side);
   const byId = new Map(units.map((u) => [u.id, u]));
@@ -115,7 +125,7 @@ export const optionsSchema = z
       }
       catalog = r.value;
     }
-    const situation = SITUATIONS[o.situation];
+    const situation = situationById(o.situation);
     if (!situation) {
       ctx.addIssue({ code: 'custom', path: ['situation'], message: `unknown situation; choose one of ${Object.keys(SITUATIONS).join(', ')}` });
       return;
@@ -123,7 +133,7 @@ export const optionsSchema = z
     for (const side of SEATS) {
       const choice = o[side];
       if (choice && 'preset' in choice) {
-        const p = PRESET_DECKS[choice.preset];
+        const p = presetDeck(choice.preset);
         if (!p || p.side !== side) {
           ctx.addIssue({
             code: 'custom',
@@ -163,9 +173,9 @@ const emptySeat: SeatState = {
   lastCommitTurn: 0,
 };
 
-function initialState(o: Options): State {
-  const catalog = catalogFrom(o);
-  const situation = SITUATIONS[o.situation]!;
+function initialState(o: Options, rulesVersion: number): State {
+  const catalog = catalogFrom(o, rulesVersion);
+  const situation = situationById(o.situation)!;
   const cards: Record<string, { card: string; owner: Side }> = {};
   const seats = { us: { ...emptySeat }, de: { ...emptySeat } };
   for (const side of SEATS) {
@@ -182,6 +192,7 @@ function initialState(o: Options): State {
     });
   }
   return {
+    rulesVersion,
     catalog,
     situation,
     maxTurns: o.maxTurns,
@@ -199,6 +210,7 @@ function initialState(o: Options): State {
     attacks: [],
     chooser: null,
     initiative: null,
+    initiativeTies: [],
     friendlyFire: null,
     removed: [],
     result: null,
@@ -212,9 +224,13 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
   id: 'spearpoint-1943',
   title: 'Frontline General: Spearpoint 1943',
   // 2: muster picks drawn with the secret dice, +1 cards held through a friendly-fire pause
-  // (heldBoosts), the 'nothing left' end on public facts (lastCommitTurn). Older snapshots are
-  // refolded and older logs are refused by the verifier as another rules version.
-  version: 2,
+  // (heldBoosts), the 'nothing left' end on public facts (lastCommitTurn).
+  // 3 (RULINGS.md): mobile artillery is attacked with the artillery bonus of 2; no Damage card
+  // kills the crew of a surviving unit (built-in catalog changed, the effect refused); a card
+  // may be discarded for +1 before an Initiative re-roll and on a friendly-fire Intensity roll;
+  // the starting hand is a sealed, draftable order. Version-2 games keep their rules (State.rulesVersion).
+  version: 3,
+  olderVersions: [2],
   optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
   commandSchema,
   seats: () => [
@@ -277,7 +293,7 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     tidy: tidyDraft,
     // SealOrder carries the (tidied) draft; an order given with steps of its own seals no draft.
     seal(finish, steps) {
-      if (finish.type !== 'SealOrder' || finish.steps !== undefined) return undefined;
+      if ((finish.type !== 'SealOrder' && finish.type !== 'AutoPickHand') || finish.steps !== undefined) return undefined;
       return { ...finish, steps: steps.filter((c): c is OrderStepCommand => ORDER_STEP_TYPES.has(c.type)) };
     },
     // SealOrder {steps} replaces steps sent one by one before, so a draft is tried on an order without them.

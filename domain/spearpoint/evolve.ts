@@ -2,7 +2,7 @@ import { assertNever } from '../kernel/errors.js';
 import { indexCatalog } from './data/catalog.js';
 import type { Side } from './data/schema.js';
 import type { Event, Line, Removed, SeatState, State, UnitInPlay } from './model.js';
-import { SEATS } from './model.js';
+import { cardEntry, unitIn, SEATS } from './model.js';
 import { cardOf, commandOf, damageEdge, recoveredEndurance } from './rules.js';
 
 /** Folding events into state: pure, total, never rolls a die. Every consequence a die decided is in the event. */
@@ -14,7 +14,7 @@ function seat(s: State, side: Side, f: (x: SeatState) => Partial<SeatState>): St
 }
 
 function unit(s: State, id: string, f: (u: UnitInPlay) => Partial<UnitInPlay>): State {
-  const u = s.inPlay[id];
+  const u = unitIn(s, id);
   if (!u) return s;
   return { ...s, inPlay: { ...s.inPlay, [id]: { ...u, ...f(u) } } };
 }
@@ -46,7 +46,7 @@ const UNDAMAGED = {
 
 /** Takes a unit out of the battle area: its Damage card and the command cards on it go to their discard piles. */
 function leavePlay(s: State, id: string): State {
-  const u = s.inPlay[id];
+  const u = unitIn(s, id);
   if (!u) return s;
   const { [id]: _gone, ...inPlay } = s.inPlay;
   const onIt = s.effects.filter((e) => e.unit === id);
@@ -60,10 +60,10 @@ function leavePlay(s: State, id: string): State {
 }
 
 const underReserves = (s: State, card: string | null): State =>
-  card === null ? s : seat(s, s.cards[card]!.owner, (x) => ({ reserves: [...x.reserves, card] }));
+  card === null ? s : seat(s, cardEntry(s, card)!.owner, (x) => ({ reserves: [...x.reserves, card] }));
 
 function record(s: State, card: string, by: Side | null, kind: Removed['kind'], points: number): State {
-  const next: State = { ...s, removed: [...s.removed, { card, owner: s.cards[card]!.owner, by, kind, points }] };
+  const next: State = { ...s, removed: [...s.removed, { card, owner: cardEntry(s, card)!.owner, by, kind, points }] };
   return by === null ? next : seat(next, by, (x) => ({ score: x.score + points }));
 }
 
@@ -89,6 +89,7 @@ export function evolve(s: State, e: Event): State {
     case 'CardsDrawnByCard':
     case 'CaptureRolled':
     case 'FriendlyFireHarmless':
+    case 'DamageEffectRefused':
     case 'UnitDiscardCounted':
       return s;
     case 'SituationUnitsPlaced': {
@@ -101,7 +102,7 @@ export function evolve(s: State, e: Event): State {
     case 'StartingHandReady':
       return seat(s, e.seat, () => ({ handReady: true }));
     case 'TurnBegan':
-      return { ...resetOrders(s), started: true, turn: e.turn, phase: 'commitment', attacks: [], chooser: null, initiative: null };
+      return { ...resetOrders(s), started: true, turn: e.turn, phase: 'commitment', attacks: [], chooser: null, initiative: null, initiativeTies: [] };
     case 'OrderStepAdded':
       return seat(s, e.seat, (x) => ({ order: [...x.order, e.step] }));
     case 'OrderCleared':
@@ -153,7 +154,7 @@ export function evolve(s: State, e: Event): State {
       return seat(next, e.seat, (x) => ({ hand: [...x.hand, e.unit, ...(e.crew ? [e.crew] : [])] }));
     }
     case 'UnitRepaired': {
-      const u = s.inPlay[e.unit]!;
+      const u = unitIn(s, e.unit)!;
       const next = unit(s, e.unit, () => ({ ...UNDAMAGED, endurance: cardOf(s, e.unit).endurance.full }));
       return { ...next, damageDiscard: u.damageCard ? [...next.damageDiscard, u.damageCard] : next.damageDiscard };
     }
@@ -174,7 +175,7 @@ export function evolve(s: State, e: Event): State {
       const onIt = next.effects.filter((x) => x.unit === e.unit);
       const card = cardOf(next, e.unit);
       next = { ...next, effects: next.effects.filter((x) => x.unit !== e.unit), commandDiscard: [...next.commandDiscard, ...onIt.map((x) => x.card)] };
-      const line: Line = card.line === 'rear' ? 'rear' : card.line === 'either' ? next.inPlay[e.unit]!.line : 'front';
+      const line: Line = card.line === 'rear' ? 'rear' : card.line === 'either' ? unitIn(next, e.unit)!.line : 'front';
       return unit(next, e.unit, () => ({ controller: e.by, line }));
     }
     case 'DeclarationBegan':
@@ -183,8 +184,11 @@ export function evolve(s: State, e: Event): State {
       return { ...resetOrders(s), attacks: e.attacks };
     case 'AttackCancelled':
       return { ...s, attacks: s.attacks.map((a) => (a.id === e.attackId ? { ...a, status: 'cancelled' } : a)) };
+    case 'InitiativeTied':
+      return { ...resetOrders(s), phase: 'initiative', initiativeTies: [...(s.initiativeTies ?? []), e.roll] };
     case 'InitiativeRolled':
-      return { ...s, initiative: e.winner };
+      // The orders of a tie (version 3) are spent; after the declaration's reveal they are empty already.
+      return { ...resetOrders(s), initiative: e.winner, initiativeTies: [] };
     case 'CombatBegan':
       return { ...s, phase: 'combat', chooser: e.chooser };
     case 'AttackRolled': {

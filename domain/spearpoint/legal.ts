@@ -1,9 +1,10 @@
 import type { Pending } from '../kernel/engine.js';
 import type { Seat } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
-import { checkStep, orderUses, smallAssaults } from './decide.js';
-import { pickable } from './muster.js';
-import { other, SEATS, type Command, type State } from './model.js';
+import { checkStep, orderUses } from './orders.js';
+import { smallAssaults } from './target-declaration.js';
+import { pickable, picksWanted } from './muster.js';
+import { atLeast, cardEntry, other, SEATS, type Command, type State } from './model.js';
 import {
   cardOf,
   closeAssaultProblem,
@@ -33,8 +34,21 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
   switch (s.phase) {
     case 'muster': {
       if (me.handReady) return [];
-      const ids = [...new Set(pickable(s, seat).map((u) => s.cards[u]!.card))];
-      return [...ids.map((card): Command => ({ type: 'PickStartingUnit', card })), { type: 'AutoPickHand' }];
+      const ids = [...new Set(pickable(s, seat).map((u) => cardEntry(s, u)!.card))];
+      if (!atLeast(s, 3)) return [...ids.map((card): Command => ({ type: 'PickStartingUnit', card })), { type: 'AutoPickHand' }];
+      // Version 3: picks are steps of a sealed order; SealOrder once the hand is full, AutoPickHand fills the rest.
+      for (const card of ids) if (valid({ type: 'PickStartingUnit', card })) out.push({ type: 'PickStartingUnit', card });
+      if (me.order.filter((x) => x.kind === 'pick').length >= picksWanted(s, seat)) out.push({ type: 'SealOrder' });
+      out.push({ type: 'AutoPickHand' });
+      if (me.order.length) out.push({ type: 'ClearOrder' });
+      return out;
+    }
+    case 'initiative': {
+      // Version 3, after a tied Initiative roll: seal, with a card discarded for +1 on the re-roll or without.
+      if (me.sealed) return [];
+      out.push({ type: 'SealOrder' });
+      for (const card of me.commands) out.push({ type: 'SealOrder', initiativeBoost: card });
+      return distinct(s, seat, out);
     }
     case 'commitment':
     case 'declaration': {
@@ -100,7 +114,16 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
           const c: Command = { type: 'PlayCommandCard', card, ...(target ? { target } : {}) };
           if (!valid(c)) continue;
           out.push(c);
-          if (commandOf(s, card).effect.kind === 'capture') out.push({ ...c, keep: true });
+          if (commandOf(s, card).effect.kind !== 'capture') continue;
+          // A capture may keep the unit, and may discard another card for +1 to its roll.
+          out.push({ ...c, keep: true });
+          for (const boostWith of me.commands) {
+            if (boostWith === card || used.has(boostWith)) continue;
+            for (const keep of [false, true]) {
+              const boosted: Command = { ...c, ...(keep ? { keep } : {}), boostWith };
+              if (valid(boosted)) out.push(boosted);
+            }
+          }
         }
       }
       // Order steps first, then sealing, then the commands that make no progress, so a
@@ -111,11 +134,18 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
       }
       if (me.order.length) out.push({ type: 'ClearOrder' });
       if (s.phase === 'commitment') out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
-      return out;
+      return distinct(s, seat, out);
     }
     case 'combat': {
-      if (s.friendlyFire)
-        return s.friendlyFire.chooser === seat ? s.friendlyFire.candidates.map((unit): Command => ({ type: 'ChooseFriendlyFireVictim', unit })) : [];
+      if (s.friendlyFire) {
+        if (s.friendlyFire.chooser !== seat) return [];
+        for (const unit of s.friendlyFire.candidates) {
+          out.push({ type: 'ChooseFriendlyFireVictim', unit });
+          // From version 3 the chooser may discard a card for +1 on the hit's Intensity.
+          if (atLeast(s, 3)) for (const boostWith of me.commands) out.push({ type: 'ChooseFriendlyFireVictim', unit, boostWith });
+        }
+        return distinct(s, seat, out);
+      }
       if (s.chooser !== seat) return [];
       for (const a of s.attacks) {
         if (a.seat !== seat || a.status !== 'pending') continue;
@@ -131,7 +161,7 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
           }
         }
       }
-      return out;
+      return distinct(s, seat, out);
     }
     case 'draw': {
       if (me.drawDone) return [];
@@ -144,7 +174,7 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
       }
       if (me.hand.length > HAND_LIMIT_UNITS) for (const card of me.hand) out.push({ type: 'DiscardUnit', card });
       if (me.commands.length > HAND_LIMIT_COMMANDS) for (const card of me.commands) out.push({ type: 'DiscardCommand', card });
-      return out;
+      return distinct(s, seat, out);
     }
     case 'over':
       return [];
@@ -173,6 +203,12 @@ export function pending(s: State): Pending[] {
         kind: 'sealed',
         prompt: `Turn ${s.turn}: declare one target per attacking unit, then seal`,
       }));
+    case 'initiative':
+      return SEATS.filter((x) => !s.seats[x].sealed).map((seat) => ({
+        seat,
+        kind: 'sealed',
+        prompt: `Turn ${s.turn}: Initiative is tied; seal, discarding a Command card for +1 on the re-roll if you wish`,
+      }));
     case 'combat':
       if (s.friendlyFire) return [{ seat: s.friendlyFire.chooser, kind: 'reaction', prompt: 'Friendly fire: choose which enemy unit its own attack hits' }];
       return s.chooser ? [{ seat: s.chooser, kind: 'move', prompt: 'Choose one of your declared attacks to resolve' }] : [];
@@ -190,7 +226,8 @@ export function pending(s: State): Pending[] {
 /**
  * Every way to take all the draws left this turn in one DrawCards move, judged from public
  * counts the way the draws themselves are (001 Draw Phase: a Command card first while any is
- * left). Only when two or more draws are left; one is a plain DrawCard.
+ * left). Only when two or more draws are left; one is a plain DrawCard. The two decks are
+ * apart, so only how many cards come from each matters: one order per split, Command cards first.
  */
 function drawSequences(s: State, seat: Side): ('command' | 'reserves')[][] {
   const me = s.seats[seat];
@@ -198,10 +235,38 @@ function drawSequences(s: State, seat: Side): ('command' | 'reserves')[][] {
   const out: ('command' | 'reserves')[][] = [];
   if (left < 2) return out;
   const walk = (seq: ('command' | 'reserves')[], commands: number, reserves: number, taken: number): void => {
-    if (seq.length === left) return void out.push(seq);
+    if (seq.length === left)
+      return void (seq.indexOf('reserves') === -1 || !seq.slice(seq.indexOf('reserves')).includes('command') ? out.push(seq) : undefined);
     if (commands > 0) walk([...seq, 'command'], commands - 1, reserves, taken + 1);
     if (reserves > 0 && (taken > 0 || commands === 0)) walk([...seq, 'reserves'], commands, reserves - 1, taken + 1);
   };
   walk([], s.commandDeck.length + s.commandDiscard.length, me.reserves.length, me.drawsTaken);
   return out;
+}
+
+/**
+ * Drops commands that mean the same as one listed before: identical copies of a card in the
+ * seat's own hand (two Rifle Squads, two Hull Down cards) are interchangeable, so a choice is
+ * listed once, with the first copy. What the other side may see is never the key: only the
+ * seat's own hand and command cards are read.
+ */
+function distinct(s: State, seat: Side, commands: readonly Command[]): Command[] {
+  const me = s.seats[seat];
+  const seen = new Set<string>();
+  const key = (x: unknown): unknown => {
+    if (typeof x === 'string') {
+      if (me.hand.includes(x)) return `unit:${cardEntry(s, x)!.card}`;
+      if (me.commands.includes(x)) return `command:${commandOf(s, x).title}`;
+      return x;
+    }
+    if (Array.isArray(x)) return x.map(key);
+    if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, key(v)]));
+    return x;
+  };
+  return commands.filter((c) => {
+    const k = JSON.stringify(key(c));
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }

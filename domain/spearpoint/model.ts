@@ -8,7 +8,8 @@ import type { Situation } from './data/situations.js';
 export const SEATS: readonly Side[] = ['us', 'de'];
 export const other = (s: Seat): Side => (s === 'us' ? 'de' : 'us');
 
-export type Phase = 'muster' | 'commitment' | 'declaration' | 'combat' | 'draw' | 'over';
+/** 'initiative' (rules version 3): Initiative was tied, and each side may discard a card for +1 on the re-roll. */
+export type Phase = 'muster' | 'commitment' | 'declaration' | 'initiative' | 'combat' | 'draw' | 'over';
 export type Line = 'front' | 'rear' | 'air';
 
 // ---------------------------------------------------------------- commands
@@ -16,6 +17,12 @@ export type Line = 'front' | 'rear' | 'air';
 const id = z.string().min(1).max(40);
 
 const orderStepSchemas = [
+  /**
+   * Muster: put one unit of this catalog id from your deck into your starting hand. From rules
+   * version 3 a step of the sealed muster order (SealOrder or AutoPickHand completes it); under
+   * version 2 it takes the unit at once.
+   */
+  z.object({ type: z.literal('PickStartingUnit'), card: id }).strict(),
   /** Commitment order step: a unit from hand (with a crew from hand if it needs one). */
   z.object({ type: z.literal('CommitUnit'), unit: id, crew: id.optional(), line: z.enum(['front', 'rear']).optional() }).strict(),
   /** Commitment order step: a crew from hand to a crewless unit already in play (the replacement-crew exception). */
@@ -41,10 +48,11 @@ export type OrderStepCommand = z.infer<typeof orderStepCommandSchema>;
 export const ORDER_STEP_TYPES: ReadonlySet<string> = new Set(orderStepSchemas.map((s) => s.shape.type.value));
 
 export const commandSchema = z.discriminatedUnion('type', [
-  /** Muster: put one unit of this catalog id from your deck into your starting hand. */
-  z.object({ type: z.literal('PickStartingUnit'), card: id }).strict(),
-  /** Muster: let the engine pick the rest of the starting hand (units needing no crew first, in deck order). */
-  z.object({ type: z.literal('AutoPickHand') }).strict(),
+  /**
+   * Muster: let the engine pick the rest of the starting hand (units needing no crew first), after
+   * the picks of the muster order (version 3; `steps` gives those picks at once, replacing any sent before).
+   */
+  z.object({ type: z.literal('AutoPickHand'), steps: z.array(orderStepCommandSchema).max(MAX_DRAFT_STEPS).optional() }).strict(),
   ...orderStepSchemas,
   /** Drop every step of your unsealed order. */
   z.object({ type: z.literal('ClearOrder') }).strict(),
@@ -75,8 +83,11 @@ export const commandSchema = z.discriminatedUnion('type', [
         .optional(),
     })
     .strict(),
-  /** Reaction: choose which of the attacker's own units a friendly-fire hit strikes. */
-  z.object({ type: z.literal('ChooseFriendlyFireVictim'), unit: id }).strict(),
+  /**
+   * Reaction: choose which of the attacker's own units a friendly-fire hit strikes; from rules
+   * version 3, optionally discarding a command card for +1 on that hit's Intensity roll.
+   */
+  z.object({ type: z.literal('ChooseFriendlyFireVictim'), unit: id, boostWith: id.optional() }).strict(),
   /** Standing order for friendly fire you must choose: ask, or pick the attacker's most expensive unit automatically. */
   z.object({ type: z.literal('SetStandingOrders'), friendlyFire: z.enum(['ask', 'highest-cost']) }).strict(),
   /** Draw phase: draw one card (the first must be a Command card while any remain). */
@@ -101,6 +112,7 @@ export type Command = z.infer<typeof commandSchema>;
 // ---------------------------------------------------------------- sealed order steps
 
 export type OrderStep =
+  | { kind: 'pick'; card: string }
   | { kind: 'commit'; unit: string; crew: string | null; line: Line }
   | { kind: 'replaceCrew'; crew: string; unit: string }
   | { kind: 'moveCrew'; from: string; to: string }
@@ -209,6 +221,11 @@ export interface Options {
 export type DeckChoice = { preset: string } | { cards: string[] };
 
 export interface State {
+  /**
+   * The rules version the game was created under (engine.ts lists what each changed). Where a
+   * later version decides differently, the older game keeps its own rules (see atLeast).
+   */
+  readonly rulesVersion: number;
   readonly catalog: Catalog;
   readonly situation: Situation;
   readonly maxTurns: number;
@@ -227,6 +244,8 @@ export interface State {
   readonly attacks: readonly Attack[];
   readonly chooser: Side | null;
   readonly initiative: Side | null;
+  /** Initiative rolls that tied this turn (rules version 3: each side may discard for +1 before the re-roll). */
+  readonly initiativeTies: readonly { us: number; de: number }[];
   readonly friendlyFire: FriendlyFire | null;
   readonly removed: readonly Removed[];
   readonly result: { winners: Side[]; reason: string } | null;
@@ -268,6 +287,7 @@ export type Event =
   | { type: 'DeclarationRevealed'; orders: Record<Side, OrderStep[]>; attacks: Attack[] }
   | { type: 'AttackCancelled'; attackId: string; reason: string }
   | { type: 'CommandCardDiscardedForBonus'; seat: Side; card: string; roll: 'initiative' | 'hit' | 'intensity' | 'capture' }
+  | { type: 'InitiativeTied'; roll: { us: number; de: number }; modifiers: { us: number; de: number } }
   | { type: 'InitiativeRolled'; rolls: { us: number; de: number }[]; modifiers: { us: number; de: number }; winner: Side }
   | { type: 'CombatBegan'; chooser: Side | null }
   | {
@@ -297,6 +317,8 @@ export type Event =
     }
   | { type: 'DamageCardDrawn'; unit: string; card: string }
   | { type: 'DamageDeckReshuffled'; order: string[] }
+  /** A Damage card's effect the rules refuse (from version 3: one that would kill the crew of a surviving unit). */
+  | { type: 'DamageEffectRefused'; unit: string; card: string; code: string; reason: string }
   | { type: 'CrewKilled'; unit: string; crew: string; by: Side | null; points: number }
   | {
       type: 'UnitDestroyed';
@@ -324,5 +346,20 @@ export type Event =
   | { type: 'StandingOrdersSet'; seat: Side; friendlyFire: 'ask' | 'highest-cost' }
   | { type: 'GameDecided'; winners: Side[]; reason: string };
 
-/** A seat can still add to, clear or seal its order (001 Commitment Phase; Target Declaration). */
-export const isOpenOrder = (s: State, seat: Side): boolean => (s.phase === 'commitment' || s.phase === 'declaration') && !s.seats[seat].sealed;
+/**
+ * Ids from a command are a player's strings: they never index a plain object directly, or
+ * `constructor`, `__proto__` or `toString` would find Object.prototype's members (DESIGN: ids
+ * live in Maps or are checked with Object.hasOwn). State keeps plain records so it stays JSON.
+ */
+export const unitIn = (s: State, id: string): UnitInPlay | undefined => (Object.hasOwn(s.inPlay, id) ? s.inPlay[id] : undefined);
+/** The card instance with this id (catalog card and owner), if the game has it. */
+export const cardEntry = (s: State, id: string): { card: string; owner: Side } | undefined => (Object.hasOwn(s.cards, id) ? s.cards[id] : undefined);
+
+/** Does this game play by rules version `v` or later? */
+export const atLeast = (s: State, v: number): boolean => s.rulesVersion >= v;
+
+/** A seat can still add to, clear or seal its order (001 Commitment Phase; Target Declaration; from version 3 the muster and an Initiative re-roll). */
+export const isOpenOrder = (s: State, seat: Side): boolean =>
+  s.phase === 'muster'
+    ? atLeast(s, 3) && !s.seats[seat].handReady
+    : (s.phase === 'commitment' || s.phase === 'declaration' || s.phase === 'initiative') && !s.seats[seat].sealed;

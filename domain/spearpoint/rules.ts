@@ -2,7 +2,7 @@ import { violation, type RuleViolation } from '../kernel/errors.js';
 import { indexCatalog } from './data/catalog.js';
 import type { CommandCard, CommandEffectKind, DamageEdge, UnitCard, UnitType, Weapon } from './data/schema.js';
 import type { ActiveEffect, Attack, Line, State, UnitInPlay } from './model.js';
-import { other } from './model.js';
+import { atLeast, cardEntry, unitIn, other } from './model.js';
 
 /**
  * Spearpoint 1943 rules as small pure functions: each answers one question the rulebook
@@ -47,6 +47,14 @@ export function damageEdge(type: UnitType): DamageEdge {
 /** Artillery and guns are immobile unless they are mobile artillery (committed to either line). */
 export const isImmobile = (card: UnitCard): boolean => (card.type === 'artillery' || card.type === 'gun') && card.line !== 'either';
 export const isMobileArtillery = (card: UnitCard): boolean => card.type === 'artillery' && card.line === 'either';
+/**
+ * Attacked with the bonus of 2 (001 Combat Phase: Attack, "Artillery Units / Guns ... due to
+ * immobility"). From rules version 3 every artillery unit and gun, mobile artillery such as the
+ * M7 Priest included: the rule names unit types and gives immobility as its reason, and the
+ * Priest carries the artillery icon. Version 2 left mobile artillery out.
+ */
+export const artilleryBonusApplies = (s: State, card: UnitCard): boolean =>
+  atLeast(s, 3) ? card.type === 'artillery' || card.type === 'gun' : isImmobile(card);
 export const isGroundType = (type: UnitType): boolean => type !== 'aircraft' && type !== 'crew';
 
 /** The line a unit goes to when committed, for cards with a fixed line. */
@@ -71,7 +79,7 @@ export function weaponCanAffect(weapon: Weapon, target: UnitCard): boolean {
   return true;
 }
 
-export const cardOf = (s: State, instance: string): UnitCard => indexCatalog(s.catalog).unit(s.cards[instance]!.card);
+export const cardOf = (s: State, instance: string): UnitCard => indexCatalog(s.catalog).unit(cardEntry(s, instance)!.card);
 export const commandOf = (s: State, card: string): CommandCard => indexCatalog(s.catalog).command(card);
 export const costOf = (s: State, instance: string): number => cardOf(s, instance).cost;
 
@@ -91,7 +99,7 @@ export function isCrewed(s: State, u: UnitInPlay): boolean {
 
 /** Why this unit may not declare any attack this turn, or null. */
 export function cannotAttack(s: State, unit: string): RuleViolation | null {
-  const u = s.inPlay[unit];
+  const u = unitIn(s, unit);
   if (!u) return violation('combat/unit-not-in-play', `${unit} is not in the battle area`, RULE.target);
   const card = cardOf(s, unit);
   if (card.weapons.length === 0) return violation('combat/no-weapons', `${card.title} has no weapons`, RULE.target);
@@ -104,12 +112,12 @@ export function cannotAttack(s: State, unit: string): RuleViolation | null {
 
 /** Mobile artillery on the rear line fires only its first (long range) weapon at land targets. */
 export const rearArtilleryLimit = (s: State, attacker: string, weapon: number, targetLine: Line): boolean =>
-  isMobileArtillery(cardOf(s, attacker)) && s.inPlay[attacker]?.line === 'rear' && targetLine !== 'air' && weapon !== 0;
+  isMobileArtillery(cardOf(s, attacker)) && unitIn(s, attacker)?.line === 'rear' && targetLine !== 'air' && weapon !== 0;
 
 /** Why this weapon of this attacker may not be fired at this target, or null (001 Combat Phase: Target Declaration). */
 export function weaponProblem(s: State, attacker: string, weapon: number, target: string): RuleViolation | null {
-  const a = s.inPlay[attacker]!;
-  const t = s.inPlay[target];
+  const a = unitIn(s, attacker)!;
+  const t = unitIn(s, target);
   const ac = cardOf(s, attacker);
   const w = ac.weapons[weapon];
   if (!w) return violation('combat/no-such-weapon', `${ac.title} has no weapon number ${weapon + 1}`, RULE.target);
@@ -132,8 +140,8 @@ export function weaponProblem(s: State, attacker: string, weapon: number, target
 export function targetProblem(s: State, attacker: string, target: string, weapons: readonly number[]): RuleViolation | null {
   const blocked = cannotAttack(s, attacker);
   if (blocked) return blocked;
-  const a = s.inPlay[attacker]!;
-  const t = s.inPlay[target];
+  const a = unitIn(s, attacker)!;
+  const t = unitIn(s, target);
   if (!t) return violation('combat/target-not-in-play', `${target} is not in the battle area`, RULE.target);
   if (t.controller === a.controller) return violation('combat/target-friendly', 'You may only target enemy units', RULE.target);
   if (!lineAllows(a.line, t.line)) return violation('combat/line-restriction', `A ${a.line}-line unit cannot reach the enemy ${t.line} line`, RULE.target);
@@ -159,7 +167,7 @@ export function legalWeapons(s: State, attacker: string, target: string): number
 
 /** The best (lowest) attack value against vehicles among a unit's working weapons, for close assaults. */
 export function closeAssaultValue(s: State, unit: string): number | null {
-  const u = s.inPlay[unit]!;
+  const u = unitIn(s, unit)!;
   const vals = cardOf(s, unit)
     .weapons.map((w, i) => (u.weaponsLost.includes(i) ? undefined : w.attack.vehicle))
     .filter((v): v is number => v !== undefined);
@@ -168,19 +176,19 @@ export function closeAssaultValue(s: State, unit: string): number | null {
 
 /** An armored unit infantry can reach with improvised means: one attacked as a vehicle, on the front line. */
 export function closeAssaultTarget(s: State, unit: string): boolean {
-  const u = s.inPlay[unit];
+  const u = unitIn(s, unit);
   return u !== undefined && u.line === 'front' && targetIcon(cardOf(s, unit).type) === 'vehicle';
 }
 
 /** The members of a close assault still able to take part (in play, crewed, not shaken). */
-export const assaultParticipants = (s: State, a: Attack): string[] => a.attackers.filter((u) => s.inPlay[u] && cannotAttack(s, u) === null);
+export const assaultParticipants = (s: State, a: Attack): string[] => a.attackers.filter((u) => unitIn(s, u) && cannotAttack(s, u) === null);
 
 /** Why this unit may not join a close assault on that target, or null. */
 export function closeAssaultProblem(s: State, attacker: string, target: string): RuleViolation | null {
   const blocked = cannotAttack(s, attacker);
   if (blocked) return blocked;
-  const a = s.inPlay[attacker]!;
-  const t = s.inPlay[target];
+  const a = unitIn(s, attacker)!;
+  const t = unitIn(s, target);
   if (cardOf(s, attacker).type !== 'infantry' || a.line !== 'front')
     return violation('combat/close-assault-infantry', 'Only front-line infantry may close assault', RULE.target);
   if (!t || t.controller === a.controller) return violation('combat/target-friendly', 'Close assault an enemy unit', RULE.target);
@@ -204,8 +212,8 @@ export function specialRoll(naturalSum: number): SpecialRoll {
 }
 
 /**
- * The 2d10 sum needed: the printed value for the target's icon, 2 easier against immobile
- * artillery and guns, easier by the attacker's accuracy cards, harder by its accuracy damage
+ * The 2d10 sum needed: the printed value for the target's icon, 2 easier against artillery and
+ * guns (artilleryBonusApplies), easier by the attacker's accuracy cards, harder by its accuracy damage
  * and by the target's concealment and its side's smoke (front-line units of the printed types).
  */
 export function hitThreshold(
@@ -216,14 +224,14 @@ export function hitThreshold(
   assaultGroup: readonly string[] = [attacker],
 ): number {
   const tc = cardOf(s, target);
-  const t = s.inPlay[target]!;
+  const t = unitIn(s, target)!;
   const base =
     weapon === 'close-assault'
       ? Math.min(...assaultGroup.map((u) => closeAssaultValue(s, u) ?? 20))
       : (cardOf(s, attacker).weapons[weapon]!.attack[targetIcon(tc.type)] ?? 99);
-  const immobileBonus = isImmobile(tc) ? 2 : 0;
+  const immobileBonus = artilleryBonusApplies(s, tc) ? 2 : 0;
   const accuracy = amountOf(unitEffects(s, attacker), 'accuracy');
-  const aimLoss = s.inPlay[attacker]?.accuracyLoss ?? 0;
+  const aimLoss = unitIn(s, attacker)?.accuracyLoss ?? 0;
   const concealment = amountOf(unitEffects(s, target), 'concealment');
   const smoke =
     t.line === 'front'
@@ -238,7 +246,7 @@ export function hitThreshold(
 /** Defense after cards and damage (the bullets rule uses the printed Defense instead). */
 export function effectiveDefense(s: State, unit: string): number {
   const bonus = amountOf(unitEffects(s, unit), 'defense');
-  return Math.max(0, cardOf(s, unit).defense + bonus - (s.inPlay[unit]?.defenseLoss ?? 0));
+  return Math.max(0, cardOf(s, unit).defense + bonus - (unitIn(s, unit)?.defenseLoss ?? 0));
 }
 
 /**
@@ -251,6 +259,17 @@ export function netDamage(intensity: number, damageIndex: number, defense: numbe
   const withBonus = intensity + (opts.bonus ?? 0);
   const raw = (opts.doubled ? withBonus * 2 : withBonus) + damageIndex;
   return Math.max(0, raw - defense);
+}
+
+/**
+ * Why a Damage card may not kill the crew of this unit, or null (rules version 2 let it). 001
+ * Damage Resolution keeps a crew out of harm unless the hit destroys the unit it crews, and a
+ * Damage card is only drawn for a unit the hit left standing: from version 3 such an effect is
+ * refused, whatever a club's catalog prints.
+ */
+export function crewProtected(s: State, unit: string): RuleViolation | null {
+  if (!atLeast(s, 3) || !unitIn(s, unit)?.crew) return null;
+  return violation('damage/crew-protected', 'A crew is harmed only when the hit destroys the unit it crews; this Damage effect does not apply', RULE.damage);
 }
 
 export type CrewFate = 'returned' | 'captured' | 'lost';
@@ -321,9 +340,9 @@ export const identicalInEffect = (s: State, title: string, seat: string, unit: s
 
 /** Can this attack still be resolved: attackers able and present, target present? */
 export function attackVoid(s: State, a: Attack): string | null {
-  if (!s.inPlay[a.target]) return 'the target is gone';
+  if (!unitIn(s, a.target)) return 'the target is gone';
   if (a.closeAssault)
     return assaultParticipants(s, a).length < MIN_CLOSE_ASSAULT ? `fewer than ${MIN_CLOSE_ASSAULT} infantry of the close assault can still attack` : null;
-  if (a.attackers.some((u) => !s.inPlay[u] || cannotAttack(s, u) !== null)) return 'the attacker can no longer attack';
+  if (a.attackers.some((u) => !unitIn(s, u) || cannotAttack(s, u) !== null)) return 'the attacker can no longer attack';
   return null;
 }

@@ -24,6 +24,7 @@ const PHASE: Readonly<Record<View['phase'], string>> = {
   muster: 'Muster: picking starting hands',
   commitment: 'Commitment phase',
   declaration: 'Target declaration',
+  initiative: 'Initiative tied: each side may discard a card for +1 before the re-roll',
   combat: 'Combat phase',
   draw: 'Draw phase',
   over: 'Game over',
@@ -190,6 +191,8 @@ function orderNotes(x: SeatView, name: (id: string) => string): Note[] {
 
 function stepText(s: OrderStep, name: (id: string) => string): string {
   switch (s.kind) {
+    case 'pick':
+      return `pick ${s.card} for the starting hand`;
     case 'commit':
       return `commit ${s.unit}${s.crew ? ` with crew ${s.crew}` : ''} to the ${s.line} line`;
     case 'replaceCrew':

@@ -2,7 +2,7 @@ import type { Viewer } from '../kernel/visibility.js';
 import { indexCatalog } from './data/catalog.js';
 import type { Side, Weapon } from './data/schema.js';
 import { pending } from './legal.js';
-import { SEATS, type State, type UnitInPlay } from './model.js';
+import { cardEntry, SEATS, type State, type UnitInPlay } from './model.js';
 import { cardOf, damageEdge, effectiveDefense } from './rules.js';
 
 /**
@@ -32,7 +32,7 @@ export function view(s: State, viewer: Viewer) {
       type: card.type,
       cost: card.cost,
       line: u.line,
-      crew: u.crew ? { id: u.crew, card: s.cards[u.crew]!.card } : null,
+      crew: u.crew ? { id: u.crew, card: cardEntry(s, u.crew)!.card } : null,
       needsCrew: card.crew !== 'none' && u.crew === null,
       endurance: u.endurance,
       full: card.endurance.full,
@@ -45,7 +45,7 @@ export function view(s: State, viewer: Viewer) {
       weapons: card.weapons.map(weaponLine),
       weaponsLost: u.weaponsLost,
       commandCards: s.effects.filter((e) => e.unit === u.id).map((e) => ({ card: e.card, title: e.title })),
-      capturedFrom: s.cards[u.id]!.owner !== u.controller ? s.cards[u.id]!.owner : undefined,
+      capturedFrom: cardEntry(s, u.id)!.owner !== u.controller ? cardEntry(s, u.id)!.owner : undefined,
     };
   };
   const battle = (seat: Side) => {
@@ -106,6 +106,8 @@ export function view(s: State, viewer: Viewer) {
     seats: Object.fromEntries(SEATS.map((seat) => [seat, seatView(seat)])),
     battleArea: Object.fromEntries(SEATS.map((seat) => [seat, battle(seat)])),
     initiative: s.initiative,
+    // Tied Initiative rolls this turn (rules version 3: the re-roll waits for each side's +1 choice).
+    initiativeTies: s.initiativeTies,
     chooser: s.chooser,
     attacks: s.attacks,
     friendlyFire: s.friendlyFire,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hitThreshold, spearpoint, targetProblem, type State } from '../../domain/spearpoint/index.js';
+import { expectRefused } from './rulebook.js';
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
 /**
@@ -46,8 +47,8 @@ describe('attack (001 Combat Phase: Attack)', () => {
     const types = r.events.map((e) => e.type);
     expect(types.indexOf('CommandCardDiscardedForBonus')).toBeGreaterThan(types.indexOf('AttackRolled'));
     expect(r.s.commandDiscard).toContain(card);
-    expect(when(t, 'us', resolve('t1-us-1', { boostWith: card, boostShot: 4 })).error?.code).toBe('command/no-such-shot');
-    expect(when(t, 'us', resolve('t1-us-1', { boostShot: 2 })).error?.code).toBe('command/boost-without-card');
+    expectRefused(t, resolve('t1-us-1', { boostWith: card, boostShot: 4 }), 'us', 'command/no-such-shot');
+    expectRefused(t, resolve('t1-us-1', { boostShot: 2 }), 'us', 'command/boost-without-card');
     expect(spearpoint.legalCommands(t, 'us')).toContainEqual(resolve('t1-us-1', { boostWith: card, boostRoll: 'intensity', boostShot: 3 }));
   });
 
@@ -130,7 +131,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
         }),
       ).error?.code,
     ).toBe('command/boost-twice');
-    expect(when(t, 'de', resolve('t1-de-1', { boostWith: a, boosts: [{ card: b, roll: 'hit' }] })).error?.code).toBe('command/boost-twice');
+    expectRefused(t, resolve('t1-de-1', { boostWith: a, boosts: [{ card: b, roll: 'hit' }] }), 'de', 'command/boost-twice');
   });
 
   describe('friendly fire', () => {
@@ -216,7 +217,7 @@ describe('close assault (001 Combat Phase: Target Declaration)', () => {
     });
     expect(when(s, 'de', { type: 'JoinCloseAssault', attacker: 'de-t1', target: 'us-t1' }).error).toBeUndefined();
     const rear = given({ us: [{ card: 'us-m7-priest', line: 'rear' }], de: [{ card: 'de-rifle-squad' }] });
-    expect(when(rear, 'de', { type: 'JoinCloseAssault', attacker: 'de-t1', target: 'us-t1' }).error?.code).toBe('combat/close-assault-target');
+    expectRefused(rear, { type: 'JoinCloseAssault', attacker: 'de-t1', target: 'us-t1' }, 'de', 'combat/close-assault-target');
   });
 });
 
@@ -248,14 +249,14 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     const [smoke1, smoke2] = [cardTitled(s, 'Lay Smoke', 0), cardTitled(s, 'Lay Smoke', 1)];
     const t = withHand(s, 'us', [], [smoke1, smoke2]);
     const once = when(t, 'us', { type: 'PlayCommandCard', card: smoke1 });
-    expect(when(once.s, 'us', { type: 'PlayCommandCard', card: smoke2 }).error?.code).toBe('command/identical');
+    expectRefused(once.s, { type: 'PlayCommandCard', card: smoke2 }, 'us', 'command/identical');
     const inEffect = {
       ...t,
       effects: [
         { card: smoke1, title: 'Lay Smoke', seat: 'us' as const, unit: null, effect: { kind: 'smoke' as const, amount: 3 }, duration: 'turn' as const },
       ],
     };
-    expect(when(inEffect, 'us', { type: 'PlayCommandCard', card: smoke2 }).error?.code).toBe('command/identical');
+    expectRefused(inEffect, { type: 'PlayCommandCard', card: smoke2 }, 'us', 'command/identical');
     // The other side's identical card is its own.
     expect(
       when(withHand(inEffect, 'de', [], [cardTitled(s, 'Lay Smoke', 2)]), 'de', { type: 'PlayCommandCard', card: cardTitled(s, 'Lay Smoke', 2) }).error,
@@ -357,7 +358,7 @@ describe('draw phase (001 Draw Phase)', () => {
     let s: State = withHand({ ...base, seats: { ...base.seats, de: { ...base.seats.de, drawDone: true } } }, 'us', [], five);
     for (let i = 0; i < 3; i++) s = when(s, 'us', { type: 'DrawCard', from: 'command' }).s;
     expect(s.seats.us.commands).toHaveLength(8);
-    expect(when(s, 'us', { type: 'DrawCard', from: 'command' }).error?.code).toBe('draw/no-more');
+    expectRefused(s, { type: 'DrawCard', from: 'command' }, 'us', 'draw/no-more');
     for (let i = 0; i < 2; i++) s = when(s, 'us', { type: 'DiscardCommand', card: s.seats.us.commands[0]! }).s;
     expect(s.phase).toBe('draw');
     const last = when(s, 'us', { type: 'DiscardCommand', card: s.seats.us.commands[0]! });

@@ -13,6 +13,7 @@ import {
   BUILT_IN_CATALOG,
   indexCatalog,
 } from '../../domain/spearpoint/index.js';
+import { expectRefused } from './rulebook.js';
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
 const unit = (id: string) => indexCatalog(BUILT_IN_CATALOG).unit(id);
@@ -79,7 +80,7 @@ describe('target declaration (001 Combat Phase: Target Declaration)', () => {
   it('one target per unit, declared in a sealed order the other side cannot see until both have sealed', () => {
     const a = when(s, 'us', { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t2', weapons: [0] });
     expect(a.emitted[0]!.visibility).toEqual({ to: 'seats', seats: ['us'] });
-    expect(when(a.s, 'us', { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [0] }).error?.code).toBe('combat/already-declared');
+    expectRefused(a.s, { type: 'DeclareAttack', attacker: 'us-t1', target: 'de-t1', weapons: [0] }, 'us', 'combat/already-declared');
     const sealed = when(a.s, 'us', { type: 'SealOrder' });
     expect(ofType(sealed.events, 'DeclarationRevealed')).toHaveLength(0);
     const revealed = when(sealed.s, 'de', { type: 'SealOrder' }, [4, 9]);
@@ -113,8 +114,8 @@ describe('close assault (001 Combat Phase: Target Declaration)', () => {
   });
   it('only front-line infantry may join, only against armored front-line units', () => {
     const t = given({ us: [{ card: 'us-rifle-squad' }, { card: 'us-m4a1-sherman' }], de: [{ card: 'de-rifle-squad' }, { card: 'de-tiger-i' }] });
-    expect(when(t, 'us', { type: 'JoinCloseAssault', attacker: 'us-t2', target: 'de-t2' }).error?.code).toBe('combat/close-assault-infantry');
-    expect(when(t, 'us', { type: 'JoinCloseAssault', attacker: 'us-t1', target: 'de-t1' }).error?.code).toBe('combat/close-assault-target');
+    expectRefused(t, { type: 'JoinCloseAssault', attacker: 'us-t2', target: 'de-t2' }, 'us', 'combat/close-assault-infantry');
+    expectRefused(t, { type: 'JoinCloseAssault', attacker: 'us-t1', target: 'de-t1' }, 'us', 'combat/close-assault-target');
   });
 });
 
@@ -228,7 +229,7 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     ).s;
     const paused = when(two, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [2, 1]);
     expect(paused.s.friendlyFire).toMatchObject({ chooser: 'us', candidates: ['de-t2', 'de-t3'] });
-    expect(when(paused.s, 'de', { type: 'ChooseFriendlyFireVictim', unit: 'de-t3' }).error?.code).toBe('combat/no-friendly-fire');
+    expectRefused(paused.s, { type: 'ChooseFriendlyFireVictim', unit: 'de-t3' }, 'de', 'combat/no-friendly-fire');
     const chosen = when(paused.s, 'us', { type: 'ChooseFriendlyFireVictim', unit: 'de-t3' }, [10]);
     const [gone] = ofType(chosen.events, 'UnitDestroyed');
     expect(gone).toMatchObject({ unit: 'de-t3', by: null, points: 0 });
@@ -247,14 +248,19 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     expect(ofType(r.events, 'FriendlyFireVictimChosen')[0]).toMatchObject({ unit: 'de-t2', automatic: true });
     expect(r.s.friendlyFire).toBeNull();
   });
-  it('artillery and guns are attacked as vehicles with a bonus of 2; mobile artillery is not', () => {
-    const s = given({
-      us: [{ card: 'us-105mm-howitzer' }, { card: 'us-57mm-at-gun' }, { card: 'us-m7-priest' }],
+  it('artillery and guns are attacked as vehicles with a bonus of 2, mobile artillery too (rules version 3; version 2 left it out)', () => {
+    const place = {
+      us: [{ card: 'us-105mm-howitzer' }, { card: 'us-57mm-at-gun' }, { card: 'us-m7-priest' }, { card: 'us-m7-priest', line: 'rear' as const }],
       de: [{ card: 'de-88mm-flak-36' }, { card: 'de-bf109' }],
-    });
+    };
+    const s = given(place);
     expect(hitThreshold(s, 'de-t1', 0, 'us-t1')).toBe(9 - 2);
     expect(hitThreshold(s, 'de-t1', 0, 'us-t2')).toBe(9 - 2);
-    expect(hitThreshold(s, 'de-t1', 0, 'us-t3')).toBe(9);
+    expect(hitThreshold(s, 'de-t1', 0, 'us-t3')).toBe(9 - 2);
+    expect(hitThreshold(s, 'de-t2', 0, 'us-t4')).toBe(unit('de-bf109').weapons[0]!.attack.vehicle! - 2);
+    const v2 = given(place, 'declaration', {}, 2);
+    expect(hitThreshold(v2, 'de-t1', 0, 'us-t1')).toBe(9 - 2);
+    expect(hitThreshold(v2, 'de-t1', 0, 'us-t3')).toBe(9);
   });
   it('discarding a command card before the roll adds 1 to it, and the card is discarded face up', () => {
     const s = tigerVsSherman().s;
@@ -370,12 +376,12 @@ describe('command cards in combat (001 Gameplay: Command cards)', () => {
 });
 
 describe('damage cards in play (001 Combat Phase: Damage Resolution)', () => {
-  const plan = (damageDeck: string[], damageDiscard: string[] = []) => {
-    const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] });
+  const plan = (damageDeck: string[], damageDiscard: string[] = [], rulesVersion?: number) => {
+    const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }, 'declaration', {}, rulesVersion);
     return bothSeal({ ...s, damageDeck, damageDiscard }, [], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }], [1, 9]).s;
   };
-  it('Crew Casualty kills the crew (scored by the attacker) and leaves the tank idle', () => {
-    const r = when(plan(['dmg-03']), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 5]);
+  it('rules version 2: its Crew Casualty card killed the crew of the surviving tank (scored by the attacker) and left it idle', () => {
+    const r = when(plan(['dmg-03'], [], 2), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 5]);
     expect(ofType(r.events, 'CrewKilled')[0]).toMatchObject({ unit: 'us-t1', crew: 'us-t1c', by: 'de', points: 2 });
     expect(r.s.inPlay['us-t1']!.crew).toBeNull();
     expect(r.s.seats.de.score).toBe(2);

@@ -1,12 +1,60 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { verifyLog, createRegistry } from '../../domain/kernel/index.js';
-import { BUILT_IN_CATALOG, spearpoint } from '../../domain/spearpoint/index.js';
+import { verifyLog, createRegistry, scriptedRng, type Rng } from '../../domain/kernel/index.js';
+import { BUILT_IN_CATALOG, spearpoint, type Command, type State } from '../../domain/spearpoint/index.js';
 import { CheckedGame, playRandom, type HiddenStats } from './harness.js';
 
 // Changed from '5e' when muster picks began to draw from the secret dice: every game moved, and games
 // 100-199 no longer happened to play a Capture That Unit! (a rare card for a random player).
 const SEED = '5f'.repeat(32);
 const OPTIONS = [{}, { situation: 'tiger-hunt' }, { situation: 'hold-the-line' }, { us: { preset: 'us-armor' }, de: { preset: 'de-armor' } }];
+
+/** Names Object.prototype answers to: a player's id must never reach them (ids live in Maps or are checked with Object.hasOwn). */
+export const HOSTILE_IDS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'] as const;
+
+/** The fields of each command that name a card, unit, crew or attack by id. */
+const ID_FIELDS: Partial<Record<Command['type'], string[]>> = {
+  PickStartingUnit: ['card'],
+  CommitUnit: ['unit', 'crew'],
+  ReplaceCrew: ['crew', 'unit'],
+  MoveCrew: ['from', 'to'],
+  MoveLine: ['unit'],
+  PlayCommandCard: ['card', 'target', 'boostWith'],
+  DeclareAttack: ['attacker', 'target'],
+  JoinCloseAssault: ['attacker', 'target'],
+  SealOrder: ['initiativeBoost'],
+  ResolveAttack: ['attackId', 'boostWith'],
+  ChooseFriendlyFireVictim: ['unit'],
+  DiscardUnit: ['card'],
+  DiscardCommand: ['card'],
+};
+
+/**
+ * Hostile ids: every offered command again with a random Object.prototype name in each of its
+ * id fields (present or not), alone and inside a SealOrder's steps. Each must be refused as a
+ * value with a namespaced code, never throw (over HTTP a throw is a 500).
+ */
+export function probeHostileIds(s: State, seat: 'us' | 'de', legal: readonly Command[], pick: Rng): void {
+  const tried: Command[] = [];
+  for (const c of legal) {
+    for (const field of ID_FIELDS[c.type] ?? []) {
+      const hostile = { ...c, [field]: HOSTILE_IDS[pick.int(HOSTILE_IDS.length)] } as Command;
+      tried.push(hostile);
+      if (spearpoint.drafts!.isStep(hostile)) tried.push({ type: 'SealOrder', steps: [hostile as never] });
+    }
+  }
+  for (const c of tried) {
+    const parsed = spearpoint.commandSchema.safeParse(c);
+    if (!parsed.success) continue; // refused at the boundary (command/malformed)
+    let r: ReturnType<typeof spearpoint.decide>;
+    try {
+      r = spearpoint.decide(s, parsed.data, seat, { rng: scriptedRng([5, 5, 5, 5, 5, 5, 5, 5]), now: '' });
+    } catch (e) {
+      throw new Error(`hostile ${JSON.stringify(c)} threw: ${(e as Error).message}`, { cause: e });
+    }
+    if (r.ok) throw new Error(`hostile ${JSON.stringify(c)} was accepted`);
+    if (!/^[a-z-]+\/[a-z-]+$/.test(r.error.code)) throw new Error(`hostile ${JSON.stringify(c)} refused without a code: ${JSON.stringify(r.error)}`);
+  }
+}
 
 /**
  * Plays games [from, to) with random legal commands through the kernel (decideCreate/Join/Play,
@@ -27,7 +75,7 @@ export function fuzzSuite(name: string, from: number, to: number, verifyEvery = 
         const game = new CheckedGame(SEED, `fuzz-${g}`, stats);
         try {
           game.start({ ...OPTIONS[g % OPTIONS.length], maxTurns: 25 });
-          playRandom(game, `${g}`.padStart(64, '0'), undefined, opts);
+          playRandom(game, `${g}`.padStart(64, '0'), undefined, { ...opts, probe: probeHostileIds });
         } catch (e) {
           failures.push(`game ${g}: ${(e as Error).message}`);
           continue;
@@ -44,7 +92,7 @@ export function fuzzSuite(name: string, from: number, to: number, verifyEvery = 
       }
     }, 120_000);
 
-    it('every game finishes: no exception, no stall, every offered command accepted, sampled logs verify', () => {
+    it('every game finishes: no exception, no stall, every offered command accepted, hostile ids refused, sampled logs verify', () => {
       expect(failures).toEqual([]);
       expect(finished).toBe(to - from);
       expect(verified).toBeGreaterThan(0);

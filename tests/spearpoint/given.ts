@@ -15,10 +15,16 @@ export interface Placement {
 
 /**
  * Given: a battle area. Units get ids `${side}-t1`, `${side}-t2`… (their crews `…c`), the game is
- * at turn 1 in the given phase, both starting hands done, decks as a Standard game deals them.
+ * at turn 1 in the given phase, both starting hands done, decks as a Standard game deals them,
+ * under the engine's current rules version unless another is named.
  */
-export function given(place: { us?: Placement[]; de?: Placement[] }, phase: State['phase'] = 'declaration', options: object = {}): State {
-  let s = spearpoint.initialState(optionsSchema.parse(options) as never, spearpoint.version);
+export function given(
+  place: { us?: Placement[]; de?: Placement[] },
+  phase: State['phase'] = 'declaration',
+  options: object = {},
+  rulesVersion: number = spearpoint.version,
+): State {
+  let s = spearpoint.initialState(optionsSchema.parse(options) as never, rulesVersion);
   const cards = { ...s.cards };
   const inPlay: Record<string, UnitInPlay> = {};
   for (const side of ['us', 'de'] as Side[]) {

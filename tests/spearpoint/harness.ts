@@ -13,6 +13,7 @@ import {
   type GameState,
   type NewEvent,
   type Result,
+  type Rng,
   type RuleViolation,
 } from '../../domain/kernel/index.js';
 import { spearpoint, indexCatalog, type Command, type State } from '../../domain/spearpoint/index.js';
@@ -196,6 +197,8 @@ export function checkViewsHidden(s: State, stats: HiddenStats): void {
  * a card that then stays secret in the hand.
  */
 export function checkRevealsSpent(after: State, batch: EventEnvelope[], publicInHand: ReadonlySet<string>): void {
+  // A card may leave the hand and come back by a draw in the same batch (Resupply drawing from a reshuffled discard pile).
+  const redrawn = new Set(batch.filter((e) => e.type === 'CardDrawn').map((e) => (e.data as { card: string }).card));
   for (const e of batch) {
     if (!REVEALS.has(e.type)) continue;
     const tokens = strings(e.data);
@@ -203,7 +206,8 @@ export function checkRevealsSpent(after: State, batch: EventEnvelope[], publicIn
       if (!canSee(e.visibility, { kind: 'seat', seat: viewer }, false)) continue;
       const opp: Side = viewer === 'us' ? 'de' : 'us';
       for (const t of secretsOf(after, opp))
-        if (tokens.has(t) && !publicInHand.has(t)) throw new Error(`${e.type} shows ${viewer} ${opp}'s card ${t}, which stays in ${opp}'s hand`);
+        if (tokens.has(t) && !publicInHand.has(t) && !redrawn.has(t))
+          throw new Error(`${e.type} shows ${viewer} ${opp}'s card ${t}, which stays in ${opp}'s hand`);
     }
   }
 }
@@ -264,7 +268,12 @@ export class CheckedGame {
  * With `drafts`, order steps are drafted in private (kernel/draft.ts) and sent whole with the
  * seal, as the terminal client does; legal commands then come from the draft's scratch state.
  */
-export function playRandom(game: CheckedGame, chooserSeed: string, maxCommands = 5000, opts: { drafts?: boolean } = {}): number {
+export function playRandom(
+  game: CheckedGame,
+  chooserSeed: string,
+  maxCommands = 5000,
+  opts: { drafts?: boolean; probe?: (s: State, seat: Side, legal: readonly Command[], pick: Rng) => void } = {},
+): number {
   const pick = seededRng({ seed: chooserSeed, gameId: game.gameId, entropy: [], counter: 0 });
   const drafts: Record<Side, Command[]> = { us: [], de: [] };
   let commands = 0;
@@ -287,6 +296,7 @@ export function playRandom(game: CheckedGame, chooserSeed: string, maxCommands =
         const r = spearpoint.decide(s, c, seat, { rng: dry, now: '' });
         if (!r.ok) throw new Error(`legal command ${JSON.stringify(c)} refused: ${r.error.message} (game ${game.gameId})`);
       }
+      opts.probe?.(s, seat, legal, pick);
     }
     const chosen = legal[pick.int(legal.length)]!;
     if (opts.drafts && spearpoint.drafts!.isStep(chosen)) drafts[seat].push(chosen);

@@ -123,7 +123,8 @@ const seatView = (s: State, who: Side | 'spectator') =>
 
 describe('hidden information, probed through the API: a seat cannot tell apart games that differ only in what it must not know', () => {
   it('the checkpoints cover every phase, and each twin really differs in hidden cards', () => {
-    expect(new Set(CHECKPOINTS.map((s) => s.phase))).toEqual(new Set(['muster', 'commitment', 'declaration', 'combat', 'draw']));
+    // 'initiative' (rules version 3): a tied Initiative roll waits for each side's sealed +1 choice.
+    expect(new Set(CHECKPOINTS.map((s) => s.phase))).toEqual(new Set(['muster', 'commitment', 'declaration', 'initiative', 'combat', 'draw']));
     const twins = CHECKPOINTS.map((s) => twin(s, false));
     expect(twins.filter((x) => x.changed.some((c) => c.startsWith('hand '))).length).toBeGreaterThan(CHECKPOINTS.length / 2);
     expect(twins.filter((x) => x.changed.some((c) => c.startsWith('command '))).length).toBeGreaterThan(CHECKPOINTS.length / 2);
@@ -229,7 +230,8 @@ describe('hidden information: the starting hand', () => {
     const s = mustering();
     const copies = s.seats.us.reserves.filter((id) => s.cards[id]!.card === 'us-rifle-squad');
     expect(copies.length).toBeGreaterThan(1);
-    const picked = new Set(secrets.map((x) => hand(s, 'us', { type: 'PickStartingUnit', card: 'us-rifle-squad' }, x)[0]));
+    const pick = { type: 'PickStartingUnit', card: 'us-rifle-squad' } as const;
+    const picked = new Set(secrets.map((x) => hand(s, 'us', { type: 'AutoPickHand', steps: [pick] }, x)[0]));
     expect(picked.size).toBeGreaterThan(1);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideCreate, seededRng } from '../../domain/kernel/index.js';
 import { cannotAttack, hitThreshold, optionsSchema, shotsOf, spearpoint, type Event as SpearpointEvent, type State } from '../../domain/spearpoint/index.js';
+import { expectRefused } from './rulebook.js';
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
 const setupGame = (options: object = {}) => {
@@ -56,14 +57,18 @@ describe('setup (001 Two-Player Standard Game Setup)', () => {
     let cur = s;
     const picks = [...new Set(cur.seats.us.reserves.map((u) => cur.cards[u]!.card))].slice(0, 4);
     for (const card of picks) {
-      // One draw per pick chooses among identical copies (muster.ts); 0 takes the first.
-      const r = when(cur, 'us', { type: 'PickStartingUnit', card }, [0]);
-      expect(r.emitted[0]!.visibility).toEqual({ to: 'seats', seats: ['us'] });
+      // A step of the sealed muster order (rules version 3): seen by its seat only, no dice.
+      const r = when(cur, 'us', { type: 'PickStartingUnit', card });
+      expect(r.emitted.map((e) => e.visibility)).toEqual([{ to: 'seats', seats: ['us'] }]);
       cur = r.s;
     }
+    expect(cur.seats.us.hand).toEqual([]);
+    expect(spearpoint.legalCommands(cur, 'us').filter((c) => c.type === 'PickStartingUnit')).toEqual([]);
+    // The seal takes one copy of each picked card with the secret dice (0 takes the first).
+    cur = when(cur, 'us', { type: 'SealOrder' }, [0, 0, 0, 0]).s;
     expect(cur.seats.us.hand.map((u) => cur.cards[u]!.card)).toEqual(picks);
     expect(cur.seats.us.handReady).toBe(true);
-    expect(when(cur, 'us', { type: 'AutoPickHand' }).error?.code).toBe('muster/hand-ready');
+    expectRefused(cur, { type: 'AutoPickHand' }, 'us', 'muster/hand-ready');
     expect(cur.phase).toBe('muster');
     const auto = when(cur, 'de', { type: 'AutoPickHand' });
     expect(auto.s.seats.de.hand).toHaveLength(4);
@@ -73,7 +78,7 @@ describe('setup (001 Two-Player Standard Game Setup)', () => {
   });
   it('a Situation may modify the rules: in Hold the Line German aircraft arrive from turn 3', () => {
     const s = withHand(given({}, 'commitment', { situation: 'hold-the-line' }), 'de', ['de-bf109', 'de-pilot']);
-    expect(when(s, 'de', { type: 'CommitUnit', unit: 'de-h1', crew: 'de-h2' }).error?.code).toBe('situation/no-aircraft-yet');
+    expectRefused(s, { type: 'CommitUnit', unit: 'de-h1', crew: 'de-h2' }, 'de', 'situation/no-aircraft-yet');
     expect(when({ ...s, turn: 3 }, 'de', { type: 'CommitUnit', unit: 'de-h1', crew: 'de-h2' }).error).toBeUndefined();
   });
   it('a Situation places its units and swaps in its own win conditions and deck sizes', () => {
@@ -98,10 +103,10 @@ describe('commitment (001 Commitment Phase)', () => {
     ]);
   it('a unit that needs a crew is committed with a crew of the right kind, and a crew never alone', () => {
     const s = base();
-    expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h1' }).error?.code).toBe('commitment/crew-required');
-    expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h3' }).error?.code).toBe('commitment/wrong-crew');
-    expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h2' }).error?.code).toBe('commitment/crew-alone');
-    expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h4', crew: 'us-h2' }).error?.code).toBe('commitment/no-crew-needed');
+    expectRefused(s, { type: 'CommitUnit', unit: 'us-h1' }, 'us', 'commitment/crew-required');
+    expectRefused(s, { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h3' }, 'us', 'commitment/wrong-crew');
+    expectRefused(s, { type: 'CommitUnit', unit: 'us-h2' }, 'us', 'commitment/crew-alone');
+    expectRefused(s, { type: 'CommitUnit', unit: 'us-h4', crew: 'us-h2' }, 'us', 'commitment/no-crew-needed');
     const r = bothSeal(
       s,
       [
@@ -127,7 +132,7 @@ describe('commitment (001 Commitment Phase)', () => {
       ['OrderSealed', 'all'],
     ]);
     expect(sealed.s.inPlay).toEqual({});
-    expect(when(sealed.s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }).error?.code).toBe('order/sealed');
+    expectRefused(sealed.s, { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2' }, 'us', 'order/sealed');
     const reveal = when(sealed.s, 'de', { type: 'SealOrder' });
     expect(ofType(reveal.events, 'CommitmentRevealed')[0]!.orders.us).toEqual([{ kind: 'commit', unit: 'us-h4', crew: null, line: 'front' }]);
     expect(Object.keys(reveal.s.inPlay)).toEqual(['us-h4']);
@@ -180,7 +185,7 @@ describe('commitment (001 Commitment Phase)', () => {
   });
   it('a replacement crew may be committed alone to a unit in play that lost its crew', () => {
     const s = withHand(given({ us: [{ card: 'us-m4a1-sherman', crew: false }, { card: 'us-m4a1-sherman' }] }, 'commitment'), 'us', ['us-tank-crew']);
-    expect(when(s, 'us', { type: 'ReplaceCrew', crew: 'us-h1', unit: 'us-t2' }).error?.code).toBe('commitment/already-crewed');
+    expectRefused(s, { type: 'ReplaceCrew', crew: 'us-h1', unit: 'us-t2' }, 'us', 'commitment/already-crewed');
     const r = bothSeal(s, [{ type: 'ReplaceCrew', crew: 'us-h1', unit: 'us-t1' }], []);
     expect(r.s.inPlay['us-t1']!.crew).toBe('us-h1');
     expect(cannotAttack(r.s, 'us-t1')).toBeNull();
@@ -190,7 +195,7 @@ describe('commitment (001 Commitment Phase)', () => {
       { us: [{ card: 'us-m4a1-sherman' }, { card: 'us-m10', crew: false }, { card: 'us-105mm-howitzer', crew: false, line: 'rear' }] },
       'commitment',
     );
-    expect(when(s, 'us', { type: 'MoveCrew', from: 'us-t1', to: 'us-t3' }).error?.code).toBe('commitment/wrong-crew');
+    expectRefused(s, { type: 'MoveCrew', from: 'us-t1', to: 'us-t3' }, 'us', 'commitment/wrong-crew');
     const r = bothSeal(s, [{ type: 'MoveCrew', from: 'us-t1', to: 'us-t2' }], []);
     expect(r.s.inPlay['us-t2']!.crew).toBe('us-t1c');
     expect(r.s.inPlay['us-t1']!.crew).toBeNull();
@@ -204,15 +209,15 @@ describe('commitment (001 Commitment Phase)', () => {
   });
   it('mobile artillery is committed to either line and may change lines in a commitment phase, unless immobilized', () => {
     const s = base();
-    expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h5', crew: 'us-h3' }).error?.code).toBe('commitment/line-required');
+    expectRefused(s, { type: 'CommitUnit', unit: 'us-h5', crew: 'us-h3' }, 'us', 'commitment/line-required');
     const r = bothSeal(s, [{ type: 'CommitUnit', unit: 'us-h5', crew: 'us-h3', line: 'rear' }], []);
     expect(r.s.inPlay['us-h5']!.line).toBe('rear');
     const next = { ...r.s, phase: 'commitment' as const };
     const moved = bothSeal(next, [{ type: 'MoveLine', unit: 'us-h5', line: 'front' }], []);
     expect(moved.s.inPlay['us-h5']!.line).toBe('front');
     const stuck = { ...next, inPlay: { ...next.inPlay, 'us-h5': { ...next.inPlay['us-h5']!, immobilized: true } } };
-    expect(when(stuck, 'us', { type: 'MoveLine', unit: 'us-h5', line: 'front' }).error?.code).toBe('commitment/immobilized');
-    expect(when(s, 'us', { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2', line: 'rear' }).error?.code).toBe('commitment/wrong-line');
+    expectRefused(stuck, { type: 'MoveLine', unit: 'us-h5', line: 'front' }, 'us', 'commitment/immobilized');
+    expectRefused(s, { type: 'CommitUnit', unit: 'us-h1', crew: 'us-h2', line: 'rear' }, 'us', 'commitment/wrong-line');
   });
   it('aircraft go to no line with their turns of flight, counted down each combat phase, then return with the pilot under the Reserves deck', () => {
     const r = bothSeal(base(), [{ type: 'CommitUnit', unit: 'us-h6', crew: 'us-h7' }], []);
@@ -239,7 +244,7 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     const s = table();
     const hull = cardTitled(s, 'Hull Down');
     const t = withHand(s, 'us', [], [hull]);
-    expect(when(t, 'us', { type: 'PlayCommandCard', card: hull, target: 'us-t2' }).error?.code).toBe('command/wrong-unit-type');
+    expectRefused(t, { type: 'PlayCommandCard', card: hull, target: 'us-t2' }, 'us', 'command/wrong-unit-type');
     expect(when(t, 'us', { type: 'PlayCommandCard', card: hull, target: 'us-t1' }).error).toBeUndefined();
   });
   it('identical cards are not cumulative', () => {
@@ -247,9 +252,9 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     const [a, b] = [cardTitled(s, 'Hull Down', 0), cardTitled(s, 'Hull Down', 1)];
     const t = withHand(s, 'us', [], [a, b]);
     const once = when(t, 'us', { type: 'PlayCommandCard', card: a, target: 'us-t1' });
-    expect(when(once.s, 'us', { type: 'PlayCommandCard', card: b, target: 'us-t1' }).error?.code).toBe('command/identical');
+    expectRefused(once.s, { type: 'PlayCommandCard', card: b, target: 'us-t1' }, 'us', 'command/identical');
     const inPlay = bothSeal(t, [{ type: 'PlayCommandCard', card: a, target: 'us-t1' }], []);
-    expect(when({ ...inPlay.s, phase: 'commitment' }, 'us', { type: 'PlayCommandCard', card: b, target: 'us-t1' }).error?.code).toBe('command/identical');
+    expectRefused({ ...inPlay.s, phase: 'commitment' }, { type: 'PlayCommandCard', card: b, target: 'us-t1' }, 'us', 'command/identical');
   });
   it('Hull Down and Dig In raise Defense, Field Camouflage makes a unit harder to hit, Veteran cards easier to hit with', () => {
     const s = table();
@@ -278,7 +283,7 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     expect(r.s.seats.us.hand).toEqual(['us-t1', 'us-t1c']);
     expect(r.s.inPlay['us-t1']).toBeUndefined();
     const stuck = { ...t, inPlay: { ...t.inPlay, 'us-t1': { ...t.inPlay['us-t1']!, immobilized: true } } };
-    expect(when(stuck, 'us', { type: 'PlayCommandCard', card: w, target: 'us-t1' }).error?.code).toBe('command/immobilized');
+    expectRefused(stuck, { type: 'PlayCommandCard', card: w, target: 'us-t1' }, 'us', 'command/immobilized');
   });
   it('Commit Reserves draws unit cards privately; Resupply draws command cards', () => {
     const s = table();
@@ -317,9 +322,9 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     expect(cannotAttack(kept.s, 'de-t1')?.code).toBe('combat/idle');
     const crewed = bothSeal({ ...kept.s, phase: 'commitment' }, [{ type: 'ReplaceCrew', crew: 'us-h1', unit: 'de-t1' }], []);
     expect(cannotAttack(crewed.s, 'de-t1')).toBeNull();
-    expect(when(t, 'us', { type: 'PlayCommandCard', card: cap, target: 'de-t2' }).error?.code).toBe('command/wrong-unit-type');
+    expectRefused(t, { type: 'PlayCommandCard', card: cap, target: 'de-t2' }, 'us', 'command/wrong-unit-type');
     const undamaged = { ...t, inPlay: { ...t.inPlay, 'de-t1': { ...t.inPlay['de-t1']!, damageCard: null } } };
-    expect(when(undamaged, 'us', { type: 'PlayCommandCard', card: cap, target: 'de-t1' }).error?.code).toBe('command/not-damaged');
+    expectRefused(undamaged, { type: 'PlayCommandCard', card: cap, target: 'de-t1' }, 'us', 'command/not-damaged');
   });
   it('Field Repairs removes the Damage card and restores Full Endurance', () => {
     const s = given({ us: [{ card: 'us-m4a1-sherman', patch: { damageCard: 'dmg-01', endurance: 7, immobilized: true } }] }, 'commitment');
@@ -372,7 +377,7 @@ describe('draw phase (001 Draw Phase)', () => {
   };
   it('the first draw is a Command card, then any two cards, then the side is done', () => {
     let s = drawing();
-    expect(when(s, 'us', { type: 'DrawCard', from: 'reserves' }).error?.code).toBe('draw/command-first');
+    expectRefused(s, { type: 'DrawCard', from: 'reserves' }, 'us', 'draw/command-first');
     const first = when(s, 'us', { type: 'DrawCard', from: 'command' });
     expect(first.emitted.find((e) => e.event.type === 'CardDrawn')!.visibility).toEqual({ to: 'seats', seats: ['us'] });
     s = when(when(first.s, 'us', { type: 'DrawCard', from: 'reserves' }).s, 'us', { type: 'DrawCard', from: 'reserves' }).s;
@@ -386,7 +391,7 @@ describe('draw phase (001 Draw Phase)', () => {
     for (const from of ['command', 'reserves', 'reserves'] as const) s = when(s, 'us', { type: 'DrawCard', from }).s;
     expect(s.seats.us.hand).toHaveLength(9);
     expect(s.phase).toBe('draw');
-    expect(when(s, 'us', { type: 'DrawCard', from: 'command' }).error?.code).toBe('draw/no-more');
+    expectRefused(s, { type: 'DrawCard', from: 'command' }, 'us', 'draw/no-more');
     s = when(s, 'us', { type: 'DiscardUnit', card: 'us-h1' }).s;
     expect(s.seats.us.reserves.at(-1)).toBe('us-h1');
     const last = when(s, 'us', { type: 'DiscardUnit', card: 'us-h2' });
@@ -406,14 +411,14 @@ describe('draw phase (001 Draw Phase)', () => {
     expect(once.error).toBeUndefined();
     expect(once.events).toEqual(stepwise.events);
     expect(once.s).toEqual(stepwise.s);
-    expect(spearpoint.legalCommands(s, 'us')).toEqual(
-      expect.arrayContaining([
-        { type: 'DrawCards', from: ['command', 'reserves', 'reserves'] },
-        { type: 'DrawCards', from: ['command', 'command', 'reserves'] },
-        { type: 'DrawCards', from: ['command', 'reserves', 'command'] },
-        { type: 'DrawCards', from: ['command', 'command', 'command'] },
-      ]),
-    );
+    // One offer per split between the decks (the order within a turn's draws changes nothing);
+    // decide still accepts any order that keeps the Command card first.
+    expect(spearpoint.legalCommands(s, 'us').filter((c) => c.type === 'DrawCards')).toEqual([
+      { type: 'DrawCards', from: ['command', 'command', 'command'] },
+      { type: 'DrawCards', from: ['command', 'command', 'reserves'] },
+      { type: 'DrawCards', from: ['command', 'reserves', 'reserves'] },
+    ]);
+    expect(when(s, 'us', { type: 'DrawCards', from: ['command', 'reserves', 'command'] }).error).toBeUndefined();
     expect(
       spearpoint
         .legalCommands(s, 'us')

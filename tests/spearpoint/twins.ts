@@ -43,7 +43,12 @@ export function twin(s: State, decks: boolean): { t: State; changed: string[] } 
     }
   }
   // A sealed order stays hidden until both have sealed: another one (here: none) must look the same.
-  if ((t.phase === 'commitment' || t.phase === 'declaration') && opp().sealed && !t.seats[PROBER].sealed && opp().order.length > 0) {
+  if (
+    (t.phase === 'commitment' || t.phase === 'declaration' || t.phase === 'initiative') &&
+    opp().sealed &&
+    !t.seats[PROBER].sealed &&
+    opp().order.length > 0
+  ) {
     patchOpp({ order: [] });
     changed.push('sealed order');
   }

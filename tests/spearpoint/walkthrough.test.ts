@@ -14,7 +14,9 @@ describe('a walkthrough of one turn', () => {
     const g = new CheckedGame('3c'.repeat(32), 'walkthrough', { checkedEvents: 0, checkedViews: 0 });
     g.start({});
     const s = (): State => g.state!.game;
+    // The starting hand is a sealed order: four picks, then the seal.
     for (const card of ['us-m4a1-sherman', 'us-tank-crew', 'us-rifle-squad', 'us-rifle-squad']) g.play('us', { type: 'PickStartingUnit', card });
+    g.play('us', { type: 'SealOrder' });
     g.play('de', { type: 'AutoPickHand' });
     const cardsOf = (ids: readonly string[]) => ids.map((id) => s().cards[id]!.card);
     expect(cardsOf(s().seats.us.hand)).toEqual(['us-m4a1-sherman', 'us-tank-crew', 'us-rifle-squad', 'us-rifle-squad']);

@@ -223,8 +223,8 @@ const fuel: DamageEffectInput = { kind: 'fuelLeak', name: 'Fuel Leak' };
 const explodes = (name: string): DamageEffectInput => ({ kind: 'explodes', name });
 const weapon = (i: number, name: string): DamageEffectInput => ({ kind: 'weaponLost', name, weapon: i });
 
-/** [title, infantry edge, tank/vehicle edge, artillery/gun edge, aircraft edge] */
-const damageRows: [string, DamageEffectInput, DamageEffectInput, DamageEffectInput, DamageEffectInput][] = [
+/** [title, infantry edge, tank/vehicle edge, artillery/gun edge, aircraft edge] (rules version 2) */
+const damageRowsV2: [string, DamageEffectInput, DamageEffectInput, DamageEffectInput, DamageEffectInput][] = [
   ['Immobilized', shaken(1), immobilized, immobilized, fuel],
   ['Fire Control Damage', aim(2, 'Wounded Leader'), aim(2, 'Fire Control Damage'), aim(2, 'Sights Damaged'), aim(2, 'Gunsight Shattered')],
   ['Crew Casualty', shaken(2), crewCasualty, crewCasualty, aim(1, 'Pilot Wounded')],
@@ -252,8 +252,34 @@ const damageRows: [string, DamageEffectInput, DamageEffectInput, DamageEffectInp
   ['Wounded', aim(1, 'Wounded'), crewCasualty, crewCasualty, aim(1, 'Pilot Wounded')],
 ];
 
-export const DAMAGE_CARDS: DamageInput[] = damageRows.map(([title, infantry, vehicle, artillery, aircraft], i) => ({
-  id: `dmg-${String(i + 1).padStart(2, '0')}`,
+/**
+ * Rules version 3: 001 Damage Resolution protects a crew unless the hit destroys its unit, and a
+ * Damage card is drawn only for a unit that survives, so no edge may kill a crew. The four
+ * cards whose vehicle or artillery edge did (Crew Casualty, Commander Hit, Spall, Wounded) now
+ * shake or rattle the crew instead.
+ */
+const V3_EDGES: Record<string, Partial<Record<'vehicle' | 'artillery', DamageEffectInput>>> = {
+  'Crew Casualty': { vehicle: shaken(2, 'Crew Casualty'), artillery: shaken(2, 'Crew Casualty') },
+  'Commander Hit': { vehicle: aim(2, 'Commander Hit'), artillery: aim(2, 'Layer Hit') },
+  Spall: { vehicle: shaken(1, 'Spall') },
+  Wounded: { vehicle: aim(1, 'Crew Wounded'), artillery: aim(1, 'Crew Wounded') },
+};
+const damageRows = damageRowsV2.map(([title, infantry, vehicle, artillery, aircraft]): (typeof damageRowsV2)[number] => [
   title,
-  effects: { infantry, vehicle, artillery, aircraft },
-}));
+  infantry,
+  V3_EDGES[title]?.vehicle ?? vehicle,
+  V3_EDGES[title]?.artillery ?? artillery,
+  aircraft,
+]);
+
+const damageCards = (rows: typeof damageRowsV2): DamageInput[] =>
+  rows.map(([title, infantry, vehicle, artillery, aircraft], i) => ({
+    id: `dmg-${String(i + 1).padStart(2, '0')}`,
+    title,
+    effects: { infantry, vehicle, artillery, aircraft },
+  }));
+
+/** The Damage deck of the built-in catalog (rules version 3). */
+export const DAMAGE_CARDS: DamageInput[] = damageCards(damageRows);
+/** The Damage deck games of rules version 2 were created with: kept so they replay and verify. */
+export const DAMAGE_CARDS_V2: DamageInput[] = damageCards(damageRowsV2);

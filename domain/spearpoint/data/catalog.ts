@@ -8,7 +8,7 @@
  */
 import { err, ok, type Result } from '../../kernel/result.js';
 import { catalogSchema, type Catalog, type CommandCard, type DamageCard, type UnitCard } from './schema.js';
-import { COMMAND_CARDS, DAMAGE_CARDS } from './cards.js';
+import { COMMAND_CARDS, DAMAGE_CARDS, DAMAGE_CARDS_V2 } from './cards.js';
 import { DE_UNITS, US_UNITS } from './units.js';
 
 export interface CatalogError {
@@ -60,18 +60,15 @@ export function loadCatalog(json: unknown): Result<Catalog, CatalogError[]> {
   return errors.length ? err(errors) : ok(c);
 }
 
-function builtIn(): Catalog {
-  const r = loadCatalog({
-    name: 'Fieldpost representative catalog (not the printed cards)',
-    units: [...US_UNITS, ...DE_UNITS],
-    commandCards: COMMAND_CARDS,
-    damageCards: DAMAGE_CARDS,
-  });
+function builtIn(damageCards: typeof DAMAGE_CARDS, name: string): Catalog {
+  const r = loadCatalog({ name, units: [...US_UNITS, ...DE_UNITS], commandCards: COMMAND_CARDS, damageCards });
   if (!r.ok) throw new Error(`built-in Spearpoint catalog is invalid: ${JSON.stringify(r.error)}`);
   return r.value;
 }
 
-export const BUILT_IN_CATALOG: Catalog = builtIn();
+export const BUILT_IN_CATALOG: Catalog = builtIn(DAMAGE_CARDS, 'Fieldpost representative catalog (not the printed cards)');
+/** The built-in catalog of rules version 2 (its Crew Casualty edges killed the crew of a surviving unit); its games still replay with it. */
+export const BUILT_IN_CATALOG_V2: Catalog = builtIn(DAMAGE_CARDS_V2, 'Fieldpost representative catalog, rules version 2 (not the printed cards)');
 
 /** Lookups by id, built once per catalog. */
 export interface CatalogIndex {

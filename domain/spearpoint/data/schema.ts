@@ -150,7 +150,10 @@ export const damageEffectSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('immobilized'), name: z.string().min(1) }).strict(),
   /** The weapon at this position (0 = first listed) no longer fires. */
   z.object({ kind: z.literal('weaponLost'), name: z.string().min(1), weapon: z.number().int().min(0).max(3) }).strict(),
-  /** The crew is killed; the unit stands idle until a replacement crew is committed. */
+  /**
+   * The crew is killed; the unit stands idle until a replacement crew is committed. Rules version 2
+   * only: from version 3 the engine refuses it (001 protects the crew of a unit that survives).
+   */
   z.object({ kind: z.literal('crewCasualty'), name: z.string().min(1) }).strict(),
   /** Aircraft: returns to base at the end of this combat phase. */
   z.object({ kind: z.literal('fuelLeak'), name: z.string().min(1) }).strict(),

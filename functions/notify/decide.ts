@@ -41,7 +41,10 @@ export const noticeSchema = z.object({
   sides: z.array(z.string()).optional(),
   /** What the recipient is asked to do (turn notices; a start that is also their move). */
   asked: z.array(asked),
+  /** The seats of other sides. */
   opponents: z.array(seatRef),
+  /** Other seats of the recipient's own side, in team games (absent in notices made before sides). */
+  partners: z.array(seatRef).optional(),
   version: z.number().int(),
   hash: z.string(),
   at: z.string(),
@@ -78,6 +81,19 @@ function bySeatPlayer(s: GameSummary, seats: readonly string[]): Map<string, str
   return out;
 }
 
+/**
+ * The other seats of a game as the recipient sees them: its side's other seats are partners,
+ * every other side's seats opponents (a seat is a side of its own in a game without teams).
+ */
+function othersOf(next: GameSummary, player: string, seats: readonly string[]) {
+  const sideOf = (s: GameSummary['seats'][number]) => s.side ?? s.id;
+  const mySides = new Set(next.seats.filter((s) => seats.includes(s.id)).map(sideOf));
+  const others = next.seats.filter((s) => !seats.includes(s.id) && s.player !== player);
+  const ref = (s: GameSummary['seats'][number]) => ({ seat: s.id, name: s.name, player: s.player });
+  const partners = others.filter((s) => mySides.has(sideOf(s))).map(ref);
+  return { opponents: others.filter((s) => !mySides.has(sideOf(s))).map(ref), ...(partners.length ? { partners } : {}) };
+}
+
 export function decideNotices(old: GameSummary | undefined, next: GameSummary): Notice[] {
   // A head rewritten without a new event (or a replay of an older one) announces nothing.
   if (old && old.version >= next.version) return [];
@@ -90,7 +106,7 @@ export function decideNotices(old: GameSummary | undefined, next: GameSummary): 
     player,
     seats,
     sides: seats.map(seatName),
-    opponents: next.seats.filter((s) => !seats.includes(s.id) && s.player !== player).map((s) => ({ seat: s.id, name: s.name, player: s.player })),
+    ...othersOf(next, player, seats),
     version: next.version,
     hash: next.hash,
     at: next.updatedAt,

@@ -16,6 +16,8 @@ export interface JsonPayload {
   readonly sides: readonly string[];
   readonly asked: Notice['asked'];
   readonly opponents: Notice['opponents'];
+  /** In team games: the other seats of the recipient's side. */
+  readonly partners?: Notice['opponents'];
   readonly game: {
     readonly id: string;
     readonly title: string;
@@ -47,6 +49,7 @@ export function webhookPayload(format: WebhookFormat, n: Notice, r: Rendered, de
         sides: n.sides ?? n.seats,
         asked: n.asked,
         opponents: n.opponents,
+        ...(n.partners?.length ? { partners: n.partners } : {}),
         game: { id: n.gameId, title: n.title, engine: n.engine, url: r.link, version: n.version, hash: n.hash },
         ...(n.invitedBy !== undefined ? { invitedBy: n.invitedBy } : {}),
         ...(n.outcome ? { outcome: n.outcome } : {}),

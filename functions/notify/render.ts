@@ -12,6 +12,8 @@ export interface Rendered {
   readonly headline: string;
   readonly link: string;
   readonly opponents: string;
+  /** The recipient's partners in a team game, in words ('' without). */
+  readonly partners: string;
   readonly asked: readonly string[];
   readonly deadline: string | undefined;
   readonly receipt: string;
@@ -27,6 +29,7 @@ const listing = (xs: readonly string[]) => listWords(xs, 'nobody yet');
 const endSeats = (n: Notice) => [
   ...n.seats.map((id, i) => ({ id, name: n.sides?.[i] ?? n.asked.find((a) => a.seat === id)?.name ?? id, player: n.player })),
   ...n.opponents.map((o) => ({ id: o.seat, name: o.name, player: o.player })),
+  ...(n.partners ?? []).map((o) => ({ id: o.seat, name: o.name, player: o.player })),
 ];
 
 const kindNote = { move: '', sealed: ' (a sealed order: nobody sees it until all have submitted)', reaction: " (a reaction on another seat's turn)" } as const;
@@ -34,6 +37,8 @@ const kindNote = { move: '', sealed: ' (a sealed order: nobody sees it until all
 export function renderNotice(n: Notice, appUrl: string): Rendered {
   const link = gameLink(appUrl, n.gameId);
   const opponents = listing(n.opponents.map(who));
+  const partners = n.partners?.length ? listWords(n.partners.map(who), '') : '';
+  const withPartners = partners ? `, with your partner${n.partners!.length > 1 ? 's' : ''} ${partners}` : '';
   const game = `${n.title} (game ${n.gameId})`;
   const asked = n.asked.map((a) => `${a.name}: ${a.prompt}${kindNote[a.kind]}`);
   const deadlines = n.asked
@@ -47,11 +52,11 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
   switch (n.kind) {
     case 'turn':
       subject = `Your move in ${n.title} against ${opponents}`;
-      headline = `${n.player}: it is your move in ${game} against ${opponents}.`;
+      headline = `${n.player}: it is your move in ${game} against ${opponents}${withPartners}.`;
       break;
     case 'started':
       subject = n.asked.length ? `${n.title} has started: your move against ${opponents}` : `${n.title} has started against ${opponents}`;
-      headline = `${n.player}: ${game} has started against ${opponents}; ${n.asked.length ? 'it is your move.' : 'it is not your move yet.'}`;
+      headline = `${n.player}: ${game} has started against ${opponents}${withPartners}; ${n.asked.length ? 'it is your move.' : 'it is not your move yet.'}`;
       break;
     case 'ended': {
       const r = n.outcome?.result;
@@ -91,7 +96,7 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
   const html = `<!doctype html><html><body style="font-family:sans-serif">${lines
     .map((l) => (l === '' ? '<br>' : `<div>${escapeHtml(l).replace(escapeHtml(link), `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`)}</div>`))
     .join('')}</body></html>`;
-  return { subject, headline, link, opponents, asked, deadline, receipt, text, html };
+  return { subject, headline, link, opponents, partners, asked, deadline, receipt, text, html };
 }
 
 export function escapeHtml(s: string): string {

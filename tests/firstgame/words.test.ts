@@ -70,7 +70,7 @@ describe('side and player names instead of seat ids', () => {
     expect(shown).toContain('Result: won by Germany (bob) (United States resigned)');
     const waiting = formatGame(view(), 'alice');
     expect(waiting).toContain('Waiting for Germany (bob): Turn 2: declare');
-    expect(waiting).toContain('View as United States:');
+    expect(waiting).toContain('Board as United States:');
     const lines = [...shown.split('\n'), ...waiting.split('\n')].filter((l) => !l.startsWith('  ') && !l.includes('"'));
     for (const l of lines) expect(l).not.toMatch(words);
   });

@@ -12,6 +12,8 @@ import {
   dueWindows,
   onlySide,
   pendingOf,
+  renderSvg,
+  renderText,
   seedCommitment,
   standingOrdersOf,
   verifyLog,
@@ -233,3 +235,17 @@ function finish(g: MemoryGame, fromHour: number): EventEnvelope[] {
   }
   return g.events;
 }
+
+describe('the picture', () => {
+  it('shows the advance, who is asked, the scores and interceptors left, as SVG and text', () => {
+    const g = started();
+    play(g, 'ann', 'Advance', 1);
+    const scene = relayRaid.scene!(g.state!.game as Parameters<typeof relayRaid.evolve>[0], viewerFor(g.state!.meta, 'sam'));
+    expect(scene.status).toEqual(['n1 advances: s1 may intercept']);
+    expect(scene.links).toEqual([{ from: { piece: 'n1' }, to: { piece: 's1' }, kind: 'attack', label: 'advance', highlight: true }]);
+    const text = renderText(scene);
+    expect(text).toContain('asked: intercept?');
+    expect(text).toContain('North: 2 interceptors left');
+    expect(renderSvg(scene)).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+  });
+});

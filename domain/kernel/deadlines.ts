@@ -126,10 +126,6 @@ export function decideTimeOut<S>(engine: AnyEngine, state: GameState<S>, input: 
   return ok(timedOut(engine, state as GameState, overdue, null, input.now, seed));
 }
 
-/** Whether the scheduler has something to do now: a window to lapse or a move gone overdue. */
-export const anythingDue = (engine: AnyEngine, state: GameState, now: string): boolean =>
-  dueWindows(engine, state, now).length > 0 || overdueMoves(engine, state, now).length > 0;
-
 /** The next moment a deadline of this game falls, for the scheduler to wake at. */
 export const nextDeadline = (engine: AnyEngine, state: GameState): string | undefined =>
   pendingOf(engine, state)

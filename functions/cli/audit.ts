@@ -22,11 +22,6 @@ function readExportFile(file: string): { events: EventEnvelope[]; claims: Export
   return { events: events as EventEnvelope[], claims: Array.isArray(parsed) ? {} : (parsed as ExportClaims) };
 }
 
-/** Reads an exported log: the API's export object ({events: [...]}) or a bare array of events. */
-export function readExport(file: string): EventEnvelope[] {
-  return readExportFile(file).events;
-}
-
 /** The export's stated game, version and final hash must be those of its events: a receipt is checked against them. */
 export function claimProblems(events: readonly EventEnvelope[], claims: ExportClaims): string[] {
   const last = events[events.length - 1];

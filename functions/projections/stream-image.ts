@@ -7,7 +7,6 @@ import type { GameSummary } from '../../domain/kernel/index.js';
  * AttributeValue form ({S: ...}, {N: ...}, {M: ...}). Typed loosely so either fits.
  */
 export type WireValue = Readonly<Record<string, unknown>>;
-export type WireImage = Readonly<Record<string, WireValue>>;
 
 export interface StreamRecordLike {
   readonly eventID?: string | undefined;

@@ -318,8 +318,6 @@ export class DynamoEventStore implements EventStore {
   }
 }
 
-export const createDynamoEventStore = (opts: DynamoEventStoreOptions): DynamoEventStore => new DynamoEventStore(opts);
-
 function encodeSnapshot(pk: string, gameId: string, s: Snapshot): Record<string, unknown> {
   return {
     pk,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { App, Aspects, Stack, type CfnElement } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readConfig } from '../../infra/config.js';
@@ -43,8 +43,6 @@ export function synth(context: Record<string, unknown> = {}, opts: SynthOptions 
   const template = Template.fromStack(stack);
   return { stack, template, annotations: Annotations.fromStack(stack) };
 }
-
-export { Match };
 
 export interface CfnResource {
   readonly Type: string;

@@ -1,7 +1,6 @@
-export { spearpoint, optionsSchema, resolveDeck } from './engine.js';
+export { spearpoint, optionsSchema } from './engine.js';
 export * from './model.js';
 export * from './rules.js';
-export { BUILT_IN_CATALOG, loadCatalog, indexCatalog, type CatalogError } from './data/catalog.js';
-export { PRESET_DECKS, DEFAULT_PRESET } from './data/decks.js';
-export { SITUATIONS, STANDARD } from './data/situations.js';
+export { BUILT_IN_CATALOG, loadCatalog, indexCatalog } from './data/catalog.js';
+export { PRESET_DECKS } from './data/decks.js';
 export type * from './data/schema.js';

@@ -6,7 +6,6 @@ import type { GameSummary } from '../../domain/kernel/index.js';
  * poller (@aws-sdk/client-dynamodb-streams' _Record) deliver them: images in the wire
  * AttributeValue form ({S: ...}, {N: ...}, {M: ...}). Typed loosely so either fits.
  */
-export type WireValue = Readonly<Record<string, unknown>>;
 
 export interface StreamRecordLike {
   readonly eventID?: string | undefined;

@@ -16,7 +16,6 @@ export type UnitType = z.infer<typeof unitTypeSchema>;
 
 /** Crew kinds: what a crewed unit requires and what a crew card supplies. */
 export const crewKindSchema = z.enum(['tank', 'artillery', 'pilot']);
-export type CrewKind = z.infer<typeof crewKindSchema>;
 
 const attackValue = z.number().int().min(2).max(20);
 
@@ -160,7 +159,6 @@ export const damageEffectSchema = z.discriminatedUnion('kind', [
   /** Destroyed outright, with its crew. */
   z.object({ kind: z.literal('explodes'), name: z.string().min(1) }).strict(),
 ]);
-export type DamageEffect = z.infer<typeof damageEffectSchema>;
 
 export const damageCardSchema = z
   .object({
@@ -182,7 +180,6 @@ export const catalogSchema = z
     damageCards: z.array(damageCardSchema).length(DAMAGE_DECK_SIZE),
   })
   .strict();
-export type CatalogInput = z.input<typeof catalogSchema>;
 
 export interface Catalog {
   readonly name: string;

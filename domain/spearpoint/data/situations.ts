@@ -17,7 +17,6 @@ export const winConditionSchema = z.discriminatedUnion('kind', [
   /** This seat wins once it has destroyed or captured this many enemy units of these types. */
   z.object({ kind: z.literal('destroyTypes'), seat: sideSchema, types: z.array(unitTypeSchema).min(1), count: z.number().int().min(1).max(20) }).strict(),
 ]);
-export type WinCondition = z.infer<typeof winConditionSchema>;
 
 const placedSchema = z.object({ card: z.string(), crew: z.string().optional(), line: z.enum(['front', 'rear', 'air']).optional() }).strict();
 

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import { zodSummary } from '../../domain/kernel/index.js';
-import { AppError, ConcurrencyError } from '../ports.js';
+import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
 import type { ApiDeps, Method, Reply, Route, RouteModule } from './types.js';
 
@@ -185,9 +185,6 @@ export function toErrorReply(e: unknown, requestId: string, logError: (err: unkn
   if (e instanceof AppError) {
     if (e.status === 500) logError(e, requestId);
     return errorReply(e.status, e.code, e.message, e.rule, e.status === 401 ? { 'www-authenticate': 'Bearer' } : undefined);
-  }
-  if (e instanceof ConcurrencyError) {
-    return errorReply(409, 'game/version-conflict', 'The game moved on while your command was being decided: reload and try again');
   }
   logError(e, requestId);
   // Never leak internals: the request id lets an operator find the logged error.

@@ -7,7 +7,7 @@ import { signLocalJwt } from '../../functions/http/jwt.js';
 import { createRouter } from '../../functions/http/router.js';
 import { routeModules } from '../../functions/http/routes/index.js';
 import { defineRoute, type ApiDeps, type RouteModule } from '../../functions/http/types.js';
-import { AppError, ConcurrencyError } from '../../functions/ports.js';
+import { AppError } from '../../functions/ports.js';
 import { apiEvent } from './support.js';
 
 /** Router unit tests: no database, a dummy service that must never be reached. */
@@ -43,7 +43,6 @@ const echo: RouteModule = () => [
     params: z.object({ kind: z.string() }),
     handle: async ({ params }) => {
       if (params.kind === 'app') throw new AppError(422, 'rule/x', 'Not allowed', 'Rulebook 1.2');
-      if (params.kind === 'race') throw new ConcurrencyError('lost');
       throw new Error('secret table name tbl-prod-123 exploded');
     },
   }),
@@ -104,11 +103,9 @@ describe('router', () => {
     expect(multibyte.statusCode).toBe(413);
   });
 
-  it('maps AppError and ConcurrencyError, and hides internals on 500', async () => {
+  it('maps AppError, and hides internals on 500 (a lost race never reaches the router: the service retries or answers 409 version/conflict)', async () => {
     const a = await router(event('GET', '/v1/boom/app'));
     expect([a.statusCode, json(a)]).toEqual([422, { code: 'rule/x', message: 'Not allowed', rule: 'Rulebook 1.2' }]);
-    const c = await router(event('GET', '/v1/boom/race'));
-    expect([c.statusCode, json(c).code]).toEqual([409, 'game/version-conflict']);
     const logged = vi.fn();
     const r500 = await createRouter([echo], deps, { authenticate: alwaysAlice, logError: logged })(event('GET', '/v1/boom/other'));
     expect(r500.statusCode).toBe(500);

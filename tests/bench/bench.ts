@@ -7,7 +7,8 @@ import '../../functions/quiet-sdk.js';
  *   2. command latency p50/p95, as a ratio to a raw Query + TransactWriteItems baseline of the
  *      same shape run interleaved in the same process against the same DynamoDB Local,
  *   3. fold throughput of the fixture engine (events per second), and verifier throughput,
- *   4. the time to draw a Spearpoint mid-game scene as SVG and as PNG (median of many renders).
+ *   4. events appended per command in a seeded Spearpoint game (median, p95, max), and
+ *   5. the time to draw a Spearpoint mid-game scene as SVG and as PNG (median of many renders).
  * BENCH_COMMANDS (default 600) sets the game's length. With --json, the figures are printed
  * as one JSON object on stdout (the report goes to stderr).
  */
@@ -118,8 +119,9 @@ function baseline(client: DynamoDBClient, tableName: string, gameId: string) {
 /**
  * A Spearpoint game played by seeded random legal commands through the kernel until combat on
  * turn 3 with shots fired: units in both battle areas, cards in hand, attacks with results.
+ * Also the number of events each accepted game command appended (create and joins left out).
  */
-function midGameScene(): Scene {
+function midGameScene(): { scene: Scene; eventsPerCommand: number[] } {
   const seed = 'be'.repeat(32);
   const pick = seededRng({ seed, gameId: 'bench-pick', entropy: [], counter: 0 });
   let events: EventEnvelope[] = [];
@@ -130,7 +132,9 @@ function midGameScene(): Scene {
     const more = chain(head, r.value, { gameId: 'bench-scene', commandId: `c${events.length}`, at: '2026-01-01T00:00:00.000Z', player });
     events = [...events, ...more];
     state = foldAll(spearpoint, more, state) as GameState<State>;
+    return more.length;
   };
+  const eventsPerCommand: number[] = [];
   apply(decideCreate(spearpoint, { gameId: 'bench-scene', options: {}, createdBy: 'alice', commitment: seedCommitment(seed) }), 'alice');
   apply(decideJoin(spearpoint, state!, { player: 'alice', seat: 'us', entropy: 'a' }, seed), 'alice');
   apply(decideJoin(spearpoint, state!, { player: 'bob', seat: 'de', entropy: 'b' }, seed), 'bob');
@@ -145,16 +149,26 @@ function midGameScene(): Scene {
     const busy = legal.filter((c) => c.type === 'CommitUnit' || c.type === 'DeclareAttack' || c.type === 'ResolveAttack');
     const pool = busy.length && s.seats[seat].order.length < 4 && pick.int(4) > 0 ? busy : legal;
     const command = pool[pick.int(pool.length)]!;
-    apply(decidePlay(spearpoint, state!, { player: players[seat], command, now: '2026-01-01T00:00:00.000Z' }, seed), players[seat]);
+    eventsPerCommand.push(apply(decidePlay(spearpoint, state!, { player: players[seat], command, now: '2026-01-01T00:00:00.000Z' }, seed), players[seat]));
   }
-  return spearpoint.scene!(state!.game, { kind: 'seat', seat: 'us' });
+  return { scene: spearpoint.scene!(state!.game, { kind: 'seat', seat: 'us' }), eventsPerCommand };
 }
 
 const median = (xs: number[]) => pct(xs, 50);
 
-/** Median time per render of one scene: SVG (many runs) and PNG (after the WebAssembly and fonts are loaded). */
+/**
+ * Median time per render of one scene: SVG (many runs) and PNG (after the WebAssembly and fonts
+ * are loaded). And, from the game played to reach that scene, the events a Spearpoint command
+ * appends (the kernel issue's figure: every event is an item in the command's transaction).
+ */
 async function pictures(): Promise<void> {
-  const scene = midGameScene();
+  const { scene, eventsPerCommand } = midGameScene();
+  figures['eventsPerCommandMedian'] = median(eventsPerCommand);
+  figures['eventsPerCommandMax'] = Math.max(...eventsPerCommand);
+  say('');
+  say(
+    `4. Events appended per Spearpoint command (${eventsPerCommand.length} accepted commands of a seeded game to turn 3, in memory): median ${median(eventsPerCommand)}, p95 ${pct(eventsPerCommand, 95)}, max ${Math.max(...eventsPerCommand)}`,
+  );
   const svgTimes: number[] = [];
   let svg = '';
   for (let i = 0; i < 300; i++) {
@@ -178,7 +192,7 @@ async function pictures(): Promise<void> {
   figures['pngStartupMs'] = coldMs;
   say('');
   say(
-    `4. Board pictures: a Spearpoint mid-game scene (${scene.rows.flat().length} regions, ${svg.length.toLocaleString('en')} bytes of SVG, ${bytes.toLocaleString('en')} bytes of PNG):`,
+    `5. Board pictures: a Spearpoint mid-game scene (${scene.rows.flat().length} regions, ${svg.length.toLocaleString('en')} bytes of SVG, ${bytes.toLocaleString('en')} bytes of PNG):`,
   );
   say(`   scene to SVG  median ${ms(median(svgTimes))}  p95 ${ms(pct(svgTimes, 95))}  (target under 5 ms)`);
   say(`   SVG to PNG    median ${ms(median(pngTimes))}  p95 ${ms(pct(pngTimes, 95))}  (target under 50 ms; loading resvg and the fonts once: ${ms(coldMs)})`);

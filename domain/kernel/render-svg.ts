@@ -34,6 +34,8 @@ const SIDE_COLOURS = ['#2f6690', '#8c2f1e', '#4d7c0f', '#6d28d9'] as const;
 const TONE = { info: '#4b5563', good: '#15803d', bad: '#b91c1c' } as const;
 const TERRAIN_COLOURS = ['#d9e4c8', '#c8d8e4', '#e4d7c8', '#d4c8e4', '#c8e4dc', '#e4e0c8'] as const;
 const HIGHLIGHT = '#d97706';
+/** A face-down card is a flat slate grey: a hatched pattern looked the same at mail size and cost the rasterizer more. */
+const CARD_BACK = '#5b6371';
 
 /** Characters XML 1.0 cannot contain, even escaped: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF. */
 // eslint-disable-next-line no-control-regex
@@ -102,8 +104,8 @@ class Painter {
       return {
         height,
         svg:
-          `<rect x="${n(x)}" y="${n(y)}" width="${CARD_W}" height="${height}" rx="6" fill="url(#back)" ${stroke}/>` +
-          `<rect x="${n(x + 6)}" y="${n(y + 8)}" width="${CARD_W - 12}" height="20" rx="3" fill="#ffffff" opacity="0.9"/>` +
+          `<rect x="${n(x)}" y="${n(y)}" width="${CARD_W}" height="${height}" rx="6" fill="${CARD_BACK}" ${stroke}/>` +
+          `<rect x="${n(x + 6)}" y="${n(y + 8)}" width="${CARD_W - 12}" height="20" rx="3" fill="#ffffff" fill-opacity="0.9"/>` +
           text(x + 10, y + 22, p.label, { size: 12, bold: true, width: CARD_W - 20 }) +
           (count ? text(x + CARD_W / 2, y + 47, count, { size: 14, bold: true, fill: '#ffffff', anchor: 'middle' }) : ''),
       };
@@ -259,6 +261,11 @@ function anchorOf(e: LinkEnd, anchors: Anchors) {
   return 'piece' in e ? anchors.get(e.piece) : anchors.get(cellKey(e.region, e.col, e.row));
 }
 
+/**
+ * Drawn for the mail picture too, so the SVG avoids what costs a rasterizer most: translucency
+ * is fill-opacity or stroke-opacity on the one shape (an `opacity` makes resvg draw the shape
+ * on a layer of its own and composite it), and the arrowhead is not clipped to its box.
+ */
 export function renderSvg(scene: Scene): string {
   const p = new Painter(scene);
   const parts: string[] = [];
@@ -296,7 +303,7 @@ export function renderSvg(scene: Scene): string {
     const colour = l.highlight ? HIGHLIGHT : l.kind === 'sight' ? '#1d4ed8' : '#111827';
     const dash = l.kind === 'sight' ? ' stroke-dasharray="6 4"' : '';
     parts.push(
-      `<line x1="${n(a.x)}" y1="${n(a.y)}" x2="${n(b.x)}" y2="${n(b.y)}" stroke="${colour}" stroke-width="${l.highlight ? 3 : 2}" opacity="0.8"${dash}${
+      `<line x1="${n(a.x)}" y1="${n(a.y)}" x2="${n(b.x)}" y2="${n(b.y)}" stroke="${colour}" stroke-width="${l.highlight ? 3 : 2}" stroke-opacity="0.8"${dash}${
         l.kind === 'attack' ? ' marker-end="url(#arrow)"' : ''
       }/>`,
     );
@@ -305,7 +312,7 @@ export function renderSvg(scene: Scene): string {
       const mx = (a.x + b.x) / 2;
       const my = (a.y + b.y) / 2;
       parts.push(
-        `<rect x="${n(mx - textWidth(label, 11) / 2 - 4)}" y="${n(my - 10)}" width="${n(textWidth(label, 11) + 8)}" height="15" rx="3" fill="#ffffff" opacity="0.9"/>`,
+        `<rect x="${n(mx - textWidth(label, 11) / 2 - 4)}" y="${n(my - 10)}" width="${n(textWidth(label, 11) + 8)}" height="15" rx="3" fill="#ffffff" fill-opacity="0.9"/>`,
       );
       parts.push(text(mx, my + 1, label, { size: 11, anchor: 'middle', fill: colour }));
     }
@@ -319,8 +326,7 @@ export function renderSvg(scene: Scene): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-labelledby="scene-title scene-desc" font-family="${SCENE_FONT}">` +
     `<title id="scene-title">${escapeXml(scene.title)}</title><desc id="scene-desc">${escapeXml(desc)}</desc>` +
-    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#111827"/></marker>' +
-    '<pattern id="back" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="#4b5563"/><rect width="4" height="8" fill="#6b7280"/></pattern></defs>' +
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse" overflow="visible"><path d="M0,0L10,5L0,10z" fill="#111827" fill-opacity="0.8"/></marker></defs>' +
     `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>` +
     parts.join('') +
     '</svg>'

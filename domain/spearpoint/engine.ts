@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deckOf, peek } from '../kernel/deck.js';
 import type { Emitted, GameEngine } from '../kernel/engine.js';
 import { violation } from '../kernel/errors.js';
 import { err, ok } from '../kernel/result.js';
@@ -202,10 +203,8 @@ function initialState(o: Options, rulesVersion: number): State {
     turn: 0,
     seats,
     inPlay: {},
-    commandDeck: catalog.commandCards.map((c) => c.id),
-    commandDiscard: [],
-    damageDeck: catalog.damageCards.map((c) => c.id),
-    damageDiscard: [],
+    commandDeck: deckOf(catalog.commandCards.map((c) => c.id)),
+    damageDeck: deckOf(catalog.damageCards.map((c) => c.id)),
     effects: [],
     attacks: [],
     chooser: null,
@@ -257,10 +256,10 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     // Shuffle both Reserves decks, the Command deck and the Damage deck; deal 3 Command cards each (001 Setup).
     const out = new Out(state);
     for (const seat of SEATS) out.emit({ type: 'ReservesShuffled', seat, order: ctx.rng.shuffle(state.seats[seat].reserves) }, HIDDEN);
-    out.emit({ type: 'CommandDeckShuffled', order: ctx.rng.shuffle(state.commandDeck) }, HIDDEN);
-    out.emit({ type: 'DamageDeckShuffled', order: ctx.rng.shuffle(state.damageDeck) }, HIDDEN);
+    out.emit({ type: 'CommandDeckShuffled', order: ctx.rng.shuffle(state.commandDeck.draw) }, HIDDEN);
+    out.emit({ type: 'DamageDeckShuffled', order: ctx.rng.shuffle(state.damageDeck.draw) }, HIDDEN);
     for (const seat of SEATS) {
-      out.emit({ type: 'CommandCardsDealt', seat, cards: out.s.commandDeck.slice(0, COMMANDS_DEALT) }, onlySeats(seat));
+      out.emit({ type: 'CommandCardsDealt', seat, cards: peek(out.s.commandDeck, COMMANDS_DEALT) }, onlySeats(seat));
       out.emit({ type: 'CardsDealtCount', seat, commands: COMMANDS_DEALT });
     }
     for (const seat of SEATS) {

@@ -2,6 +2,7 @@ import type { Pending } from '../kernel/engine.js';
 import type { Seat } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
 import { checkStep, orderUses } from './orders.js';
+import { commandCardsLeft } from './draw.js';
 import { smallAssaults } from './target-declaration.js';
 import { pickable, picksWanted } from './muster.js';
 import { atLeast, cardEntry, other, SEATS, type Command, type State } from './model.js';
@@ -166,7 +167,7 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
     case 'draw': {
       if (me.drawDone) return [];
       if (me.drawsTaken < DRAWS_PER_TURN) {
-        const commandsLeft = s.commandDeck.length + s.commandDiscard.length > 0;
+        const commandsLeft = commandCardsLeft(s) > 0;
         if (commandsLeft) out.push({ type: 'DrawCard', from: 'command' });
         if (me.reserves.length > 0 && (me.drawsTaken > 0 || !commandsLeft)) out.push({ type: 'DrawCard', from: 'reserves' });
         for (const from of drawSequences(s, seat)) out.push({ type: 'DrawCards', from });
@@ -240,7 +241,7 @@ function drawSequences(s: State, seat: Side): ('command' | 'reserves')[][] {
     if (commands > 0) walk([...seq, 'command'], commands - 1, reserves, taken + 1);
     if (reserves > 0 && (taken > 0 || commands === 0)) walk([...seq, 'reserves'], commands, reserves - 1, taken + 1);
   };
-  walk([], s.commandDeck.length + s.commandDiscard.length, me.reserves.length, me.drawsTaken);
+  walk([], commandCardsLeft(s), me.reserves.length, me.drawsTaken);
   return out;
 }
 

@@ -1,3 +1,4 @@
+import { deckCounts } from '../kernel/deck.js';
 import type { Viewer } from '../kernel/visibility.js';
 import { indexCatalog } from './data/catalog.js';
 import type { Side, Weapon } from './data/schema.js';
@@ -112,12 +113,14 @@ export function view(s: State, viewer: Viewer) {
     attacks: s.attacks,
     friendlyFire: s.friendlyFire,
     sideEffects: s.effects.filter((e) => e.unit === null).map((e) => ({ seat: e.seat, card: e.card, title: e.title })),
-    commandDeckCount: s.commandDeck.length,
-    commandDiscard: s.commandDiscard,
-    damageDeckCount: s.damageDeck.length,
-    damageDiscard: s.damageDiscard,
+    // What anyone may know of the decks: how many cards each pile holds, and the face-up discards.
+    decks: { command: deckCounts(s.commandDeck), damage: deckCounts(s.damageDeck) },
+    commandDeckCount: deckCounts(s.commandDeck).draw,
+    commandDiscard: s.commandDeck.discard,
+    damageDeckCount: deckCounts(s.damageDeck).draw,
+    damageDiscard: s.damageDeck.discard,
     removed: s.removed,
     result: s.result,
-    ...(auditor ? { commandDeckOrder: s.commandDeck, damageDeckOrder: s.damageDeck } : {}),
+    ...(auditor ? { commandDeckOrder: s.commandDeck.draw, damageDeckOrder: s.damageDeck.draw } : {}),
   };
 }

@@ -46,7 +46,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
     ]);
     const types = r.events.map((e) => e.type);
     expect(types.indexOf('CommandCardDiscardedForBonus')).toBeGreaterThan(types.indexOf('AttackRolled'));
-    expect(r.s.commandDiscard).toContain(card);
+    expect(r.s.commandDeck.discard).toContain(card);
     expectRefused(t, resolve('t1-us-1', { boostWith: card, boostShot: 4 }), 'us', 'command/no-such-shot');
     expectRefused(t, resolve('t1-us-1', { boostShot: 2 }), 'us', 'command/boost-without-card');
     expect(spearpoint.legalCommands(t, 'us')).toContainEqual(resolve('t1-us-1', { boostWith: card, boostRoll: 'intensity', boostShot: 3 }));
@@ -76,7 +76,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
       [0, 'miss'],
     ]);
     expect(ofType(resumed.events, 'CommandCardDiscardedForBonus')).toEqual([{ type: 'CommandCardDiscardedForBonus', seat: 'us', card, roll: 'hit' }]);
-    expect(resumed.s.commandDiscard).toContain(card);
+    expect(resumed.s.commandDeck.discard).toContain(card);
     expect(resumed.s.seats.us.heldBoosts).toEqual([]);
   });
 
@@ -171,7 +171,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
       const types = hit.events.map((e) => e.type);
       expect(types.indexOf('CommandCardDiscardedForBonus')).toBeGreaterThan(types.indexOf('AttackRolled'));
       expect(types.indexOf('CommandCardDiscardedForBonus')).toBeLessThan(types.indexOf('HitResolved'));
-      expect(hit.s.commandDiscard).toContain(card);
+      expect(hit.s.commandDeck.discard).toContain(card);
     });
 
     it('the victim must be a legal target of the weapon that rolled: a rear-line M7 firing its MG at aircraft can only hit friendly aircraft', () => {
@@ -354,7 +354,7 @@ describe('commitment (001 Commitment Phase)', () => {
 describe('draw phase (001 Draw Phase)', () => {
   it('over 5 Command cards after the three draws, the side discards face up down to 5', () => {
     const base = given({}, 'draw');
-    const five = base.commandDeck.slice(0, 5);
+    const five = base.commandDeck.draw.slice(0, 5);
     let s: State = withHand({ ...base, seats: { ...base.seats, de: { ...base.seats.de, drawDone: true } } }, 'us', [], five);
     for (let i = 0; i < 3; i++) s = when(s, 'us', { type: 'DrawCard', from: 'command' }).s;
     expect(s.seats.us.commands).toHaveLength(8);

@@ -11,6 +11,7 @@ import { SITUATIONS, type Situation } from './data/situations.js';
 import { decide } from './decide.js';
 import { Out } from './out.js';
 import { evolve } from './evolve.js';
+import { FRIENDLY_FIRE_TOPIC, highestCostVictim } from './friendly-fire.js';
 import { legalCommands, pending } from './legal.js';
 import {
   commandSchema,
@@ -43,8 +44,12 @@ import { view } from './view.js';
  *   initiative   (version 3) after a tie, each side holding a card seals again, with a card
  *                for +1 on the re-roll or without (SealOrder {initiativeBoost?}).
  *   combat       the side whose choice it is sends ResolveAttack {attackId, boostWith?};
- *                a friendly-fire roll may wait for the other side's ChooseFriendlyFireVictim
- *                (or its standing order), from version 3 with a card for +1 on its Intensity.
+ *                a friendly-fire roll may wait for the other side's ChooseFriendlyFireVictim,
+ *                from version 3 with a card for +1 on its Intensity. From version 3 that wait
+ *                is a kernel decision window (topic 'friendly-fire-victim', blocking, default
+ *                the highest-cost candidate) that lapses at its deadline and that the kernel
+ *                standing order 'highest-cost' answers in the same append; version 2 keeps its
+ *                own SetStandingOrders {friendlyFire}, answered inside the engine.
  *                The phase ends by itself when no attack is left.
  *   draw         each side sends DrawCard ×3 (command first), then discards to 7 units / 5 commands.
  *
@@ -285,6 +290,24 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     return { winners: s.result.winners, reason: s.result.reason, score: { us: s.seats.us.score, de: s.seats.de.score } };
   },
   legalCommands,
+  // Rules version 3: the friendly-fire victim choice is a decision window (friendly-fire.ts) that
+  // a seat may answer in advance. Version 2 games never open it (their SetStandingOrders answers inside the engine).
+  standingOrders: {
+    rules: [
+      {
+        topic: FRIENDLY_FIRE_TOPIC,
+        rule: 'highest-cost',
+        description: 'When an enemy attack rolls friendly fire, it hits the enemy unit of highest cost it could legally target (without a card for +1)',
+      },
+    ],
+    answer(s, seat, window, order) {
+      if (window.topic !== FRIENDLY_FIRE_TOPIC || order.topic !== FRIENDLY_FIRE_TOPIC) return undefined;
+      const ff = s.friendlyFire;
+      if (!ff || ff.chooser !== seat) return { skip: 'no friendly-fire victim is yours to choose' };
+      const unit = highestCostVictim(s, ff.candidates);
+      return unit === undefined ? { skip: 'no unit can be hit' } : { answer: { type: 'ChooseFriendlyFireVictim', unit } };
+    },
+  },
   scene,
   drafts: {
     // The steps of a commitment or declaration order, and ClearOrder to start the draft over.

@@ -3,6 +3,7 @@ import type { Seat } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
 import { checkStep, orderUses } from './orders.js';
 import { commandCardsLeft } from './draw.js';
+import { friendlyFireWindow } from './friendly-fire.js';
 import { smallAssaults } from './target-declaration.js';
 import { pickable, picksWanted } from './muster.js';
 import { atLeast, cardEntry, other, SEATS, type Command, type State } from './model.js';
@@ -134,7 +135,8 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
         if (s.phase === 'declaration') for (const card of me.commands) if (!used.has(card)) out.push({ type: 'SealOrder', initiativeBoost: card });
       }
       if (me.order.length) out.push({ type: 'ClearOrder' });
-      if (s.phase === 'commitment') out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
+      // Version 2 only: from version 3 the kernel's standing orders answer the friendly-fire window.
+      if (s.phase === 'commitment' && !atLeast(s, 3)) out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
       return distinct(s, seat, out);
     }
     case 'combat': {
@@ -211,7 +213,17 @@ export function pending(s: State): Pending[] {
         prompt: `Turn ${s.turn}: Initiative is tied; seal, discarding a Command card for +1 on the re-roll if you wish`,
       }));
     case 'combat':
-      if (s.friendlyFire) return [{ seat: s.friendlyFire.chooser, kind: 'reaction', prompt: 'Friendly fire: choose which enemy unit its own attack hits' }];
+      if (s.friendlyFire) {
+        const window = friendlyFireWindow(s);
+        return [
+          {
+            seat: s.friendlyFire.chooser,
+            kind: 'reaction',
+            prompt: 'Friendly fire: choose which enemy unit its own attack hits',
+            ...(window ? { window } : {}),
+          },
+        ];
+      }
       return s.chooser ? [{ seat: s.chooser, kind: 'move', prompt: 'Choose one of your declared attacks to resolve' }] : [];
     case 'draw':
       return SEATS.filter((x) => !s.seats[x].drawDone).map((seat) => ({

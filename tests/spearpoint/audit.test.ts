@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hitThreshold, spearpoint, targetProblem, type State } from '../../domain/spearpoint/index.js';
+import { hitThreshold, spearpoint, targetProblem, type Command, type State } from '../../domain/spearpoint/index.js';
 import { expectRefused } from './rulebook.js';
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
@@ -153,9 +153,11 @@ describe('attack (001 Combat Phase: Attack)', () => {
       const chosen = when(paused.s, 'us', { type: 'ChooseFriendlyFireVictim', unit: 'de-t2' }, [4]);
       expect(ofType(chosen.events, 'HitResolved')[0]).toMatchObject({ target: 'de-t2', bonus: 0, net: 4 + 8 - 6 });
       expect(chosen.s.seats.de.commands).toContain(card);
-      // The standing order path treats the card the same way.
-      const standing = when(t, 'us', { type: 'SetStandingOrders', friendlyFire: 'highest-cost' }).s;
-      const auto = when(standing, 'de', resolve('t1-de-1', { boostWith: card, boostRoll: 'intensity' }), [2, 1, 4]);
+      // The standing order path (the kernel's, answering the friendly-fire window) treats the card the same way.
+      const window = spearpoint.pending(paused.s)[0]!.window!;
+      const said = spearpoint.standingOrders!.answer(paused.s, 'us', window, { topic: 'friendly-fire-victim', rule: 'highest-cost' });
+      expect(said).toEqual({ answer: { type: 'ChooseFriendlyFireVictim', unit: 'de-t2' } });
+      const auto = when(paused.s, 'us', (said as { answer: Command }).answer, [4]);
       expect(ofType(auto.events, 'HitResolved')[0]).toMatchObject({ target: 'de-t2', bonus: 0, net: 4 + 8 - 6 });
       expect(auto.s.seats.de.commands).toContain(card);
       expect(ofType(auto.events, 'CommandCardDiscardedForBonus')).toHaveLength(0);

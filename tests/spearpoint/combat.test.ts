@@ -235,9 +235,9 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     expect(gone).toMatchObject({ unit: 'de-t3', by: null, points: 0 });
     expect(chosen.s.seats.us.score).toBe(0);
   });
-  it('a standing order picks the most expensive victim without waiting', () => {
+  it('a standing order picks the most expensive victim without waiting (rules version 2: its own SetStandingOrders)', () => {
     const two = bothSeal(
-      given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }),
+      given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }, 'declaration', {}, 2),
       [],
       [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }],
       [1, 9],

@@ -112,7 +112,9 @@ describe('hidden information in pictures', () => {
         pngs++;
       }
     }
-    expect(pngs).toBe(5);
+    // One per phase the probe games reached (the Initiative re-roll phase of rules version 3 among them when a game ties).
+    expect(pngs).toBe(new Set(CHECKPOINTS.map((x) => x.phase)).size);
+    expect(pngs).toBeGreaterThanOrEqual(5);
   }, 120_000);
 
   it("each seat's picture is well-formed SVG at every phase of a fuzzed game, and differs from the other seat's only in hands and orders", async () => {

@@ -45,10 +45,10 @@ import { view } from './view.js';
  *                for +1 on the re-roll or without (SealOrder {initiativeBoost?}).
  *   combat       the side whose choice it is sends ResolveAttack {attackId, boostWith?};
  *                a friendly-fire roll may wait for the other side's ChooseFriendlyFireVictim,
- *                from version 3 with a card for +1 on its Intensity. From version 3 that wait
+ *                from version 3 with a card for +1 on its Intensity. From version 4 that wait
  *                is a kernel decision window (topic 'friendly-fire-victim', blocking, default
  *                the highest-cost candidate) that lapses at its deadline and that the kernel
- *                standing order 'highest-cost' answers in the same append; version 2 keeps its
+ *                standing order 'highest-cost' answers in the same append; versions 2 and 3 keep their
  *                own SetStandingOrders {friendlyFire}, answered inside the engine.
  *                The phase ends by itself when no attack is left.
  *   draw         each side sends DrawCard ×3 (command first), then discards to 7 units / 5 commands.
@@ -233,8 +233,12 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
   // kills the crew of a surviving unit (built-in catalog changed, the effect refused); a card
   // may be discarded for +1 before an Initiative re-roll and on a friendly-fire Intensity roll;
   // the starting hand is a sealed, draftable order. Version-2 games keep their rules (State.rulesVersion).
-  version: 3,
-  olderVersions: [2],
+  // 4: the friendly-fire victim choice is a kernel decision window (default: the highest-cost
+  // candidate) answered by the kernel's standing orders; SetStandingOrders is refused. The Command
+  // and Damage decks became kernel Decks in the state, so snapshots of earlier versions are refolded.
+  // Version-3 games keep SetStandingOrders and fold and verify as before.
+  version: 4,
+  olderVersions: [2, 3],
   optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
   commandSchema,
   seats: () => [
@@ -290,8 +294,8 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     return { winners: s.result.winners, reason: s.result.reason, score: { us: s.seats.us.score, de: s.seats.de.score } };
   },
   legalCommands,
-  // Rules version 3: the friendly-fire victim choice is a decision window (friendly-fire.ts) that
-  // a seat may answer in advance. Version 2 games never open it (their SetStandingOrders answers inside the engine).
+  // Rules version 4: the friendly-fire victim choice is a decision window (friendly-fire.ts) that
+  // a seat may answer in advance. Version 2 and 3 games never open it (their SetStandingOrders answers inside the engine).
   standingOrders: {
     rules: [
       {

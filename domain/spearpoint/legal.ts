@@ -135,8 +135,8 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
         if (s.phase === 'declaration') for (const card of me.commands) if (!used.has(card)) out.push({ type: 'SealOrder', initiativeBoost: card });
       }
       if (me.order.length) out.push({ type: 'ClearOrder' });
-      // Version 2 only: from version 3 the kernel's standing orders answer the friendly-fire window.
-      if (s.phase === 'commitment' && !atLeast(s, 3)) out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
+      // Versions 2 and 3 only: from version 4 the kernel's standing orders answer the friendly-fire window.
+      if (s.phase === 'commitment' && !atLeast(s, 4)) out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
       return distinct(s, seat, out);
     }
     case 'combat': {

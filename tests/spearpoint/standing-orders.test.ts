@@ -12,12 +12,12 @@ import {
 } from '../../domain/kernel/index.js';
 import { spearpoint, type State } from '../../domain/spearpoint/index.js';
 import { MemoryGame } from '../kernel/play.js';
-import { bothSeal, given, when } from './given.js';
+import { bothSeal, given, ofType, when } from './given.js';
 import { expectRefused } from './rulebook.js';
 
 /**
  * 001 Combat Phase: Attack, the friendly-fire roll of 2-3, as a kernel decision window (rules
- * version 3): the opponent's choice of victim is a blocking window whose default is the
+ * version 4): the opponent's choice of victim is a blocking window whose default is the
  * highest-cost candidate; the kernel standing order friendly-fire-victim/highest-cost answers it
  * in the same append, and a window left unanswered lapses to its default at its deadline.
  */
@@ -78,7 +78,7 @@ function kernelGame(game: State, timeLimitHours?: number): { g: MemoryGame; reso
   return { g, resolve };
 }
 
-describe('friendly fire as a decision window (rules version 3)', () => {
+describe('friendly fire as a decision window (rules version 4)', () => {
   it('the pause is a blocking window for the chooser, its default the highest-cost candidate, a unit in play', () => {
     const paused = when(tigerBesidePanther(), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [2, 1]).s;
     const [p] = spearpoint.pending(paused);
@@ -101,7 +101,7 @@ describe('friendly fire as a decision window (rules version 3)', () => {
     expect(spearpoint.legalCommands(paused, 'us')).toContainEqual(p!.window!.default);
   });
 
-  it('the engine no longer answers for the chooser: a version-3 pause waits even with the old standing order in the state', () => {
+  it('the engine no longer answers for the chooser: a version-4 pause waits even with the old standing order in the state', () => {
     const s = tigerBesidePanther();
     const old = { ...s, seats: { ...s.seats, us: { ...s.seats.us, friendlyFire: 'highest-cost' as const } } };
     const r = when(old, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [2, 1]);
@@ -152,18 +152,22 @@ describe('friendly fire as a decision window (rules version 3)', () => {
 });
 
 describe('SetStandingOrders, the engine-level standing order', () => {
-  it('is refused under rules version 3, pointing to the kernel standing orders, and not offered', () => {
+  it('is refused under rules version 4, pointing to the kernel standing orders, and not offered', () => {
     const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }, 'commitment');
     const v = expectRefused(s, { type: 'SetStandingOrders', friendlyFire: 'highest-cost' }, 'us', 'command/use-standing-orders');
     expect(v.message).toMatch(/PUT \/v1\/games\/\{id\}\/standing-orders/);
     expect(spearpoint.legalCommands(s, 'us').map((c) => c.type)).not.toContain('SetStandingOrders');
   });
 
-  it('still works under rules version 2, answering inside the engine, and opens no window there', () => {
-    const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }, 'commitment', {}, 2);
-    expect(spearpoint.legalCommands(s, 'us')).toContainEqual({ type: 'SetStandingOrders', friendlyFire: 'highest-cost' });
-    const paused = when(tigerBesidePanther(2), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [2, 1]).s;
-    expect(paused.friendlyFire).not.toBeNull();
-    expect(spearpoint.pending(paused)[0]!.window).toBeUndefined();
-  });
+  for (const version of [2, 3])
+    it(`still works under rules version ${version}, answering inside the engine, and opens no window there`, () => {
+      const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }, 'commitment', {}, version);
+      expect(spearpoint.legalCommands(s, 'us')).toContainEqual({ type: 'SetStandingOrders', friendlyFire: 'highest-cost' });
+      const paused = when(tigerBesidePanther(version), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [2, 1]).s;
+      expect(paused.friendlyFire).not.toBeNull();
+      expect(spearpoint.pending(paused)[0]!.window).toBeUndefined();
+      const standing = when(tigerBesidePanther(version), 'us', { type: 'SetStandingOrders', friendlyFire: 'highest-cost' });
+      const auto = when(standing.s, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [2, 1, 1]);
+      expect(ofType(auto.events, 'FriendlyFireVictimChosen')[0]).toMatchObject({ unit: 'de-t2', automatic: true });
+    });
 });

@@ -3,7 +3,7 @@ import type { Viewer } from '../kernel/visibility.js';
 import { indexCatalog } from './data/catalog.js';
 import type { Side, Weapon } from './data/schema.js';
 import { pending } from './legal.js';
-import { cardEntry, SEATS, type State, type UnitInPlay } from './model.js';
+import { atLeast, cardEntry, SEATS, type State, type UnitInPlay } from './model.js';
 import { cardOf, damageEdge, effectiveDefense } from './rules.js';
 
 /**
@@ -91,7 +91,8 @@ export function view(s: State, viewer: Viewer) {
             }),
             commands: x.commands.map((id) => ({ id, title: idx.command(id).title, text: idx.command(id).text })),
             order: x.order,
-            standingOrders: { friendlyFire: x.friendlyFire },
+            // Versions 2 and 3 only; from version 4 a seat's standing orders are the kernel's (GET /v1/games/{id} standingOrders).
+            ...(atLeast(s, 4) ? {} : { standingOrders: { friendlyFire: x.friendlyFire } }),
             heldBoosts: x.heldBoosts,
           }
         : {}),

@@ -1,3 +1,4 @@
+import { planDraw } from '../kernel/deck.js';
 import type { Ctx } from '../kernel/engine.js';
 import { HIDDEN } from '../kernel/visibility.js';
 import { indexCatalog } from './data/catalog.js';
@@ -60,11 +61,10 @@ export function resolveHit(
   }
   const card = cardOf(out.s, victim);
   if (!needsDamageCard(card, endurance, unitIn(out.s, victim)!.damageCard !== null)) return;
-  let top = out.s.damageDeck[0];
-  if (top === undefined && out.s.damageDiscard.length) {
-    out.emit({ type: 'DamageDeckReshuffled', order: ctx.rng.shuffle(out.s.damageDiscard) }, HIDDEN);
-    top = out.s.damageDeck[0];
-  }
+  // The Damage deck is reshuffled from its discards when it runs out (001 Damage Resolution).
+  const plan = planDraw(out.s.damageDeck, 1, ctx.rng, { reshuffle: 'when-empty' });
+  if (plan.reshuffle) out.emit({ type: 'DamageDeckReshuffled', order: [...plan.reshuffle] }, HIDDEN);
+  const top = plan.cards[0];
   if (top === undefined) return; // every Damage card is under some unit: none to draw, so this unit counts as undamaged
   out.emit({ type: 'DamageCardDrawn', unit: victim, card: top });
   const effect = indexCatalog(out.s.catalog).damage(top).effects[damageEdge(card.type)];

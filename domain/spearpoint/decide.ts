@@ -35,6 +35,13 @@ export function decide(s: State, c: Command, actor: Seat, ctx: Ctx): Decision {
   const seat: Side = actor;
   switch (c.type) {
     case 'SetStandingOrders': {
+      // From version 4 the kernel's standing orders answer the friendly-fire window instead.
+      if (atLeast(s, 4))
+        return no(
+          'command/use-standing-orders',
+          `Under these rules (version 4) friendly fire is a decision window: leave the standing order friendly-fire-victim/highest-cost with PUT /v1/games/{id}/standing-orders`,
+          RULE.attack,
+        );
       const out = new Out(s);
       out.emit({ type: 'StandingOrdersSet', seat, friendlyFire: c.friendlyFire }, onlySeats(seat));
       return ok(out.list);

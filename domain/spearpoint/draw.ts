@@ -1,3 +1,4 @@
+import { deckCounts, planDraw } from '../kernel/deck.js';
 import type { Ctx } from '../kernel/engine.js';
 import { violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok } from '../kernel/result.js';
@@ -47,11 +48,17 @@ export function decideDiscard(s: State, seat: Side, c: Extract<Command, { type: 
   return ok(out.list);
 }
 
+/** Command cards left to draw: the deck and the discards a reshuffle would bring back. */
+export function commandCardsLeft(s: State): number {
+  const n = deckCounts(s.commandDeck);
+  return n.draw + n.discard;
+}
+
 export function drawCommand(out: Out, ctx: Ctx, seat: Side): boolean {
-  if (out.s.commandDeck.length === 0 && out.s.commandDiscard.length > 0) {
-    out.emit({ type: 'CommandDeckReshuffled', order: ctx.rng.shuffle(out.s.commandDiscard) }, HIDDEN);
-  }
-  const top = out.s.commandDeck[0];
+  // An empty Command deck is reshuffled from its discards (001 Draw Phase).
+  const plan = planDraw(out.s.commandDeck, 1, ctx.rng, { reshuffle: 'when-empty' });
+  if (plan.reshuffle) out.emit({ type: 'CommandDeckReshuffled', order: [...plan.reshuffle] }, HIDDEN);
+  const top = plan.cards[0];
   if (top === undefined) return false;
   out.emit({ type: 'CardDrawn', seat, kind: 'command', card: top }, onlySeats(seat));
   return true;
@@ -63,7 +70,7 @@ function drawOne(out: Out, ctx: Ctx, seat: Side, from: 'command' | 'reserves'): 
   const me = s.seats[seat];
   if (s.phase !== 'draw' || me.drawDone) return violation('phase/not-draw', 'You are not drawing now', RULE.draw);
   if (me.drawsTaken >= DRAWS_PER_TURN) return violation('draw/no-more', 'You have drawn your three cards this turn', RULE.draw);
-  const commandsLeft = s.commandDeck.length + s.commandDiscard.length > 0;
+  const commandsLeft = commandCardsLeft(s) > 0;
   if (me.drawsTaken === 0 && from === 'reserves' && commandsLeft)
     return violation('draw/command-first', 'The first card drawn each turn is a Command card', RULE.draw);
   if (from === 'command') {
@@ -83,7 +90,7 @@ function drawOne(out: Out, ctx: Ctx, seat: Side, from: 'command' | 'reserves'): 
 export function finishDraw(out: Out, seat: Side): void {
   const me = out.s.seats[seat];
   if (me.drawDone || out.s.phase !== 'draw') return;
-  const nothingLeft = me.reserves.length === 0 && out.s.commandDeck.length + out.s.commandDiscard.length === 0;
+  const nothingLeft = me.reserves.length === 0 && commandCardsLeft(out.s) === 0;
   if (me.drawsTaken < DRAWS_PER_TURN && nothingLeft) out.emit({ type: 'DrawsSkipped', seat });
   const now = out.s.seats[seat];
   if (now.drawsTaken < DRAWS_PER_TURN || now.hand.length > HAND_LIMIT_UNITS || now.commands.length > HAND_LIMIT_COMMANDS) return;

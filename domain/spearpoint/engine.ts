@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deckOf, peek } from '../kernel/deck.js';
 import type { Emitted, GameEngine } from '../kernel/engine.js';
 import { violation } from '../kernel/errors.js';
 import { err, ok } from '../kernel/result.js';
@@ -10,6 +11,7 @@ import { SITUATIONS, type Situation } from './data/situations.js';
 import { decide } from './decide.js';
 import { Out } from './out.js';
 import { evolve } from './evolve.js';
+import { FRIENDLY_FIRE_TOPIC, highestCostVictim } from './friendly-fire.js';
 import { legalCommands, pending } from './legal.js';
 import {
   commandSchema,
@@ -42,8 +44,12 @@ import { view } from './view.js';
  *   initiative   (version 3) after a tie, each side holding a card seals again, with a card
  *                for +1 on the re-roll or without (SealOrder {initiativeBoost?}).
  *   combat       the side whose choice it is sends ResolveAttack {attackId, boostWith?};
- *                a friendly-fire roll may wait for the other side's ChooseFriendlyFireVictim
- *                (or its standing order), from version 3 with a card for +1 on its Intensity.
+ *                a friendly-fire roll may wait for the other side's ChooseFriendlyFireVictim,
+ *                from version 3 with a card for +1 on its Intensity. From version 4 that wait
+ *                is a kernel decision window (topic 'friendly-fire-victim', blocking, default
+ *                the highest-cost candidate) that lapses at its deadline and that the kernel
+ *                standing order 'highest-cost' answers in the same append; versions 2 and 3 keep their
+ *                own SetStandingOrders {friendlyFire}, answered inside the engine.
  *                The phase ends by itself when no attack is left.
  *   draw         each side sends DrawCard ×3 (command first), then discards to 7 units / 5 commands.
  *
@@ -202,10 +208,8 @@ function initialState(o: Options, rulesVersion: number): State {
     turn: 0,
     seats,
     inPlay: {},
-    commandDeck: catalog.commandCards.map((c) => c.id),
-    commandDiscard: [],
-    damageDeck: catalog.damageCards.map((c) => c.id),
-    damageDiscard: [],
+    commandDeck: deckOf(catalog.commandCards.map((c) => c.id)),
+    damageDeck: deckOf(catalog.damageCards.map((c) => c.id)),
     effects: [],
     attacks: [],
     chooser: null,
@@ -229,8 +233,12 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
   // kills the crew of a surviving unit (built-in catalog changed, the effect refused); a card
   // may be discarded for +1 before an Initiative re-roll and on a friendly-fire Intensity roll;
   // the starting hand is a sealed, draftable order. Version-2 games keep their rules (State.rulesVersion).
-  version: 3,
-  olderVersions: [2],
+  // 4: the friendly-fire victim choice is a kernel decision window (default: the highest-cost
+  // candidate) answered by the kernel's standing orders; SetStandingOrders is refused. The Command
+  // and Damage decks became kernel Decks in the state, so snapshots of earlier versions are refolded.
+  // Version-3 games keep SetStandingOrders and fold and verify as before.
+  version: 4,
+  olderVersions: [2, 3],
   optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
   commandSchema,
   seats: () => [
@@ -257,10 +265,10 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     // Shuffle both Reserves decks, the Command deck and the Damage deck; deal 3 Command cards each (001 Setup).
     const out = new Out(state);
     for (const seat of SEATS) out.emit({ type: 'ReservesShuffled', seat, order: ctx.rng.shuffle(state.seats[seat].reserves) }, HIDDEN);
-    out.emit({ type: 'CommandDeckShuffled', order: ctx.rng.shuffle(state.commandDeck) }, HIDDEN);
-    out.emit({ type: 'DamageDeckShuffled', order: ctx.rng.shuffle(state.damageDeck) }, HIDDEN);
+    out.emit({ type: 'CommandDeckShuffled', order: ctx.rng.shuffle(state.commandDeck.draw) }, HIDDEN);
+    out.emit({ type: 'DamageDeckShuffled', order: ctx.rng.shuffle(state.damageDeck.draw) }, HIDDEN);
     for (const seat of SEATS) {
-      out.emit({ type: 'CommandCardsDealt', seat, cards: out.s.commandDeck.slice(0, COMMANDS_DEALT) }, onlySeats(seat));
+      out.emit({ type: 'CommandCardsDealt', seat, cards: peek(out.s.commandDeck, COMMANDS_DEALT) }, onlySeats(seat));
       out.emit({ type: 'CardsDealtCount', seat, commands: COMMANDS_DEALT });
     }
     for (const seat of SEATS) {
@@ -286,6 +294,24 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
     return { winners: s.result.winners, reason: s.result.reason, score: { us: s.seats.us.score, de: s.seats.de.score } };
   },
   legalCommands,
+  // Rules version 4: the friendly-fire victim choice is a decision window (friendly-fire.ts) that
+  // a seat may answer in advance. Version 2 and 3 games never open it (their SetStandingOrders answers inside the engine).
+  standingOrders: {
+    rules: [
+      {
+        topic: FRIENDLY_FIRE_TOPIC,
+        rule: 'highest-cost',
+        description: 'When an enemy attack rolls friendly fire, it hits the enemy unit of highest cost it could legally target (without a card for +1)',
+      },
+    ],
+    answer(s, seat, window, order) {
+      if (window.topic !== FRIENDLY_FIRE_TOPIC || order.topic !== FRIENDLY_FIRE_TOPIC) return undefined;
+      const ff = s.friendlyFire;
+      if (!ff || ff.chooser !== seat) return { skip: 'no friendly-fire victim is yours to choose' };
+      const unit = highestCostVictim(s, ff.candidates);
+      return unit === undefined ? { skip: 'no unit can be hit' } : { answer: { type: 'ChooseFriendlyFireVictim', unit } };
+    },
+  },
   scene,
   drafts: {
     // The steps of a commitment or declaration order, and ClearOrder to start the draft over.

@@ -1,3 +1,4 @@
+import { discarded, drawn, reshuffled, withOrder } from '../kernel/deck.js';
 import { assertNever } from '../kernel/errors.js';
 import { indexCatalog } from './data/catalog.js';
 import type { Side } from './data/schema.js';
@@ -53,9 +54,12 @@ function leavePlay(s: State, id: string): State {
   return {
     ...s,
     inPlay,
-    damageDiscard: u.damageCard ? [...s.damageDiscard, u.damageCard] : s.damageDiscard,
+    damageDeck: u.damageCard ? discarded(s.damageDeck, [u.damageCard]) : s.damageDeck,
     effects: s.effects.filter((e) => e.unit !== id),
-    commandDiscard: [...s.commandDiscard, ...onIt.map((e) => e.card)],
+    commandDeck: discarded(
+      s.commandDeck,
+      onIt.map((e) => e.card),
+    ),
   };
 }
 
@@ -80,11 +84,11 @@ export function evolve(s: State, e: Event): State {
     case 'ReservesShuffled':
       return seat(s, e.seat, () => ({ reserves: e.order }));
     case 'CommandDeckShuffled':
-      return { ...s, commandDeck: e.order };
+      return { ...s, commandDeck: withOrder(s.commandDeck, e.order) };
     case 'DamageDeckShuffled':
-      return { ...s, damageDeck: e.order };
+      return { ...s, damageDeck: withOrder(s.damageDeck, e.order) };
     case 'CommandCardsDealt':
-      return seat({ ...s, commandDeck: without(s.commandDeck, ...e.cards) }, e.seat, (x) => ({ commands: [...x.commands, ...e.cards] }));
+      return seat({ ...s, commandDeck: drawn(s.commandDeck, e.cards) }, e.seat, (x) => ({ commands: [...x.commands, ...e.cards] }));
     case 'CardsDealtCount':
     case 'CardsDrawnByCard':
     case 'CaptureRolled':
@@ -137,7 +141,7 @@ export function evolve(s: State, e: Event): State {
       const card = commandOf(s, e.card);
       const next = seat(s, e.seat, (x) => ({ commands: without(x.commands, e.card) }));
       const lasting = ['defense', 'concealment', 'accuracy', 'intensity', 'rateOfFire', 'initiative', 'smoke', 'sabotage'].includes(card.effect.kind);
-      if (!lasting) return { ...next, commandDiscard: [...next.commandDiscard, e.card] };
+      if (!lasting) return { ...next, commandDeck: discarded(next.commandDeck, [e.card]) };
       return {
         ...next,
         effects: [...next.effects, { card: e.card, title: card.title, seat: e.seat, unit: e.target, effect: card.effect, duration: card.duration }],
@@ -147,7 +151,7 @@ export function evolve(s: State, e: Event): State {
     case 'CommandCardDiscardedForBonus':
     case 'CommandDiscarded': {
       const next = seat(s, e.seat, (x) => ({ commands: without(x.commands, e.card) }));
-      return { ...next, commandDiscard: [...next.commandDiscard, e.card] };
+      return { ...next, commandDeck: discarded(next.commandDeck, [e.card]) };
     }
     case 'UnitWithdrawn': {
       const next = leavePlay(s, e.unit);
@@ -156,11 +160,11 @@ export function evolve(s: State, e: Event): State {
     case 'UnitRepaired': {
       const u = unitIn(s, e.unit)!;
       const next = unit(s, e.unit, () => ({ ...UNDAMAGED, endurance: cardOf(s, e.unit).endurance.full }));
-      return { ...next, damageDiscard: u.damageCard ? [...next.damageDiscard, u.damageCard] : next.damageDiscard };
+      return { ...next, damageDeck: u.damageCard ? discarded(next.damageDeck, [u.damageCard]) : next.damageDeck };
     }
     case 'CardDrawn':
       return e.kind === 'command'
-        ? seat({ ...s, commandDeck: without(s.commandDeck, e.card) }, e.seat, (x) => ({ commands: [...x.commands, e.card] }))
+        ? seat({ ...s, commandDeck: drawn(s.commandDeck, [e.card]) }, e.seat, (x) => ({ commands: [...x.commands, e.card] }))
         : seat(s, e.seat, (x) => ({ reserves: without(x.reserves, e.card), hand: [...x.hand, e.card] }));
     case 'UnitCaptured': {
       let next = s;
@@ -174,7 +178,14 @@ export function evolve(s: State, e: Event): State {
       next = record(next, e.unit, e.by, 'kept', e.unitPoints);
       const onIt = next.effects.filter((x) => x.unit === e.unit);
       const card = cardOf(next, e.unit);
-      next = { ...next, effects: next.effects.filter((x) => x.unit !== e.unit), commandDiscard: [...next.commandDiscard, ...onIt.map((x) => x.card)] };
+      next = {
+        ...next,
+        effects: next.effects.filter((x) => x.unit !== e.unit),
+        commandDeck: discarded(
+          next.commandDeck,
+          onIt.map((x) => x.card),
+        ),
+      };
       const line: Line = card.line === 'rear' ? 'rear' : card.line === 'either' ? unitIn(next, e.unit)!.line : 'front';
       return unit(next, e.unit, () => ({ controller: e.by, line }));
     }
@@ -210,7 +221,7 @@ export function evolve(s: State, e: Event): State {
       return unit(s, e.target, () => ({ endurance: e.endurance }));
     case 'DamageCardDrawn': {
       const effect = indexCatalog(s.catalog).damage(e.card).effects[damageEdge(cardOf(s, e.unit).type)];
-      const next = unit({ ...s, damageDeck: without(s.damageDeck, e.card) }, e.unit, () => ({ damageCard: e.card }));
+      const next = unit({ ...s, damageDeck: drawn(s.damageDeck, [e.card]) }, e.unit, () => ({ damageCard: e.card }));
       switch (effect.kind) {
         case 'shaken':
           return unit(next, e.unit, () => ({ shakenUntil: s.turn + effect.turns }));
@@ -233,7 +244,8 @@ export function evolve(s: State, e: Event): State {
       }
     }
     case 'DamageDeckReshuffled':
-      return { ...s, damageDeck: e.order, damageDiscard: without(s.damageDiscard, ...e.order) };
+      // Planned only when the draw pile is empty (planDraw), so the shuffled discards are the whole new pile.
+      return { ...s, damageDeck: reshuffled(s.damageDeck, e.order) };
     case 'CrewKilled':
       return record(
         unit(s, e.unit, () => ({ crew: null })),
@@ -269,7 +281,10 @@ export function evolve(s: State, e: Event): State {
         ...s,
         inPlay,
         effects: s.effects.filter((x) => x.duration !== 'turn'),
-        commandDiscard: [...s.commandDiscard, ...ending.map((x) => x.card)],
+        commandDeck: discarded(
+          s.commandDeck,
+          ending.map((x) => x.card),
+        ),
         attacks: [],
         chooser: null,
         friendlyFire: null,
@@ -284,7 +299,7 @@ export function evolve(s: State, e: Event): State {
     case 'DrawCounted':
       return seat(s, e.seat, (x) => ({ drawsTaken: x.drawsTaken + 1 }));
     case 'CommandDeckReshuffled':
-      return { ...s, commandDeck: e.order, commandDiscard: without(s.commandDiscard, ...e.order) };
+      return { ...s, commandDeck: reshuffled(s.commandDeck, e.order) };
     case 'DrawsSkipped':
       return seat(s, e.seat, () => ({ drawsTaken: 3 }));
     case 'UnitDiscarded':

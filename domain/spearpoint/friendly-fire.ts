@@ -1,4 +1,4 @@
-import type { Ctx } from '../kernel/engine.js';
+import type { Ctx, DecisionWindow } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
 import type { Side } from './data/schema.js';
 import { runAttack } from './attack.js';
@@ -10,8 +10,32 @@ import { cardOf, closeAssaultTarget, costOf, lineAllows, rearArtilleryLimit, RUL
 /**
  * 001 Combat Phase: Attack, the special roll of 2-3. The opponent chooses one unit friendly to
  * the attacker that the weapon could legally target; it is hit automatically, and a unit
- * destroyed this way scores nobody any points. A standing order may choose for the opponent.
+ * destroyed this way scores nobody any points.
+ *
+ * From rules version 4 the choice is a kernel decision window (topic 'friendly-fire-victim'):
+ * blocking, its default the highest-cost candidate (ties by id), taken when the window lapses
+ * at its deadline or by the kernel standing order 'highest-cost' in the same append. Version 2
+ * and 3 games keep their own SetStandingOrders, answered here inside the engine, and open no window.
  */
+
+/** The topic of the friendly-fire decision window, which kernel standing orders name. */
+export const FRIENDLY_FIRE_TOPIC = 'friendly-fire-victim';
+
+/** The candidate of highest cost (ties: the lowest id): what 'highest-cost' and a lapsed window choose. Public facts only. */
+export function highestCostVictim(s: State, candidates: readonly string[]): string | undefined {
+  return [...candidates].sort((x, y) => costOf(s, y) - costOf(s, x) || (x < y ? -1 : 1))[0];
+}
+
+/** The open friendly-fire choice as a decision window (rules version 4); undefined when none is open or under versions 2 and 3. */
+export function friendlyFireWindow(s: State): DecisionWindow | undefined {
+  const ff = s.friendlyFire;
+  if (!ff || !atLeast(s, 4)) return undefined;
+  const shot = s.attacks.find((x) => x.id === ff.attackId)?.shotsDone ?? 0;
+  const victim = highestCostVictim(s, ff.candidates);
+  if (victim === undefined) return undefined;
+  const lapse: Command = { type: 'ChooseFriendlyFireVictim', unit: victim };
+  return { id: `friendly-fire-${ff.attackId}-${shot}`, topic: FRIENDLY_FIRE_TOPIC, blocking: true, default: lapse };
+}
 
 /** A friendly-fire roll: the victim is chosen now (one candidate, or a standing order), or the attack pauses for the opponent. Returns true when it pauses. */
 export function friendlyFire(out: Out, ctx: Ctx, a: Attack, weapon: number): boolean {
@@ -25,8 +49,10 @@ export function friendlyFire(out: Out, ctx: Ctx, a: Attack, weapon: number): boo
   // holds a Command card: it may discard one for +1 on the Intensity roll (001 Gameplay: Command
   // cards, "before any die roll"). Its count of cards is public, so the pause tells nothing.
   const mayBoost = atLeast(out.s, 3) && out.s.seats[chooser].commands.length > 0;
-  if ((candidates.length === 1 && !mayBoost) || out.s.seats[chooser].friendlyFire === 'highest-cost') {
-    const victim = [...candidates].sort((x, y) => costOf(out.s, y) - costOf(out.s, x) || (x < y ? -1 : 1))[0]!;
+  // Under versions 2 and 3 the seat's own standing order answers here; from version 4 the kernel's standing orders answer the window.
+  const ownOrder = !atLeast(out.s, 4) && out.s.seats[chooser].friendlyFire === 'highest-cost';
+  if ((candidates.length === 1 && !mayBoost) || ownOrder) {
+    const victim = highestCostVictim(out.s, candidates)!;
     out.emit({ type: 'FriendlyFireVictimChosen', attackId: a.id, unit: victim, automatic: true });
     resolveHit(out, ctx, a, weapon, victim, null, true, false);
     return false;

@@ -2,6 +2,8 @@ import type { Pending } from '../kernel/engine.js';
 import type { Seat } from '../kernel/visibility.js';
 import type { Side } from './data/schema.js';
 import { checkStep, orderUses } from './orders.js';
+import { commandCardsLeft } from './draw.js';
+import { friendlyFireWindow } from './friendly-fire.js';
 import { smallAssaults } from './target-declaration.js';
 import { pickable, picksWanted } from './muster.js';
 import { atLeast, cardEntry, other, SEATS, type Command, type State } from './model.js';
@@ -133,7 +135,8 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
         if (s.phase === 'declaration') for (const card of me.commands) if (!used.has(card)) out.push({ type: 'SealOrder', initiativeBoost: card });
       }
       if (me.order.length) out.push({ type: 'ClearOrder' });
-      if (s.phase === 'commitment') out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
+      // Versions 2 and 3 only: from version 4 the kernel's standing orders answer the friendly-fire window.
+      if (s.phase === 'commitment' && !atLeast(s, 4)) out.push({ type: 'SetStandingOrders', friendlyFire: me.friendlyFire === 'ask' ? 'highest-cost' : 'ask' });
       return distinct(s, seat, out);
     }
     case 'combat': {
@@ -166,7 +169,7 @@ export function legalCommands(s: State, seatId: Seat): Command[] {
     case 'draw': {
       if (me.drawDone) return [];
       if (me.drawsTaken < DRAWS_PER_TURN) {
-        const commandsLeft = s.commandDeck.length + s.commandDiscard.length > 0;
+        const commandsLeft = commandCardsLeft(s) > 0;
         if (commandsLeft) out.push({ type: 'DrawCard', from: 'command' });
         if (me.reserves.length > 0 && (me.drawsTaken > 0 || !commandsLeft)) out.push({ type: 'DrawCard', from: 'reserves' });
         for (const from of drawSequences(s, seat)) out.push({ type: 'DrawCards', from });
@@ -210,7 +213,17 @@ export function pending(s: State): Pending[] {
         prompt: `Turn ${s.turn}: Initiative is tied; seal, discarding a Command card for +1 on the re-roll if you wish`,
       }));
     case 'combat':
-      if (s.friendlyFire) return [{ seat: s.friendlyFire.chooser, kind: 'reaction', prompt: 'Friendly fire: choose which enemy unit its own attack hits' }];
+      if (s.friendlyFire) {
+        const window = friendlyFireWindow(s);
+        return [
+          {
+            seat: s.friendlyFire.chooser,
+            kind: 'reaction',
+            prompt: 'Friendly fire: choose which enemy unit its own attack hits',
+            ...(window ? { window } : {}),
+          },
+        ];
+      }
       return s.chooser ? [{ seat: s.chooser, kind: 'move', prompt: 'Choose one of your declared attacks to resolve' }] : [];
     case 'draw':
       return SEATS.filter((x) => !s.seats[x].drawDone).map((seat) => ({
@@ -240,7 +253,7 @@ function drawSequences(s: State, seat: Side): ('command' | 'reserves')[][] {
     if (commands > 0) walk([...seq, 'command'], commands - 1, reserves, taken + 1);
     if (reserves > 0 && (taken > 0 || commands === 0)) walk([...seq, 'reserves'], commands, reserves - 1, taken + 1);
   };
-  walk([], s.commandDeck.length + s.commandDiscard.length, me.reserves.length, me.drawsTaken);
+  walk([], commandCardsLeft(s), me.reserves.length, me.drawsTaken);
   return out;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Deck } from '../kernel/deck.js';
 import { MAX_DRAFT_STEPS } from '../kernel/draft.js';
 import type { Seat } from '../kernel/visibility.js';
 import type { Catalog, CommandEffect, Side } from './data/schema.js';
@@ -236,10 +237,10 @@ export interface State {
   readonly turn: number;
   readonly seats: Readonly<Record<Side, SeatState>>;
   readonly inPlay: Readonly<Record<string, UnitInPlay>>;
-  readonly commandDeck: readonly string[];
-  readonly commandDiscard: readonly string[];
-  readonly damageDeck: readonly string[];
-  readonly damageDiscard: readonly string[];
+  /** The Command deck and its discard pile (the kernel's Deck: draw pile top first, discards newest last). */
+  readonly commandDeck: Deck;
+  /** The Damage deck and its discard pile. */
+  readonly damageDeck: Deck;
   readonly effects: readonly ActiveEffect[];
   readonly attacks: readonly Attack[];
   readonly chooser: Side | null;

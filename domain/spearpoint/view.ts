@@ -1,8 +1,9 @@
+import { deckCounts } from '../kernel/deck.js';
 import type { Viewer } from '../kernel/visibility.js';
 import { indexCatalog } from './data/catalog.js';
 import type { Side, Weapon } from './data/schema.js';
 import { pending } from './legal.js';
-import { cardEntry, SEATS, type State, type UnitInPlay } from './model.js';
+import { atLeast, cardEntry, SEATS, type State, type UnitInPlay } from './model.js';
 import { cardOf, damageEdge, effectiveDefense } from './rules.js';
 
 /**
@@ -90,7 +91,8 @@ export function view(s: State, viewer: Viewer) {
             }),
             commands: x.commands.map((id) => ({ id, title: idx.command(id).title, text: idx.command(id).text })),
             order: x.order,
-            standingOrders: { friendlyFire: x.friendlyFire },
+            // Versions 2 and 3 only; from version 4 a seat's standing orders are the kernel's (GET /v1/games/{id} standingOrders).
+            ...(atLeast(s, 4) ? {} : { standingOrders: { friendlyFire: x.friendlyFire } }),
             heldBoosts: x.heldBoosts,
           }
         : {}),
@@ -112,12 +114,14 @@ export function view(s: State, viewer: Viewer) {
     attacks: s.attacks,
     friendlyFire: s.friendlyFire,
     sideEffects: s.effects.filter((e) => e.unit === null).map((e) => ({ seat: e.seat, card: e.card, title: e.title })),
-    commandDeckCount: s.commandDeck.length,
-    commandDiscard: s.commandDiscard,
-    damageDeckCount: s.damageDeck.length,
-    damageDiscard: s.damageDiscard,
+    // What anyone may know of the decks: how many cards each pile holds, and the face-up discards.
+    decks: { command: deckCounts(s.commandDeck), damage: deckCounts(s.damageDeck) },
+    commandDeckCount: deckCounts(s.commandDeck).draw,
+    commandDiscard: s.commandDeck.discard,
+    damageDeckCount: deckCounts(s.damageDeck).draw,
+    damageDiscard: s.damageDeck.discard,
     removed: s.removed,
     result: s.result,
-    ...(auditor ? { commandDeckOrder: s.commandDeck, damageDeckOrder: s.damageDeck } : {}),
+    ...(auditor ? { commandDeckOrder: s.commandDeck.draw, damageDeckOrder: s.damageDeck.draw } : {}),
   };
 }

@@ -199,7 +199,7 @@ function keys(x: unknown, into: Set<string> = new Set()): Set<string> {
 /** What a seat holds secretly: its hand of units and its Command cards (card instance ids). */
 const secretsOf = (s: State, side: Side) => [...s.seats[side].hand, ...s.seats[side].commands];
 /** Cards lying face down in a deck: both Reserves decks, the Command deck, the Damage deck. */
-const deckCards = (s: State) => [...s.seats.us.reserves, ...s.seats.de.reserves, ...s.commandDeck, ...s.damageDeck];
+const deckCards = (s: State) => [...s.seats.us.reserves, ...s.seats.de.reserves, ...s.commandDeck.draw, ...s.damageDeck.draw];
 
 /**
  * Events that legitimately show cards that were in a hand just before: a sealed order's reveal
@@ -402,8 +402,8 @@ describe('Spearpoint 1943 over HTTP', () => {
         expect(auditor.seats[side].commands.map((c) => c.id)).toEqual(final.seats[side].commands);
         expect(auditor.seats[side].reservesOrder).toEqual(final.seats[side].reserves);
       }
-      expect(auditor.commandDeckOrder).toEqual(final.commandDeck);
-      expect(auditor.damageDeckOrder).toEqual(final.damageDeck);
+      expect(auditor.commandDeckOrder).toEqual(final.commandDeck.draw);
+      expect(auditor.damageDeckOrder).toEqual(final.damageDeck.draw);
       console.log(
         `${name}: ${played.commands} commands, ${played.requests} requests, ${events.length} events, turn ${final.turn}, ${outcome.reason} (${JSON.stringify(outcome.score)}), ${played.boosted} boosted, ${Date.now() - t0} ms`,
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hitThreshold, spearpoint, targetProblem, type State } from '../../domain/spearpoint/index.js';
+import { hitThreshold, spearpoint, targetProblem, type Command, type State } from '../../domain/spearpoint/index.js';
 import { expectRefused } from './rulebook.js';
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
@@ -46,7 +46,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
     ]);
     const types = r.events.map((e) => e.type);
     expect(types.indexOf('CommandCardDiscardedForBonus')).toBeGreaterThan(types.indexOf('AttackRolled'));
-    expect(r.s.commandDiscard).toContain(card);
+    expect(r.s.commandDeck.discard).toContain(card);
     expectRefused(t, resolve('t1-us-1', { boostWith: card, boostShot: 4 }), 'us', 'command/no-such-shot');
     expectRefused(t, resolve('t1-us-1', { boostShot: 2 }), 'us', 'command/boost-without-card');
     expect(spearpoint.legalCommands(t, 'us')).toContainEqual(resolve('t1-us-1', { boostWith: card, boostRoll: 'intensity', boostShot: 3 }));
@@ -76,7 +76,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
       [0, 'miss'],
     ]);
     expect(ofType(resumed.events, 'CommandCardDiscardedForBonus')).toEqual([{ type: 'CommandCardDiscardedForBonus', seat: 'us', card, roll: 'hit' }]);
-    expect(resumed.s.commandDiscard).toContain(card);
+    expect(resumed.s.commandDeck.discard).toContain(card);
     expect(resumed.s.seats.us.heldBoosts).toEqual([]);
   });
 
@@ -153,9 +153,11 @@ describe('attack (001 Combat Phase: Attack)', () => {
       const chosen = when(paused.s, 'us', { type: 'ChooseFriendlyFireVictim', unit: 'de-t2' }, [4]);
       expect(ofType(chosen.events, 'HitResolved')[0]).toMatchObject({ target: 'de-t2', bonus: 0, net: 4 + 8 - 6 });
       expect(chosen.s.seats.de.commands).toContain(card);
-      // The standing order path treats the card the same way.
-      const standing = when(t, 'us', { type: 'SetStandingOrders', friendlyFire: 'highest-cost' }).s;
-      const auto = when(standing, 'de', resolve('t1-de-1', { boostWith: card, boostRoll: 'intensity' }), [2, 1, 4]);
+      // The standing order path (the kernel's, answering the friendly-fire window) treats the card the same way.
+      const window = spearpoint.pending(paused.s)[0]!.window!;
+      const said = spearpoint.standingOrders!.answer(paused.s, 'us', window, { topic: 'friendly-fire-victim', rule: 'highest-cost' });
+      expect(said).toEqual({ answer: { type: 'ChooseFriendlyFireVictim', unit: 'de-t2' } });
+      const auto = when(paused.s, 'us', (said as { answer: Command }).answer, [4]);
       expect(ofType(auto.events, 'HitResolved')[0]).toMatchObject({ target: 'de-t2', bonus: 0, net: 4 + 8 - 6 });
       expect(auto.s.seats.de.commands).toContain(card);
       expect(ofType(auto.events, 'CommandCardDiscardedForBonus')).toHaveLength(0);
@@ -171,7 +173,7 @@ describe('attack (001 Combat Phase: Attack)', () => {
       const types = hit.events.map((e) => e.type);
       expect(types.indexOf('CommandCardDiscardedForBonus')).toBeGreaterThan(types.indexOf('AttackRolled'));
       expect(types.indexOf('CommandCardDiscardedForBonus')).toBeLessThan(types.indexOf('HitResolved'));
-      expect(hit.s.commandDiscard).toContain(card);
+      expect(hit.s.commandDeck.discard).toContain(card);
     });
 
     it('the victim must be a legal target of the weapon that rolled: a rear-line M7 firing its MG at aircraft can only hit friendly aircraft', () => {
@@ -354,7 +356,7 @@ describe('commitment (001 Commitment Phase)', () => {
 describe('draw phase (001 Draw Phase)', () => {
   it('over 5 Command cards after the three draws, the side discards face up down to 5', () => {
     const base = given({}, 'draw');
-    const five = base.commandDeck.slice(0, 5);
+    const five = base.commandDeck.draw.slice(0, 5);
     let s: State = withHand({ ...base, seats: { ...base.seats, de: { ...base.seats.de, drawDone: true } } }, 'us', [], five);
     for (let i = 0; i < 3; i++) s = when(s, 'us', { type: 'DrawCard', from: 'command' }).s;
     expect(s.seats.us.commands).toHaveLength(8);

@@ -164,7 +164,7 @@ describe('initiative (001 Combat Phase: Initiative)', () => {
     const [ini] = ofType(r.events, 'InitiativeRolled');
     expect(ini!.modifiers).toEqual({ us: 1, de: 3 });
     expect(ini!.winner).toBe('de');
-    expect(r.s.commandDiscard).toContain(boost);
+    expect(r.s.commandDeck.discard).toContain(boost);
   });
 });
 
@@ -235,9 +235,9 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     expect(gone).toMatchObject({ unit: 'de-t3', by: null, points: 0 });
     expect(chosen.s.seats.us.score).toBe(0);
   });
-  it('a standing order picks the most expensive victim without waiting', () => {
+  it('a standing order picks the most expensive victim without waiting (rules version 2: its own SetStandingOrders)', () => {
     const two = bothSeal(
-      given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }),
+      given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }, { card: 'de-panther' }, { card: 'de-rifle-squad' }] }, 'declaration', {}, 2),
       [],
       [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }],
       [1, 9],
@@ -264,7 +264,7 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
   });
   it('discarding a command card before the roll adds 1 to it, and the card is discarded face up', () => {
     const s = tigerVsSherman().s;
-    const card = s.commandDeck[0]!;
+    const card = s.commandDeck.draw[0]!;
     const t = withHand(s, 'de', [], [card]);
     const plain = when(t, 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [4, 4]);
     expect(ofType(plain.events, 'AttackRolled')[0]).toMatchObject({ needed: 9, bonus: 0, result: 'miss' });
@@ -273,7 +273,7 @@ describe('attack rolls (001 Combat Phase: Attack)', () => {
     const discarded = boosted.emitted.find((e) => e.event.type === 'CommandCardDiscardedForBonus')!;
     expect(discarded.event).toMatchObject({ card, roll: 'hit' });
     expect(discarded.visibility).toEqual({ to: 'all' });
-    expect(boosted.s.commandDiscard).toContain(card);
+    expect(boosted.s.commandDeck.discard).toContain(card);
     expect(boosted.s.seats.de.commands).not.toContain(card);
     const intensity = when(t, 'de', { type: 'ResolveAttack', attackId: 't1-de-1', boostWith: card, boostRoll: 'intensity' }, [5, 5, 3]);
     expect(ofType(intensity.events, 'HitResolved')[0]).toMatchObject({ bonus: 1, net: 3 + 8 + 1 - 5 });
@@ -371,14 +371,19 @@ describe('command cards in combat (001 Gameplay: Command cards)', () => {
     expect(hitThreshold(declared.s, 'us-t1', 0, 'de-t1')).toBe(10 - 2);
     const done = when(declared.s, 'us', { type: 'ResolveAttack', attackId: 't1-us-1' }, [1, 5]);
     expect(done.s.effects.map((e) => e.title)).toEqual(['Hull Down']);
-    expect(done.s.commandDiscard).toContain(zero);
+    expect(done.s.commandDeck.discard).toContain(zero);
   });
 });
 
 describe('damage cards in play (001 Combat Phase: Damage Resolution)', () => {
   const plan = (damageDeck: string[], damageDiscard: string[] = [], rulesVersion?: number) => {
     const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }, 'declaration', {}, rulesVersion);
-    return bothSeal({ ...s, damageDeck, damageDiscard }, [], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }], [1, 9]).s;
+    return bothSeal(
+      { ...s, damageDeck: { draw: damageDeck, discard: damageDiscard } },
+      [],
+      [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }],
+      [1, 9],
+    ).s;
   };
   it('rules version 2: its Crew Casualty card killed the crew of the surviving tank (scored by the attacker) and left it idle', () => {
     const r = when(plan(['dmg-03'], [], 2), 'de', { type: 'ResolveAttack', attackId: 't1-de-1' }, [6, 6, 5]);

@@ -57,7 +57,7 @@ export function withHand(s: State, side: Side, units: string[], commands: string
   return {
     ...s,
     cards,
-    commandDeck: s.commandDeck.filter((c) => !commands.includes(c)),
+    commandDeck: { ...s.commandDeck, draw: s.commandDeck.draw.filter((c) => !commands.includes(c)) },
     seats: { ...s.seats, [side]: { ...s.seats[side], hand: [...s.seats[side].hand, ...ids], commands: [...s.seats[side].commands, ...commands] } },
   };
 }

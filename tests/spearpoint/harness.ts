@@ -56,11 +56,11 @@ export function checkInvariants(s: State, lastType: string): void {
   }
   // A captured unit its captor keeps is scored but stays in the battle area.
   s.removed.forEach((r) => r.kind !== 'kept' && place(r.card, 'removed'));
-  s.commandDeck.forEach((c) => place(c, 'command deck'));
-  s.commandDiscard.forEach((c) => place(c, 'command discard'));
+  s.commandDeck.draw.forEach((c) => place(c, 'command deck'));
+  s.commandDeck.discard.forEach((c) => place(c, 'command discard'));
   s.effects.forEach((e) => place(e.card, 'in effect'));
-  s.damageDeck.forEach((c) => place(c, 'damage deck'));
-  s.damageDiscard.forEach((c) => place(c, 'damage discard'));
+  s.damageDeck.draw.forEach((c) => place(c, 'damage deck'));
+  s.damageDeck.discard.forEach((c) => place(c, 'damage discard'));
   for (const id of Object.keys(s.cards)) if (!seen.has(id)) throw new Error(`unit card ${id} is nowhere (after ${lastType})`);
   for (const c of s.catalog.commandCards) if (!seen.has(c.id)) throw new Error(`command card ${c.id} is nowhere (after ${lastType})`);
   for (const c of s.catalog.damageCards) if (!seen.has(c.id)) throw new Error(`damage card ${c.id} is nowhere (after ${lastType})`);
@@ -124,7 +124,7 @@ function secretsOf(s: State, side: Side): Set<string> {
   const x = s.seats[side];
   return new Set<string>([...x.hand, ...x.commands]);
 }
-const deckCards = (s: State) => new Set<string>([...s.seats.us.reserves, ...s.seats.de.reserves, ...s.commandDeck, ...s.damageDeck]);
+const deckCards = (s: State) => new Set<string>([...s.seats.us.reserves, ...s.seats.de.reserves, ...s.commandDeck.draw, ...s.damageDeck.draw]);
 
 export interface HiddenStats {
   checkedEvents: number;

@@ -15,7 +15,7 @@ const viewTokens = (s: State, viewer: Side | 'spectator' | 'auditor') =>
 /** Every string in the events this seat may read while the game runs. */
 const seenBy = (emitted: Emitted<Event>[], seat: Side) =>
   strings(emitted.filter((e) => canSee(e.visibility, { kind: 'seat', seat }, false)).map((e) => e.event));
-const deckCards = (s: State) => [...s.seats.us.reserves, ...s.seats.de.reserves, ...s.commandDeck, ...s.damageDeck];
+const deckCards = (s: State) => [...s.seats.us.reserves, ...s.seats.de.reserves, ...s.commandDeck.draw, ...s.damageDeck.draw];
 
 describe('hidden information: views', () => {
   const table = () =>
@@ -67,8 +67,8 @@ describe('hidden information: views', () => {
       damageDeckOrder: string[];
       seats: Record<Side, { reservesOrder: string[]; hand: unknown[] }>;
     };
-    expect(auditor.commandDeckOrder).toEqual(s.commandDeck);
-    expect(auditor.damageDeckOrder).toEqual(s.damageDeck);
+    expect(auditor.commandDeckOrder).toEqual(s.commandDeck.draw);
+    expect(auditor.damageDeckOrder).toEqual(s.damageDeck.draw);
     expect(auditor.seats.de.reservesOrder).toEqual(s.seats.de.reserves);
     expect(auditor.seats.de.hand).toHaveLength(2);
   });
@@ -131,10 +131,10 @@ describe('hidden information: draws and cards going under a deck', () => {
 
   it('a reshuffled Command deck is seen by nobody while the game runs (the Damage deck: combat.test.ts)', () => {
     const s = drawing();
-    const r = when({ ...s, commandDeck: [], commandDiscard: ['cmd-01', 'cmd-02', 'cmd-03'] }, 'us', { type: 'DrawCard', from: 'command' });
+    const r = when({ ...s, commandDeck: { draw: [], discard: ['cmd-01', 'cmd-02', 'cmd-03'] } }, 'us', { type: 'DrawCard', from: 'command' });
     const shuffle = r.emitted.find((e) => e.event.type === 'CommandDeckReshuffled')!;
     expect(shuffle.visibility).toEqual({ to: 'none' });
-    const left = r.s.commandDeck;
+    const left = r.s.commandDeck.draw;
     expect(left).toHaveLength(2);
     expect(left.filter((c) => seenBy(r.emitted, 'de').has(c) || seenBy(r.emitted, 'us').has(c))).toEqual([]);
   });

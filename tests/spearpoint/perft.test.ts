@@ -64,8 +64,9 @@ const TABLE: { position: string; seat: Side; state: () => State; total: number; 
     seat: 'us',
     state: commitment,
     // Two Rifle Squads and two Hull Down cards: one choice each (identical copies).
-    total: 10,
-    byType: { CommitUnit: 3, ReplaceCrew: 1, MoveLine: 1, PlayCommandCard: 3, SealOrder: 1, SetStandingOrders: 1 },
+    // No SetStandingOrders from rules version 3: the kernel's standing orders answer friendly fire.
+    total: 9,
+    byType: { CommitUnit: 3, ReplaceCrew: 1, MoveLine: 1, PlayCommandCard: 3, SealOrder: 1 },
   },
   {
     position: 'declaration: five US units facing a Tiger, an MG-42 and a Bf 109, three cards',

@@ -36,8 +36,8 @@ describe('setup (001 Two-Player Standard Game Setup)', () => {
     ]);
     expect(s.seats.us.commands).toHaveLength(3);
     expect(s.seats.de.commands).toHaveLength(3);
-    expect(s.commandDeck).toHaveLength(44);
-    expect(s.damageDeck).toHaveLength(25);
+    expect(s.commandDeck.draw).toHaveLength(44);
+    expect(s.damageDeck.draw).toHaveLength(25);
   });
   it('refuses a deck outside 80-100 points, or with the other side’s cards', () => {
     const tooMuch = Array.from({ length: 8 }, () => 'us-m4a1-sherman').concat(Array.from({ length: 8 }, () => 'us-tank-crew')); // 120
@@ -315,7 +315,7 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     const spare = cardTitled(s, 'Dig In');
     const boosted = bothSeal(withHand(t, 'us', [], [spare]), [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', boostWith: spare }], [], [5]);
     expect(ofType(boosted.events, 'CaptureRolled')[0]).toMatchObject({ die: 5, bonus: 1, success: true });
-    expect(boosted.s.commandDiscard).toContain(spare);
+    expect(boosted.s.commandDeck.discard).toContain(spare);
     const kept = bothSeal(withHand(t, 'us', ['us-tank-crew']), [{ type: 'PlayCommandCard', card: cap, target: 'de-t1', keep: true }], [], [10]);
     expect(kept.s.inPlay['de-t1']).toMatchObject({ controller: 'us', crew: null });
     expect(kept.s.seats.us.score).toBe(46);
@@ -330,12 +330,12 @@ describe('command cards (001 Gameplay: Command cards)', () => {
     const s = given({ us: [{ card: 'us-m4a1-sherman', patch: { damageCard: 'dmg-01', endurance: 7, immobilized: true } }] }, 'commitment');
     const fr = cardTitled(s, 'Field Repairs');
     const r = bothSeal(
-      withHand({ ...s, damageDeck: s.damageDeck.filter((d) => d !== 'dmg-01') }, 'us', [], [fr]),
+      withHand({ ...s, damageDeck: { ...s.damageDeck, draw: s.damageDeck.draw.filter((d) => d !== 'dmg-01') } }, 'us', [], [fr]),
       [{ type: 'PlayCommandCard', card: fr, target: 'us-t1' }],
       [],
     );
     expect(r.s.inPlay['us-t1']).toMatchObject({ damageCard: null, endurance: 14, immobilized: false });
-    expect(r.s.damageDiscard).toContain('dmg-01');
+    expect(r.s.damageDeck.discard).toContain('dmg-01');
   });
   it('declaration cards: Sabotage stops an enemy attack, Lay Smoke covers the front, Fire Mission! and Fire for Effect! boost artillery, Fighter Ace an aircraft', () => {
     const s = given(
@@ -436,13 +436,17 @@ describe('draw phase (001 Draw Phase)', () => {
   });
   it('an empty Command deck is reshuffled from the discards; with nothing at all left to draw the draws are skipped', () => {
     const s = drawing();
-    const reshuffle = when({ ...s, commandDeck: [], commandDiscard: ['cmd-01', 'cmd-02'] }, 'us', { type: 'DrawCard', from: 'command' }, [], (xs) =>
+    const reshuffle = when({ ...s, commandDeck: { draw: [], discard: ['cmd-01', 'cmd-02'] } }, 'us', { type: 'DrawCard', from: 'command' }, [], (xs) =>
       [...xs].reverse(),
     );
     expect(reshuffle.emitted[0]).toMatchObject({ event: { type: 'CommandDeckReshuffled', order: ['cmd-02', 'cmd-01'] }, visibility: { to: 'none' } });
     expect(reshuffle.s.seats.us.commands).toEqual(['cmd-02']);
     const empty = given({ us: [{ card: 'us-rifle-squad' }] }, 'declaration');
-    const bare = { ...empty, commandDeck: [], seats: { us: { ...empty.seats.us, reserves: [] }, de: { ...empty.seats.de, reserves: [] } } };
+    const bare = {
+      ...empty,
+      commandDeck: { ...empty.commandDeck, draw: [] },
+      seats: { us: { ...empty.seats.us, reserves: [] }, de: { ...empty.seats.de, reserves: [] } },
+    };
     const r = bothSeal(bare, [], []);
     expect(ofType(r.events, 'DrawsSkipped').map((e) => e.seat)).toEqual(['us', 'de']);
     expect(r.s.phase).toBe('commitment');
@@ -529,7 +533,7 @@ describe('views (hidden information)', () => {
     for (const secret of ['us-h1', 'de-h1', 'cmd-01', 'cmd-02']) expect(spectator).not.toContain(`"${secret}"`);
     expect(spectator).toContain('"us-t1"');
     const auditor = spearpoint.view(ordered, { kind: 'auditor' }) as { commandDeckOrder: string[]; seats: Record<string, { reservesOrder: string[] }> };
-    expect(auditor.commandDeckOrder).toEqual(ordered.commandDeck);
+    expect(auditor.commandDeckOrder).toEqual(ordered.commandDeck.draw);
     expect(auditor.seats.us!.reservesOrder).toEqual(ordered.seats.us.reserves);
     expect(json(spearpoint.view(ordered, { kind: 'seat', seat: 'us' }))).not.toContain('reservesOrder');
   });

@@ -32,7 +32,12 @@ describe('001 Damage Resolution — a crew is protected unless the hit destroys 
   const plan = (options: object, rulesVersion?: number) => {
     const s = given({ us: [{ card: 'us-m4a1-sherman' }], de: [{ card: 'de-tiger-i' }] }, 'declaration', options, rulesVersion);
     // dmg-03 is the Crew Casualty card; 6+6 hits, Intensity 5: 5+8-5 = 8 off 14 leaves 6, half endurance or less.
-    return bothSeal({ ...s, damageDeck: ['dmg-03'] }, [], [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }], [1, 9]).s;
+    return bothSeal(
+      { ...s, damageDeck: { ...s.damageDeck, draw: ['dmg-03'] } },
+      [],
+      [{ type: 'DeclareAttack', attacker: 'de-t1', target: 'us-t1', weapons: [0] }],
+      [1, 9],
+    ).s;
   };
   const fire = { seat: 'de' as const, command: { type: 'ResolveAttack', attackId: 't1-de-1' } as Command, dice: [6, 6, 5] };
   it('no Damage card of the built-in catalog kills a crew any more', () => {

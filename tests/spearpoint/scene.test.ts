@@ -33,7 +33,7 @@ function combat(): State {
   s = withHand(withHand(s, 'us', ['us-rifle-squad']), 'de', ['de-tiger-i'], [cardTitled(s, 'Dig In', 1)]);
   return {
     ...s,
-    commandDeck: s.commandDeck.filter((c) => c !== digIn),
+    commandDeck: { ...s.commandDeck, draw: s.commandDeck.draw.filter((c) => c !== digIn) },
     effects: [{ card: digIn, title: 'Dig In', seat: 'us', unit: 'us-t2', effect: { kind: 'defense', amount: 2 }, duration: 'permanent' }],
     seats: { ...s.seats, us: { ...s.seats.us, score: 5 } },
     initiative: 'us',

@@ -66,13 +66,13 @@ export function twin(s: State, decks: boolean): { t: State; changed: string[] } 
   const ci = opp().commands.findIndex((c) => !busy.has(c));
   if (ci >= 0) {
     const c = opp().commands[ci]!;
-    let di = t.commandDeck.length - 1;
-    while (di >= 0 && title(t.commandDeck[di]!) === title(c)) di--;
+    let di = t.commandDeck.draw.length - 1;
+    while (di >= 0 && title(t.commandDeck.draw[di]!) === title(c)) di--;
     // Near the bottom, so a draw the prober makes from the top never meets it.
     if (di >= 3) {
-      const d = t.commandDeck[di]!;
+      const d = t.commandDeck.draw[di]!;
       patchOpp({ commands: swapAt(opp().commands, ci, d) });
-      t = { ...t, commandDeck: swapAt(t.commandDeck, di, c) };
+      t = { ...t, commandDeck: { ...t.commandDeck, draw: swapAt(t.commandDeck.draw, di, c) } };
       changed.push(`command ${c} <-> deck ${d}`);
     }
   }
@@ -81,7 +81,11 @@ export function twin(s: State, decks: boolean): { t: State; changed: string[] } 
     changed.push('opponent reserves order');
   }
   if (decks) {
-    t = { ...t, commandDeck: [...t.commandDeck].reverse(), damageDeck: [...t.damageDeck].reverse() };
+    t = {
+      ...t,
+      commandDeck: { ...t.commandDeck, draw: [...t.commandDeck.draw].reverse() },
+      damageDeck: { ...t.damageDeck, draw: [...t.damageDeck.draw].reverse() },
+    };
     t = { ...t, seats: { ...t.seats, [PROBER]: { ...t.seats[PROBER], reserves: [...t.seats[PROBER].reserves].reverse() } } };
     changed.push('deck orders');
   }

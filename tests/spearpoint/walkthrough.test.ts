@@ -32,7 +32,6 @@ describe('a walkthrough of one turn', () => {
     g.play('us', { type: 'CommitUnit', unit: rifle });
     g.play('us', { type: 'SealOrder' });
     g.play('de', { type: 'CommitUnit', unit: de });
-    g.play('de', { type: 'SetStandingOrders', friendlyFire: 'highest-cost' });
     g.play('de', { type: 'SealOrder' });
     expect(s().phase).toBe('declaration');
     expect(Object.keys(s().inPlay).sort()).toEqual([de, rifle, sherman].sort());

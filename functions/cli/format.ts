@@ -164,7 +164,7 @@ const KIND_HELP: Readonly<Record<string, string>> = {
   SealOrder: 'Seal your order (your draft goes with it); nobody sees it until every side has sealed',
   ResolveAttack: 'Resolve one of your declared attacks now',
   ChooseFriendlyFireVictim: "Friendly fire: choose which of the attacker's own units is hit",
-  SetStandingOrders: 'Leave a standing order for friendly fire, so the game need not wait for you',
+  SetStandingOrders: 'Games created before rules version 4: leave a standing order for friendly fire (newer games use  npm run cli -- standing)',
   DrawCard: 'Draw one card',
   DrawCards: 'Take several draws in one move, in this order',
   DiscardUnit: 'Over the hand limit: put this unit under your Reserves deck',

@@ -33,6 +33,7 @@
  *   functions/handlers/api.ts        API Gateway HTTP API v2 events
  *   functions/handlers/projector.ts  DynamoDB stream batches: read models + notification jobs
  *   functions/handlers/notifier.ts   SQS batches: send email / webhooks
+ *   functions/handlers/picture.ts    invoked by the notifier: a player's board as PNG (reads the game, posts nowhere)
  * ENVIRONMENT: TABLE_NAME, NOTIFY_QUEUE_URL, MAIL_FROM, APP_URL, AUTH_MODE=cognito|local,
  *   LOCAL_JWT_SECRET (local only), DYNAMODB_ENDPOINT (local only).
  */

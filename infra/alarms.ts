@@ -7,9 +7,10 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { HandlerName } from './handler-function.js';
 
 export interface FieldpostAlarmsProps {
-  readonly functions: Readonly<Record<'api' | 'projector' | 'notifier', lambda.IFunction>>;
+  readonly functions: Readonly<Record<HandlerName, lambda.IFunction>>;
   /** The function fed by the table stream; its iterator age says how far behind it is. */
   readonly streamConsumer: lambda.IFunction;
   readonly deadLetterQueues: Readonly<Record<'notify' | 'streamFailure', sqs.IQueue>>;

@@ -9,7 +9,7 @@ import { FieldpostApi } from './api.js';
 import type { FieldpostConfig } from './config.js';
 import { FieldpostData } from './data.js';
 import { PICTURE_ASSETS } from '../functions/notify/png.js';
-import { HandlerFunction, type LambdaCodeFactory } from './handler-function.js';
+import { HandlerFunction, type HandlerName, type LambdaCodeFactory } from './handler-function.js';
 import { suppressAcceptedFindings } from './nag-suppressions.js';
 import { FieldpostNotifications } from './notifications.js';
 
@@ -62,7 +62,7 @@ export class FieldpostStack extends Stack {
   readonly notifications: FieldpostNotifications;
   readonly api: FieldpostApi;
   readonly alarms: FieldpostAlarms;
-  readonly functions: Readonly<Record<'api' | 'projector' | 'notifier', HandlerFunction>>;
+  readonly functions: Readonly<Record<HandlerName, HandlerFunction>>;
 
   constructor(scope: Construct, id: string, props: FieldpostStackProps) {
     super(scope, id, props);
@@ -109,12 +109,17 @@ export class FieldpostStack extends Stack {
       description: 'Fieldpost notifier: email (SES) and webhooks from the notification queue',
       memorySize: 512,
       timeout: notifierTimeout,
-      // The mail picture's rasterizer needs resvg's WebAssembly and the DejaVu fonts beside the
-      // bundle (functions/notify/png.ts); it draws once the notifier has a source for the
-      // recipient's view that keeps it off game partitions (functions/handlers/notifier.ts).
+    });
+    const picture = new HandlerFunction(this, 'PictureHandler', {
+      ...common,
+      name: 'picture',
+      description: "Fieldpost picture: a player's board as PNG for their 'your move' mail, asked by the notifier",
+      memorySize: 1024,
+      timeout: Duration.seconds(10),
+      // The rasterizer needs resvg's WebAssembly and the DejaVu fonts beside the bundle (functions/notify/png.ts).
       assets: PICTURE_ASSETS,
     });
-    this.functions = { api, projector, notifier };
+    this.functions = { api, projector, notifier, picture };
 
     // Least privilege: data-plane item access on the one table (no table management),
     // stream reading for the projector only, the queue for its producers (projector; notifier's
@@ -131,6 +136,11 @@ export class FieldpostStack extends Stack {
     // A webhook retry is a delayed copy of the job sent back to the queue (functions/notify).
     queue.grantSendMessages(notifier.fn);
     identity.grantSendEmail(notifier.fn);
+    // The mail picture is the recipient's view, folded from the game's partition: the picture
+    // function reads it (and writes nothing, posts nowhere); the notifier only asks it.
+    grantPartitions(table, picture.fn, ['GAME#*'], ['GetItem', 'Query']);
+    picture.fn.grantInvoke(notifier.fn);
+    notifier.fn.addEnvironment('PICTURE_FUNCTION', picture.fn.functionName);
     // The API mails one thing itself: the verification link when a player sets an address
     // (functions/notify/email-verification.ts); sending as the same identity only.
     identity.grantSendEmail(api.fn);
@@ -163,7 +173,7 @@ export class FieldpostStack extends Stack {
     notifier.fn.addEnvironment('API_URL', this.api.httpApi.apiEndpoint);
 
     this.alarms = new FieldpostAlarms(this, 'Alarms', {
-      functions: { api: api.fn, projector: projector.fn, notifier: notifier.fn },
+      functions: { api: api.fn, projector: projector.fn, notifier: notifier.fn, picture: picture.fn },
       streamConsumer: projector.fn,
       deadLetterQueues: { notify: deadLetterQueue, streamFailure: streamFailureQueue },
       httpApi: this.api.httpApi,

@@ -1,5 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import { notifyJobSchema } from '../notify/decide.js';
+import { boardPictureViaLambda } from '../notify/picture-client.js';
 import type { Notifier } from '../notify/notifier.js';
 import { SqsNotifyQueue } from '../notify/queue.js';
 import { createNotifier, retryPolicyFromEnv, tableFromEnv } from '../notify/wiring.js';
@@ -39,19 +41,19 @@ export const handler = (event: SQSEvent): Promise<SQSBatchResponse> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
     // No allowPrivateWebhooks here: deployed webhooks are public https only (address-policy.ts).
-    // No board picture either: the picture is the recipient's view, folded from the game's
-    // partition, and this function (which posts to URLs players choose) may not read game
-    // partitions (infra/fieldpost-stack.ts). Mail from the local runtime carries it.
+    // The mail picture comes from the picture function (PICTURE_FUNCTION): this function may not
+    // read game partitions, since it posts to URLs players choose (infra/fieldpost-stack.ts).
+    const picture = process.env['PICTURE_FUNCTION'];
     fromEnv = createNotifierHandler(
-      createNotifier({ client, tableName, env: process.env, retry: retryPolicyFromEnv(process.env, 'requeue'), queue: SqsNotifyQueue.fromEnv(process.env) }),
+      createNotifier({
+        client,
+        tableName,
+        env: process.env,
+        retry: retryPolicyFromEnv(process.env, 'requeue'),
+        queue: SqsNotifyQueue.fromEnv(process.env),
+        ...(picture ? { boardPicture: boardPictureViaLambda(new LambdaClient({}), picture) } : {}),
+      }),
     );
   }
   return fromEnv(event);
 };
-
-/**
- * The rasterizer the mail picture uses, bundled with its WebAssembly and fonts (copied beside
- * the bundle by infra/handler-function.ts); exported so the bundle test can prove it draws in
- * Lambda's plain Node, ready for a deployed picture source (see the comment in `handler`).
- */
-export { svgToPng } from '../notify/png.js';

@@ -30,7 +30,7 @@ const ENV = {
 
 describe('esbuild bundles', () => {
   for (const name of HANDLERS) {
-    const title = `${name} bundles to an ES module that loads in plain Node and exports handler${name === 'notifier' ? ', and draws a PNG from the files beside it' : ''}`;
+    const title = `${name} bundles to an ES module that loads in plain Node and exports handler${name === 'picture' ? ', and draws a PNG from the files beside it' : ''}`;
     it.skipIf(!existsSync(entryPath(name)))(title, () => {
       const outdir = mkdtempSync(join(tmpdir(), `fieldpost-bundle-${name}-`));
       outdirs.push(outdir);
@@ -43,21 +43,21 @@ describe('esbuild bundles', () => {
         timeout: Duration.seconds(3),
         environment: {},
         logRetention: RetentionDays.ONE_DAY,
-        // As the stack does: the notifier's mail picture reads resvg's WebAssembly and the fonts.
-        ...(name === 'notifier' ? { assets: PICTURE_ASSETS } : {}),
+        // As the stack does: the picture function reads resvg's WebAssembly and the fonts.
+        ...(name === 'picture' ? { assets: PICTURE_ASSETS } : {}),
       });
       app.synth();
       const assets = readdirSync(outdir).filter((d) => d.startsWith('asset.') && statSync(join(outdir, d)).isDirectory());
       expect(assets).toHaveLength(1);
       const dir = join(outdir, assets[0]!);
-      const copied = name === 'notifier' ? PICTURE_ASSETS.map((a) => a.split('/').pop()!) : [];
+      const copied = name === 'picture' ? PICTURE_ASSETS.map((a) => a.split('/').pop()!) : [];
       expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map', ...copied].sort());
 
       // A separate plain Node process, as Lambda loads it: no vitest module runner in between,
       // and the handler's module-level setup (clients, env parsing) runs with the stack's env.
-      // The notifier also draws a picture there, from the files beside the bundle (no node_modules).
+      // The picture function also draws a picture there, from the files beside the bundle (no node_modules).
       const draw =
-        name === 'notifier'
+        name === 'picture'
           ? `const png = await m.svgToPng('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="20"><text x="2" y="15" font-size="12">Tiger</text></svg>'); console.log(Buffer.from(png.subarray(1, 4)).toString());`
           : '';
       const probe = `const m = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)}); console.log(typeof m.handler); ${draw}`;
@@ -66,7 +66,7 @@ describe('esbuild bundles', () => {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      expect(out.trim().split('\n')).toEqual(['function', ...(name === 'notifier' ? ['PNG'] : [])]);
+      expect(out.trim().split('\n')).toEqual(['function', ...(name === 'picture' ? ['PNG'] : [])]);
     });
   }
 });

@@ -61,8 +61,8 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the three handlers: no helper functions hide in the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 3);
+  it('are exactly the four handlers (api, projector, notifier, picture): no helper functions hide in the stack', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 4);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -380,7 +380,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(7);
+    expect(alarms).toHaveLength(8);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

@@ -18,7 +18,7 @@ interface RawStatement {
   Condition?: Record<string, Record<string, string | string[]>>;
 }
 
-function tableStatements(name: 'api' | 'projector' | 'notifier'): RawStatement[] {
+function tableStatements(name: 'api' | 'projector' | 'notifier' | 'picture'): RawStatement[] {
   const role = stack.functions[name].role;
   const roleId = Stack.of(role).getLogicalId(role.node.defaultChild as CfnElement);
   return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
@@ -80,6 +80,18 @@ describe('table access by partition', () => {
     for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(false);
     // Summaries are the projector's to write.
     expect(canDo(ss, 'PutItem', 'SUMMARY#g1')).toBe(false);
+  });
+
+  it("the picture function reads game partitions (to fold a player's view) and writes nothing; the notifier only invokes it", () => {
+    const ss = tableStatements('picture');
+    for (const action of ['GetItem', 'Query']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(true);
+    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(false);
+    for (const pk of ['PLAYER#bob', 'SUMMARY#g1', 'INBOX#bob']) expect(canDo(ss, 'GetItem', pk), pk).toBe(false);
+    const invokes = Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify(p.Properties['Roles']).includes(stack.getLogicalId(stack.functions.notifier.role.node.defaultChild as CfnElement)))
+      .flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: RawStatement[] }).Statement)
+      .filter((st) => actions(st).includes('lambda:InvokeFunction'));
+    expect(JSON.stringify(invokes)).toContain(stack.getLogicalId(stack.functions.picture.fn.node.defaultChild as CfnElement));
   });
 
   it('the API keeps the whole table (it runs the game service)', () => {

@@ -139,7 +139,8 @@ export class FieldpostStack extends Stack {
     // The mail picture is the recipient's view, folded from the game's partition: the picture
     // function reads it (and writes nothing, posts nowhere); the notifier only asks it.
     grantPartitions(table, picture.fn, ['GAME#*'], ['GetItem', 'Query']);
-    picture.fn.grantInvoke(notifier.fn);
+    // This function exactly: no versions or aliases (grantInvoke would add ':*').
+    notifier.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [picture.fn.functionArn] }));
     notifier.fn.addEnvironment('PICTURE_FUNCTION', picture.fn.functionName);
     // The API mails one thing itself: the verification link when a player sets an address
     // (functions/notify/email-verification.ts); sending as the same identity only.

@@ -59,6 +59,7 @@ describe('cdk-nag AwsSolutions checks', () => {
         'AwsSolutions-IAM5 on /Fieldpost/ProjectorHandler/Role/DefaultPolicy/Resource',
         'AwsSolutions-L1 on /Fieldpost/ApiHandler/Function/Resource',
         'AwsSolutions-L1 on /Fieldpost/NotifierHandler/Function/Resource',
+        'AwsSolutions-L1 on /Fieldpost/PictureHandler/Function/Resource',
         'AwsSolutions-L1 on /Fieldpost/ProjectorHandler/Function/Resource',
         'AwsSolutions-SQS3 on /Fieldpost/Notifications/StreamFailureQueue/Resource',
       ].sort(),

@@ -5,6 +5,7 @@ import { appendsOf, summariesFromEvents } from '../../functions/projections/rebu
 import { headChange } from '../../functions/projections/stream-image.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { MemoryGame } from '../kernel/play.js';
+import { wire } from './wire.js';
 
 const SEED = 'cd'.repeat(32);
 const turnOf = (g: MemoryGame) => {
@@ -114,18 +115,6 @@ describe('rebuild from events', () => {
 describe('stream images', () => {
   it('reads the old and new summary of a HEAD record in wire form', () => {
     const { summaries } = played(1);
-    const wire = (v: unknown): unknown =>
-      v === null
-        ? { NULL: true }
-        : typeof v === 'string'
-          ? { S: v }
-          : typeof v === 'number'
-            ? { N: String(v) }
-            : typeof v === 'boolean'
-              ? { BOOL: v }
-              : Array.isArray(v)
-                ? { L: v.map(wire) }
-                : { M: Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, wire(x)])) };
     const rec = {
       eventName: 'MODIFY',
       dynamodb: {

@@ -13,6 +13,7 @@ import { ensureTable } from '../../functions/store/table.js';
 import type { GameService } from '../../functions/app/game-service.js';
 import { freshTable } from '../support/dynamo.js';
 import { cid, engines, playTurns, readModelItems, service, waitFor } from './support.js';
+import { wire } from './wire.js';
 
 let client: DynamoDBClient;
 let tableName: string;
@@ -144,18 +145,6 @@ describe('projector on the DynamoDB Local stream', () => {
 describe('projector Lambda handler', () => {
   it('reports a bad record and the later records of its game, and still projects other games', async () => {
     const good = (await models.getSummary(games.open))!.summary;
-    const wire = (v: unknown): unknown =>
-      v === null
-        ? { NULL: true }
-        : typeof v === 'string'
-          ? { S: v }
-          : typeof v === 'number'
-            ? { N: String(v) }
-            : typeof v === 'boolean'
-              ? { BOOL: v }
-              : Array.isArray(v)
-                ? { L: v.map(wire) }
-                : { M: Object.fromEntries(Object.entries(v as object).map(([k, x]) => [k, wire(x)])) };
     const rec = (seq: string, pk: string, summary: unknown): StreamRecordLike => ({
       eventName: 'MODIFY',
       dynamodb: {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { errorBody, sharedSchemas } from './responses.js';
 import type { Method, Route, TextResponse } from './types.js';

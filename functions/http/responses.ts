@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NOTICE_KINDS } from '../notify/decide.js';
 
 /**

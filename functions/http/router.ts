@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { zodSummary } from '../../domain/kernel/index.js';
 import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';

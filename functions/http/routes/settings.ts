@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DynamoDeliveryLog, DynamoSettingsStore } from '../../notify/stores.js';
 import { checkResolved, checkWebhookUrl } from '../../notify/address-policy.js';
 import {

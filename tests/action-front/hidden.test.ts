@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canSee, renderSvg, type Viewer } from '../../domain/kernel/index.js';
 import { actionFront, type Command, type State } from '../../domain/action-front/index.js';
+import { view } from '../../domain/action-front/view.js';
 import { MemoryGame } from '../kernel/play.js';
 
 /**
@@ -28,7 +29,7 @@ function gameAfter(options: unknown, moves: [string, Command][]): MemoryGame {
 function shown(g: MemoryGame, viewer: Viewer) {
   const s = g.state!.game as State;
   return {
-    view: actionFront.view(s, viewer),
+    view: view(s, viewer),
     svg: renderSvg(actionFront.scene!(s, viewer)),
     events: g.events.filter((e) => canSee(e.visibility, viewer, false)).map((e) => [e.type, e.data]),
   };
@@ -43,7 +44,7 @@ describe('hidden information', () => {
     for (const viewer of [AXIS, SPECTATOR]) expect(shown(a, viewer)).toEqual(shown(b, viewer));
     // Control: the chooser sees its own force, so the comparison would notice a leak.
     expect(shown(a, ALLIES)).not.toEqual(shown(b, ALLIES));
-    expect((shown(a, AXIS).view.forces as Record<string, { sealed: boolean; units?: unknown }>).allies).toEqual({ sealed: true });
+    expect(shown(a, AXIS).view.forces.allies).toEqual({ sealed: true });
   });
 
   it('once both have chosen, both forces are revealed together', () => {
@@ -53,7 +54,7 @@ describe('hidden information', () => {
       ['bob', axisForce],
     ]);
     const seen = shown(g, AXIS);
-    expect((seen.view.forces as Record<string, { units?: string[] }>).allies.units).toEqual((forces[0] as { units: string[] }).units);
+    expect(seen.view.forces.allies?.units).toEqual((forces[0] as { units: string[] }).units);
     expect(seen.events.some(([type]) => type === 'ForcesRevealed')).toBe(true);
     expect(seen.view.savedBuilder).toMatchObject({ type: 'meeting-engagement', forces: { allies: (forces[0] as { units: string[] }).units } });
   });

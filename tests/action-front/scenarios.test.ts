@@ -97,7 +97,8 @@ describe('the scenario builder (004 Creating Your Own Scenarios)', () => {
   it('forces are checked: points, counters in the box, the side’s own army, a troop unit', () => {
     expect(forceProblem(pd, 'allies', ['usmc-rifle', 'usmc-rifle'])).toBeUndefined();
     expect(forceProblem(pd, 'allies', Array(9).fill('usmc-rifle'))).toBe('only 4 counter(s) of USMC Rifle Platoon');
-    expect(forceProblem(pd, 'allies', ['m2a2-105', 'm3-stuart', 'm3-stuart', 'usmc-raider', 'usmc-raider', 'usmc-leader'])).toBe('the force costs 86 points; you have 80');
+    expect(forceProblem(pd, 'allies', ['m2a2-105', 'm3-stuart', 'm3-stuart', 'usmc-raider', 'usmc-raider', 'usmc-leader'])).toBe(
+      'the force costs 86 points; you have 80',
     );
     expect(forceProblem(pd, 'allies', ['ija-infantry'])).toBe('ija-infantry is not a unit of the usmc Unit Value Table');
     expect(forceProblem(pd, 'allies', ['edson'])).toBe('a force needs at least one troop unit');

@@ -20,7 +20,6 @@ const column = z
 const suits = z.string().regex(/^[CDHS]*$/, 'suit letters C, D, H, S');
 const classes = z.enum(['leg', 'towed', 'tracked', 'wheeled']);
 export type MoveClass = z.infer<typeof classes>;
-export const MOVE_CLASSES = classes.options;
 const cost = z.number().int().min(1).max(9).nullable();
 const byClass = z.object({ leg: cost, towed: cost, tracked: cost, wheeled: cost }).strict();
 export const TERRAINS = ['clear', 'forest', 'jungle', 'building'] as const;

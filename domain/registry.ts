@@ -1,5 +1,6 @@
 import { createRegistry } from './kernel/registry.js';
 import { spearpoint } from './spearpoint/index.js';
+import { spearpointMap } from './spearpoint-map/index.js';
 
 /** Every game system Fieldpost serves. Adding a game is one line here. */
-export const registry = createRegistry([spearpoint]);
+export const registry = createRegistry([spearpoint, spearpointMap]);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { deckOf } from '../kernel/deck.js';
 import type { GameEngine } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';

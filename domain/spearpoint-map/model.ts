@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deck } from '../kernel/deck.js';
 import type { Catalog, Side } from '../frontline-general/data/schema.js';
 import type { Scenario } from './data/scenarios.js';

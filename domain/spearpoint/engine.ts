@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { deckOf, peek } from '../kernel/deck.js';
 import type { Emitted, GameEngine } from '../kernel/engine.js';
 import { violation } from '../kernel/errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deck } from '../kernel/deck.js';
 import { MAX_DRAFT_STEPS } from '../kernel/draft.js';
 import type { Seat } from '../kernel/visibility.js';

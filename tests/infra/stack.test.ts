@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { routeModules } from '../../functions/http/routes/index.js';
+import { routeTable } from '../../functions/http/router.js';
 import type { ApiDeps } from '../../functions/http/types.js';
 import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { describe, expect, it } from 'vitest';
@@ -79,11 +80,12 @@ describe('the handler functions', () => {
           MAIL_FROM: 'turns@example.org',
           APP_URL: 'https://fieldpost.example.org',
           AUTH_MODE: 'cognito',
-          NODE_OPTIONS: '--enable-source-maps',
         },
       },
       LoggingConfig: { LogFormat: 'JSON' },
     });
+    // Source maps at run time slow every cold start; the bundles ship none (issue 16).
+    expect((fn!.Properties['Environment'] as { Variables: Record<string, unknown> }).Variables).not.toHaveProperty('NODE_OPTIONS');
   });
 
   it('each log to their own log group, which has a retention', () => {
@@ -249,6 +251,7 @@ describe('the HTTP API', () => {
       [
         'GET /v1/health',
         'GET /v1/engines',
+        'GET /v1/openapi.json',
         'POST /v1/unsubscribe',
         'GET /v1/{proxy+}',
         'POST /v1/{proxy+}',
@@ -262,7 +265,7 @@ describe('the HTTP API', () => {
 
   it('puts the Cognito JWT authorizer on every route except the public ones', () => {
     for (const r of routes) {
-      if (['GET /v1/health', 'GET /v1/engines', 'POST /v1/unsubscribe'].includes(r.Properties['RouteKey'] as string)) {
+      if (['GET /v1/health', 'GET /v1/engines', 'GET /v1/openapi.json', 'POST /v1/unsubscribe'].includes(r.Properties['RouteKey'] as string)) {
         expect(r.Properties['AuthorizerId']).toBeUndefined();
         expect(r.Properties['AuthorizationType'] ?? 'NONE').toBe('NONE');
       } else {
@@ -276,8 +279,7 @@ describe('the HTTP API', () => {
     // Building the routes touches no network: a client that is never called is enough.
     const dynamo = { client: new DynamoDBClient({ region: 'eu-west-1' }), tableName: 't' };
     const deps = { service: {}, engines: createRegistry([]), clock: { now: () => '' }, dynamo } as unknown as ApiDeps;
-    const open = routeModules
-      .flatMap((m) => m(deps))
+    const open = routeTable(routeModules, deps)
       .filter((r) => r.auth === 'none' && r.path.startsWith('/v1/'))
       .map((r) => `${r.method} ${r.path}`);
     expect(PUBLIC_ROUTES.map((r) => `${r.method} ${r.path}`).sort()).toEqual(open.sort());

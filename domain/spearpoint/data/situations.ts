@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { sideSchema, unitTypeSchema } from '../../frontline-general/data/schema.js';
 
 /**

@@ -15,16 +15,13 @@ export {
   damageEdge,
   initiativeWinner,
   isGroundType,
-  isImmobile,
   isMobileArtillery,
   needsDamageCard,
   netDamage,
   recoveredEndurance,
-  targetIcon,
   victoryPoints,
   weaponCanAffect,
 } from '../frontline-general/rules.js';
-export type { TargetIcon } from '../frontline-general/rules.js';
 
 /** The card game plays the core's combat rules under the 001 variant. */
 export type SpecialRoll = 'friendly-fire' | 'double-intensity' | 'destroyed-outright' | null;

@@ -665,7 +665,7 @@ export class DynamoEventStore implements EventStore {
         const sk = item['sk'] as string;
         if (sk !== 'HEAD' && !sk.startsWith(BATCH)) continue;
         for (const b of (item['evs'] as Uint8Array[] | undefined) ?? []) {
-          for (const e of decodeCommand(gameId, b)) if (e.seq > after && out.length < limit) out.push(e);
+          for (const e of decodeCommand(gameId, b, true)) if (e.seq > after && out.length < limit) out.push(e);
         }
       }
       startKey = page.LastEvaluatedKey;

@@ -6,9 +6,9 @@ import type { CommandRecord } from '../ports.js';
 /**
  * How the tip layout stores events: one compressed record per command (its events share the
  * game, the command, the time and the player, and each event's prevHash is the hash before it),
- * so a command's events cost little more than their data. Hashes are not stored: decoding
- * recomputes each event's hash from its content and the first prevHash, and the load checks the
- * last one against the head's hash, so a changed byte anywhere is caught.
+ * so a command's events cost little more than their data and their hashes. The load checks the
+ * chain's ends against the head; the verifier (and decodeCommand's caller, when asked) recomputes
+ * every hash.
  */
 interface StoredCommand {
   /** commandId, at, player, first seq, prevHash of the first event */
@@ -17,8 +17,8 @@ interface StoredCommand {
   readonly p: string | null;
   readonly s: number;
   readonly h: string;
-  /** [type, data, visibility, actor, salt?] per event */
-  readonly e: readonly (readonly [string, unknown, EventEnvelope['visibility'], EventEnvelope['actor'], string?])[];
+  /** [type, data, visibility, actor, hash, salt?] per event */
+  readonly e: readonly (readonly [string, unknown, EventEnvelope['visibility'], EventEnvelope['actor'], string, string?])[];
 }
 
 /** One command's events (consecutive, all from that command) as one compressed record. */
@@ -30,17 +30,22 @@ export function encodeCommand(events: readonly EventEnvelope[]): Uint8Array {
     p: first.player,
     s: first.seq,
     h: first.prevHash,
-    e: events.map((ev) => (ev.salt !== undefined ? [ev.type, ev.data, ev.visibility, ev.actor, ev.salt] : [ev.type, ev.data, ev.visibility, ev.actor])),
+    e: events.map((ev) =>
+      ev.salt !== undefined ? [ev.type, ev.data, ev.visibility, ev.actor, ev.hash, ev.salt] : [ev.type, ev.data, ev.visibility, ev.actor, ev.hash],
+    ),
   };
   return new Uint8Array(deflateRawSync(JSON.stringify(stored)));
 }
 
-/** The events of one encoded command, with their hashes recomputed, in the envelope's field order. */
-export function decodeCommand(gameId: string, bytes: Uint8Array): EventEnvelope[] {
+/**
+ * The events of one encoded command, in the envelope's field order. With `check`, every hash is
+ * recomputed from the event's content and compared (a damaged record throws).
+ */
+export function decodeCommand(gameId: string, bytes: Uint8Array, check = false): EventEnvelope[] {
   const stored = JSON.parse(inflateRawSync(bytes).toString('utf8')) as StoredCommand;
   const out: EventEnvelope[] = [];
   let prevHash = stored.h;
-  stored.e.forEach(([type, data, visibility, actor, salt], i) => {
+  stored.e.forEach(([type, data, visibility, actor, hash, salt], i) => {
     const partial = {
       gameId,
       seq: stored.s + i,
@@ -54,7 +59,7 @@ export function decodeCommand(gameId: string, bytes: Uint8Array): EventEnvelope[
       ...(salt !== undefined ? { salt } : {}),
       prevHash,
     };
-    const hash = envelopeHash(partial);
+    if (check && envelopeHash(partial) !== hash) throw new Error(`game ${gameId}: stored event ${partial.seq} does not match its hash`);
     out.push({ ...partial, hash });
     prevHash = hash;
   });

@@ -92,10 +92,13 @@ beforeAll(async () => {
 });
 
 describe('the tip layout', () => {
-  it('a command record decodes to the same events, hashes recomputed, salts kept', () => {
+  it('a command record decodes to the same events, byte for byte, salts kept; checked, a changed event is caught', () => {
     const evs = events('g', GENESIS, 5, 'cmd');
-    expect(decodeCommand('g', encodeCommand(evs))).toEqual(evs);
+    expect(decodeCommand('g', encodeCommand(evs), true)).toEqual(evs);
     expect(JSON.stringify(decodeCommand('g', encodeCommand(evs)))).toBe(JSON.stringify(evs));
+    const forged = evs.map((e, i) => (i === 2 ? { ...e, data: { x: 2 } } : e));
+    expect(decodeCommand('g', encodeCommand(forged))[2]!.data).toEqual({ x: 2 });
+    expect(() => decodeCommand('g', encodeCommand(forged), true)).toThrow(/event 3 does not match its hash/);
   });
 
   it('creates in one transaction (HEAD, SECRET), then every load is one Query and every append one write', async () => {

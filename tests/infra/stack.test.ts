@@ -7,7 +7,7 @@ import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.js';
-import { PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
+import { MEMORY_MB, NOTIFIER_QUEUE, PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
 import { API_5XX_THRESHOLD, ITERATOR_AGE_THRESHOLD } from '../../infra/alarms.js';
 import { matchesStreamFilter, policyStatementsOf, resourcesOf, synth, type Statement } from './support.js';
 
@@ -164,6 +164,18 @@ describe('least-privilege grants', () => {
   });
 });
 
+describe('batching and memory (issue 16)', () => {
+  it('the notifier gathers up to ten notices for up to 2 s; the API runs on 512 MB', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId.notifier },
+      BatchSize: NOTIFIER_QUEUE.batchSize,
+      MaximumBatchingWindowInSeconds: 2,
+    });
+    expect(resourcesOf(template, 'AWS::Lambda::Function')[fnId.api]!.Properties['MemorySize']).toBe(MEMORY_MB.api);
+    expect(MEMORY_MB.api).toBe(512);
+  });
+});
+
 describe('the projector stream mapping', () => {
   it('bisects, retries a bounded number of times, ages out, reports item failures, and parks failures in SQS', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -173,6 +185,7 @@ describe('the projector stream mapping', () => {
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: PROJECTOR_STREAM.retryAttempts,
       MaximumRecordAgeInSeconds: PROJECTOR_STREAM.maxRecordAge.toSeconds(),
+      MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamFailureId, 'Arn'] } } },
     });

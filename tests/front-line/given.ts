@@ -41,10 +41,10 @@ export function given(places: readonly Place[], g: Given = {}): { s: State; ids:
   const mover = g.mover ?? s.order[0]!;
   s = { ...s, first: s.order.indexOf(mover) };
   if (g.stack) {
-    const n = g.n ?? s.seats.find((x) => x.id === mover)!.stacks[g.stack].n;
+    const max = s.seats.find((x) => x.id === mover)!.stacks[g.stack].n;
     s = {
       ...s,
-      chosen: { stack: g.stack, n, max: n, fallen: false },
+      chosen: { stack: g.stack, n: g.n ?? max, max, fallen: false },
       seats: s.seats.map((x) => (x.id === mover ? { ...x, stacks: { ...x.stacks, [g.stack!]: { ...x.stacks[g.stack!], used: true } } } : x)),
     };
   }

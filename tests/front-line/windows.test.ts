@@ -64,7 +64,7 @@ describe('decision windows and standing orders (kernel)', () => {
   });
 
   it('the same order does not answer a Move next to the artillery: the window waits for the player, and lapses to Pass', () => {
-    const { s, ids } = ex7();
+    const { s } = ex7();
     const g = kernelGame({ ...s, chosen: { stack: 'capital', n: 3, max: 3, fallen: false } });
     const orders = [{ topic: 'opportunity-fire', rule: 'when', params: { action: 'Paratroop', nextTo: 'artillery' } }];
     g.append(decideStandingOrders(frontLine, g.state!, { player: playerOf(g, 'green'), orders, now: NOW }, SEED), playerOf(g, 'green'), NOW);
@@ -79,8 +79,7 @@ describe('decision windows and standing orders (kernel)', () => {
     expect(p).toEqual([
       expect.objectContaining({ seat: 'green', kind: 'reaction', window: expect.objectContaining({ topic: 'opportunity-fire', default: { type: 'Pass' } }) }),
     ]);
-    expect(frontLine.legalCommands(g.state!.game, 'green')).toContainEqual(p[0]!.window!.default);
-    expect(ids.E).toBeDefined();
+    expect(frontLine.legalCommands(g.state!.game as State, 'green')).toContainEqual(p[0]!.window!.default);
   });
 
   it('rally/always and rout/hold answer for the defender', () => {

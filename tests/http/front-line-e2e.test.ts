@@ -44,7 +44,7 @@ describe('Front Line over HTTP', () => {
   it('is listed with its battlefields, seats [2, 4] and standing orders', async () => {
     const r = await api.get('/v1/engines');
     expect(r.status).toBe(200);
-    const fl = (r.body.engines as { id: string }[]).find((e) => e.id === 'front-line') as Record<string, unknown> & {
+    const fl = (r.body.engines as { id: string }[]).find((e) => e.id === 'front-line') as unknown as Record<string, unknown> & {
       scenarios: { choices: { id: string }[] };
     };
     expect(fl).toMatchObject({ seats: [2, 4], scenarios: { option: 'battlefield' } });

@@ -62,8 +62,8 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the four handlers (api, projector, notifier, picture): no helper functions hide in the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 4);
+  it('are exactly the six handlers (api, projector, notifier, picture, deadline, scheduler): no helper functions hide in the stack', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 6);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -238,7 +238,7 @@ describe('notification queues', () => {
   });
 
   it('are all encrypted and refuse requests without TLS', () => {
-    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId].sort());
+    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)].sort());
     for (const q of Object.values(queues)) expect(q.Properties['SqsManagedSseEnabled']).toBe(true);
     const policies = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'));
     for (const qid of Object.keys(queues)) {
@@ -366,7 +366,7 @@ describe('alarms', () => {
     alarms.filter((a) => a.Properties['MetricName'] === metric && JSON.stringify(a.Properties['Dimensions']).includes(JSON.stringify(dimension)));
 
   it('fire when anything waits in either dead-letter queue', () => {
-    for (const qid of [dlqId, streamFailureId]) {
+    for (const qid of [dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)]) {
       const found = alarmOn('ApproximateNumberOfMessagesVisible', { 'Fn::GetAtt': [qid, 'QueueName'] });
       expect(found, qid).toHaveLength(1);
       expect(found[0]!.Properties).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
@@ -395,7 +395,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(8);
+    expect(alarms).toHaveLength(11);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

@@ -33,6 +33,7 @@ const sent: Record<string, Notice> = {
   'game.started': { ...base, kind: 'started' },
   'game.ended': { ...base, kind: 'ended', outcome: { winners: ['us'], reason: 'r', result: 'lost', score: { us: 1, de: 0 } } },
   'game.invited': { ...base, kind: 'invited', invitedBy: 'alice' },
+  'game.reminder': { ...base, kind: 'reminder', reminder: { level: '80%', deadline: '2026-11-27T09:00:00.000Z' } },
 };
 
 describe('the README and what is sent', () => {

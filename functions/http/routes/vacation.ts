@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { createVacationService, DynamoVacationStore } from '../../app/vacation.js';
+import { ReadModelStore } from '../../projections/read-model-store.js';
+import { defineRoute, type RouteModule } from '../types.js';
+
+/**
+ * GET /v1/me/vacation: the allowance, what is used and the leave under way.
+ * PUT /v1/me/vacation {"away": true, "days"?: n}: start a leave (all that is left by default);
+ * {"away": false}: come back. Beyond the allowance: 422 vacation/over-allowance.
+ * VACATION_DAYS sets the yearly allowance (30 by default).
+ */
+export const vacationBody = z.union([
+  z.strictObject({ away: z.literal(true), days: z.number().gt(0).max(366).optional() }),
+  z.strictObject({ away: z.literal(false) }),
+]);
+
+export const vacationRoutes: RouteModule = (deps) => {
+  const allowance = Number(process.env['VACATION_DAYS']);
+  const vacation = createVacationService({
+    store: new DynamoVacationStore(deps.dynamo.client, deps.dynamo.tableName),
+    games: deps.service,
+    inbox: new ReadModelStore(deps.dynamo.client, deps.dynamo.tableName),
+    clock: deps.clock,
+    ...(Number.isFinite(allowance) && allowance > 0 ? { allowanceDays: allowance } : {}),
+  });
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/me/vacation',
+      auth: 'required',
+      handle: async ({ player }) => ({ status: 200, body: await vacation.status(player) }),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/me/vacation',
+      auth: 'required',
+      body: vacationBody,
+      handle: async ({ player, body }) => ({
+        status: 200,
+        body: body.away ? await vacation.start(player, body.days !== undefined ? { days: body.days } : {}) : await vacation.end(player),
+      }),
+    }),
+  ];
+};

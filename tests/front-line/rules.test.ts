@@ -438,3 +438,12 @@ describe('more rules', () => {
     expect(built.question).toMatchObject({ topic: 'opportunity-fire', seat: 'red', action: 'Build' });
   });
 });
+
+describe('state as stored', () => {
+  it('a state read back from JSON offers the same commands (snapshots)', () => {
+    const s = fresh();
+    const again = JSON.parse(JSON.stringify(s)) as State;
+    expect(legal(again, 'green')).toEqual(legal(s, 'green'));
+    expect(has(again, 'green', { type: 'PlaceRecommended' })).toBe(true);
+  });
+});

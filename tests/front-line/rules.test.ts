@@ -447,3 +447,24 @@ describe('state as stored', () => {
     expect(has(again, 'green', { type: 'PlaceRecommended' })).toBe(true);
   });
 });
+
+describe('Opportunity Fire needs Available Leadership (002 p.5)', () => {
+  it('no window when the reacting Leadership is Exhausted; with it Available the window also offers Maneuver and Relieve', () => {
+    const places = [
+      { seat: 'red', kind: 'infantry', sq: 'I5', as: 'E' },
+      { seat: 'red', kind: 'tank', sq: 'F5' },
+      { seat: 'green', kind: 'infantry', sq: 'D6', as: 'C' },
+      { seat: 'green', kind: 'artillery', sq: 'C4', as: 'G' },
+    ] as const;
+    const tired = given(places, { mover: 'red', stack: 'air', leadership: { green: 'exhausted' } });
+    expect(play(tired.s, 'red', { type: 'Paratroop', unit: tired.ids.E!, to: 'E6' }).s.question).toBeNull();
+    const fresh2 = given(places, { mover: 'red', stack: 'air' });
+    const asked = play(fresh2.s, 'red', { type: 'Paratroop', unit: fresh2.ids.E!, to: 'E6' }).s;
+    const types = new Set(legal(asked, 'green').map((c) => c.type));
+    expect(types).toEqual(new Set(['OpportunityFire', 'Maneuver', 'Pass']));
+    const fired = play(asked, 'green', { type: 'OpportunityFire', unit: fresh2.ids.G! }, scriptedRng([6])).s;
+    expect(seat(fired, 'green').leadership).toBe('exhausted');
+    // Artillery below the mountain reads range 2 unadjusted: a white 6 Disrupts.
+    expect(unitById(fired, fresh2.ids.E!)!.active).toBe(false);
+  });
+});

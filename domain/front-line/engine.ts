@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GameEngine, Outcome as KernelOutcome, SeatSpec } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
 import type { Cell, Piece, Region, Scene } from '../kernel/scene.js';

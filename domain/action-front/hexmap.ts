@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { axisDirection, hexDistance, hexId, hexNeighbours, hexStep, lineThroughHex, parseHexId, type HexCoord } from '../kernel/hex.js';
 import { TERRAINS, type MoveClass, type Tables, type Terrain } from './data/tables.js';
 

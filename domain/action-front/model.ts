@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deck } from '../kernel/deck.js';
 import type { MapCard } from './hexmap.js';
 import type { Tables } from './data/tables.js';

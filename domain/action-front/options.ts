@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REPRESENTATIVE_MAPS } from './data/maps.js';
 import { REPRESENTATIVE_SCENARIOS, scenarioSchema, type ScenarioCard } from './data/scenarios.js';
 import { REPRESENTATIVE_TABLES, tablesSchema, type Tables } from './data/tables.js';

@@ -22,9 +22,16 @@ export function createDynamoGameService(opts: {
   clock?: Clock;
   seeds?: SeedSource;
   snapshotEvery?: number;
+  /** The layout new games get (default the tip; tests of older games pass 'item-per-event'). */
+  newGames?: DynamoEventStore['newGames'];
 }): { service: GameService; store: DynamoEventStore } {
   const snapshotEvery = opts.snapshotEvery ?? DEFAULT_SNAPSHOT_INTERVAL;
-  const store = new DynamoEventStore({ client: opts.client, tableName: opts.tableName, snapshotInterval: snapshotEvery });
+  const store = new DynamoEventStore({
+    client: opts.client,
+    tableName: opts.tableName,
+    snapshotInterval: snapshotEvery,
+    ...(opts.newGames ? { newGames: opts.newGames } : {}),
+  });
   const service = createGameService({ store, engines: opts.engines, clock: opts.clock ?? systemClock, seeds: opts.seeds ?? cryptoSeeds, snapshotEvery });
   return { service, store };
 }

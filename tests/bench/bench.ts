@@ -12,6 +12,9 @@ import '../../functions/quiet-sdk.js';
  * BENCH_COMMANDS (default 600) sets the game's length. With --json, the figures are printed
  * as one JSON object on stdout (the report goes to stderr).
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { QueryCommand, TransactWriteItemsCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -40,6 +43,8 @@ import { localClient, startDynamoLocal } from '../../functions/store/dynamodb-lo
 import { ensureTable } from '../../functions/store/table.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { countCalls } from '../store/call-counter.js';
+import { BUNDLE, HANDLERS, entryPath } from '../../infra/handler-function.js';
+import { HELLO_ENTRY, buildBundle, coldStarts, provideSdk } from '../support/bundles.js';
 
 const COMMANDS = Number(process.env['BENCH_COMMANDS'] ?? 600);
 const WARMUP = 40;
@@ -50,7 +55,7 @@ const WRITES = new Set(['TransactWriteItemsCommand', 'PutItemCommand', 'UpdateIt
 const JSON_OUT = process.argv.includes('--json');
 /** The report: on stdout, or on stderr when stdout carries the JSON figures. */
 const say = (line = '') => (JSON_OUT ? console.error(line) : console.log(line));
-const figures: Record<string, number | boolean> = {};
+const figures: Record<string, unknown> = {};
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -208,6 +213,49 @@ async function pictures(): Promise<void> {
   );
 }
 
+const COLD_RUNS = 9;
+
+/**
+ * Every Lambda handler (HANDLERS, whichever exist) bundled as the stack bundles it, and its cold
+ * start: a fresh Node process that imports the bundle (with the Lambda environment and the AWS
+ * SDK beside it, as the Node 22 runtime provides it), against one that imports a hello-world
+ * bundle built the same way. Targets: at most 1.3x, at most 400 KB.
+ */
+async function coldStart(): Promise<boolean> {
+  const dir = mkdtempSync(join(tmpdir(), 'fieldpost-bench-bundles-'));
+  try {
+    provideSdk(dir);
+    const names = HANDLERS.filter((n) => existsSync(entryPath(n)));
+    const files: Record<string, string> = { hello: join(dir, 'hello', 'index.mjs') };
+    const bytes: Record<string, number> = { hello: await buildBundle(HELLO_ENTRY, join(dir, 'hello')) };
+    for (const n of names) {
+      bytes[n] = await buildBundle(entryPath(n), join(dir, n));
+      files[n] = join(dir, n, 'index.mjs');
+    }
+    const cold = coldStarts(files, COLD_RUNS);
+    const hello = cold['hello']!;
+    const ratio = Object.fromEntries(names.map((n) => [n, cold[n]!.processMs / hello.processMs]));
+    figures['bundleBytes'] = Object.fromEntries(names.map((n) => [n, bytes[n]!]));
+    figures['coldStartRatio'] = ratio;
+    figures['coldStartMs'] = Object.fromEntries(Object.entries(cold).map(([n, c]) => [n, c.processMs]));
+    figures['coldImportMs'] = Object.fromEntries(Object.entries(cold).map(([n, c]) => [n, c.importMs]));
+    say('');
+    say(
+      `6. Cold start: a fresh Node process importing each Lambda bundle (AWS SDK from the runtime), median of ${COLD_RUNS}, against a hello-world bundle built the same way:`,
+    );
+    say(`   hello-world    ${(bytes['hello']! / 1024).toFixed(1).padStart(6)} KB  process ${ms(hello.processMs)}  import ${ms(hello.importMs)}`);
+    for (const n of names) {
+      const c = cold[n]!;
+      say(
+        `   ${n.padEnd(14)} ${(bytes[n]! / 1024).toFixed(1).padStart(6)} KB  process ${ms(c.processMs)}  import ${ms(c.importMs)}  ratio ${ratio[n]!.toFixed(2)}x (target 1.3x)${bytes[n]! > BUNDLE.maxBytes ? '  OVER 400 KB' : ''}`,
+      );
+    }
+    return names.every((n) => bytes[n]! <= BUNDLE.maxBytes);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
   say(`Fieldpost bench: ${COMMANDS} commands of Dice Race on DynamoDB Local (in memory), snapshot every ${SNAPSHOT_EVERY} events`);
@@ -327,6 +375,10 @@ async function main(): Promise<number> {
   // Pure CPU work, timed once DynamoDB Local's JVM has stopped: on a small machine it would
   // otherwise share the cores with the rasterizer, which the mail notifier never does.
   await pictures();
+  if (!(await coldStart())) {
+    console.error('FAIL: a Lambda bundle is over 400 KB');
+    code = 1;
+  }
   say('');
   say(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (JSON_OUT) console.log(JSON.stringify(figures));
@@ -348,11 +400,9 @@ import { benchSwissPairing } from '../tournament/bench-swiss.js';
 
 {
   const swiss = benchSwissPairing();
-  console.log('');
-  console.log(
-    `Tournaments: pairing a 500-player Swiss round 5 (median of ${swiss.runs}): ${swiss.swissPair500Ms} ms, worst ${swiss.worstMs} ms (target < 1000 ms)`,
-  );
-  console.log(JSON.stringify({ swissPair500Ms: swiss.swissPair500Ms }));
+  figures['swissPair500Ms'] = swiss.swissPair500Ms;
+  say('');
+  say(`Tournaments: pairing a 500-player Swiss round 5 (median of ${swiss.runs}): ${swiss.swissPair500Ms} ms, worst ${swiss.worstMs} ms (target < 1000 ms)`);
   if (swiss.worstMs >= 1000) console.error('SLOW: Swiss pairing of 500 players took 1 s or more');
 }
 
@@ -367,4 +417,16 @@ import { benchActionFrontDecide } from '../action-front/bench-decide.js';
     `Action Front!: decide per command over ${af.commands} commands: median ${af.decideMedianMs} ms, p95 ${af.decideP95Ms} ms, max ${af.decideMaxMs} ms; legalCommands median ${af.legalMedianMs} ms`,
   );
   console.log(JSON.stringify({ actionFrontDecideMedianMs: af.decideMedianMs, actionFrontDecideP95Ms: af.decideP95Ms }));
+}
+
+// Front Line: decide time per command over seeded random games (two players and Allies). Pure.
+import { benchFrontLine } from './bench-front-line.js';
+
+{
+  const fl = benchFrontLine();
+  console.log('');
+  console.log(
+    `Front Line: decide per command over ${fl.commands} commands of random legal games: median ${fl.frontLineDecideMedianMs} ms, p95 ${fl.frontLineDecideP95Ms} ms`,
+  );
+  console.log(JSON.stringify({ frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms }));
 }

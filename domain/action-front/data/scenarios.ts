@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Scenario cards (004 Scenario Cards): map and orientation (which side's edge is the west

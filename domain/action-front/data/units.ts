@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Unit counters and the Unit Value Table (004 Unit Counters; Creating Your Own Scenarios, Pick

@@ -31,6 +31,7 @@ import {
   renderSvg,
   seedCommitment,
   seededRng,
+  sha256Js,
   verifyLog,
   type EventEnvelope,
   type GameState,
@@ -41,7 +42,7 @@ import {
 } from '../../domain/kernel/index.js';
 import { spearpoint, type State } from '../../domain/spearpoint/index.js';
 import { pngReady, svgToPng } from '../../functions/notify/png.js';
-import { createDynamoGameService } from '../../functions/app/adapters.js';
+import { createDynamoGameService, nodeSha256 } from '../../functions/app/adapters.js';
 import { gamePk, eventSk, commandSk } from '../../functions/store/dynamo-event-store.js';
 import { localClient, startDynamoLocal } from '../../functions/store/dynamodb-local.js';
 import { ensureTable } from '../../functions/store/table.js';
@@ -219,6 +220,21 @@ async function pictures(): Promise<void> {
   say(
     `   SVG to PNG    median ${ms(median(pngTimes))}  p95 ${ms(pct(pngTimes, 95))}  (target under 50 ms; loading resvg and the fonts once: ${ms(coldMs)}, first render ${ms(firstMs)}, then ${PNG_WARMUP} warm-up renders)`,
   );
+}
+
+/** Microseconds per SHA-256 of an event-sized input: the kernel's plain one and node:crypto's, which the server injects. */
+function hashes(): void {
+  const data = new TextEncoder().encode('x'.repeat(400));
+  const per = (f: (d: Uint8Array) => Uint8Array) => {
+    for (let i = 0; i < 2000; i++) f(data);
+    const t0 = performance.now();
+    for (let i = 0; i < 20_000; i++) f(data);
+    return ((performance.now() - t0) / 20_000) * 1000;
+  };
+  const [js, node] = [per(sha256Js), per(nodeSha256)];
+  Object.assign(figures, { sha256JsUs: js, sha256NodeUs: node });
+  say('');
+  say(`SHA-256 of 400 bytes: plain TypeScript ${js.toFixed(2)} µs, node:crypto (injected on the server) ${node.toFixed(2)} µs`);
 }
 
 const SIM_COPIES = Number(process.env['BENCH_PROJECTOR_GAMES'] ?? 30);
@@ -459,6 +475,7 @@ async function main(): Promise<number> {
   // Pure CPU work, timed once DynamoDB Local's JVM has stopped: on a small machine it would
   // otherwise share the cores with the rasterizer, which the mail notifier never does.
   await pictures();
+  hashes();
   if (!(await coldStart())) {
     console.error('FAIL: a Lambda bundle is over 400 KB');
     code = 1;

@@ -506,3 +506,15 @@ import { benchSwissPairing } from '../tournament/bench-swiss.js';
   say(`Tournaments: pairing a 500-player Swiss round 5 (median of ${swiss.runs}): ${swiss.swissPair500Ms} ms, worst ${swiss.worstMs} ms (target < 1000 ms)`);
   if (swiss.worstMs >= 1000) console.error('SLOW: Swiss pairing of 500 players took 1 s or more');
 }
+
+// Front Line: decide time per command over seeded random games (two players and Allies). Pure.
+import { benchFrontLine } from './bench-front-line.js';
+
+{
+  const fl = benchFrontLine();
+  console.log('');
+  console.log(
+    `Front Line: decide per command over ${fl.commands} commands of random legal games: median ${fl.frontLineDecideMedianMs} ms, p95 ${fl.frontLineDecideP95Ms} ms`,
+  );
+  console.log(JSON.stringify({ frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms }));
+}

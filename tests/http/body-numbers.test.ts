@@ -17,6 +17,8 @@ const freeForm: RouteModule = () => [
     method: 'POST',
     path: '/v1/free',
     auth: 'none',
+    summary: 'test route',
+    responses: { 200: z.unknown() },
     body: z.looseObject({ commandId: z.string() }),
     handle: async ({ body }) => {
       reached.push(body);

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { routeModules } from '../../functions/http/routes/index.js';
+import { routeTable } from '../../functions/http/router.js';
 import type { ApiDeps } from '../../functions/http/types.js';
 import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { describe, expect, it } from 'vitest';
@@ -61,8 +62,8 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the four handlers (api, projector, notifier, picture): no helper functions hide in the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 4);
+  it('are exactly the six handlers (api, projector, notifier, picture, deadline, scheduler): no helper functions hide in the stack', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 6);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -237,7 +238,7 @@ describe('notification queues', () => {
   });
 
   it('are all encrypted and refuse requests without TLS', () => {
-    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId].sort());
+    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)].sort());
     for (const q of Object.values(queues)) expect(q.Properties['SqsManagedSseEnabled']).toBe(true);
     const policies = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'));
     for (const qid of Object.keys(queues)) {
@@ -263,6 +264,7 @@ describe('the HTTP API', () => {
       [
         'GET /v1/health',
         'GET /v1/engines',
+        'GET /v1/openapi.json',
         'POST /v1/unsubscribe',
         'GET /v1/{proxy+}',
         'POST /v1/{proxy+}',
@@ -276,7 +278,7 @@ describe('the HTTP API', () => {
 
   it('puts the Cognito JWT authorizer on every route except the public ones', () => {
     for (const r of routes) {
-      if (['GET /v1/health', 'GET /v1/engines', 'POST /v1/unsubscribe'].includes(r.Properties['RouteKey'] as string)) {
+      if (['GET /v1/health', 'GET /v1/engines', 'GET /v1/openapi.json', 'POST /v1/unsubscribe'].includes(r.Properties['RouteKey'] as string)) {
         expect(r.Properties['AuthorizerId']).toBeUndefined();
         expect(r.Properties['AuthorizationType'] ?? 'NONE').toBe('NONE');
       } else {
@@ -290,8 +292,7 @@ describe('the HTTP API', () => {
     // Building the routes touches no network: a client that is never called is enough.
     const dynamo = { client: new DynamoDBClient({ region: 'eu-west-1' }), tableName: 't' };
     const deps = { service: {}, engines: createRegistry([]), clock: { now: () => '' }, dynamo } as unknown as ApiDeps;
-    const open = routeModules
-      .flatMap((m) => m(deps))
+    const open = routeTable(routeModules, deps)
       .filter((r) => r.auth === 'none' && r.path.startsWith('/v1/'))
       .map((r) => `${r.method} ${r.path}`);
     expect(PUBLIC_ROUTES.map((r) => `${r.method} ${r.path}`).sort()).toEqual(open.sort());
@@ -365,7 +366,7 @@ describe('alarms', () => {
     alarms.filter((a) => a.Properties['MetricName'] === metric && JSON.stringify(a.Properties['Dimensions']).includes(JSON.stringify(dimension)));
 
   it('fire when anything waits in either dead-letter queue', () => {
-    for (const qid of [dlqId, streamFailureId]) {
+    for (const qid of [dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)]) {
       const found = alarmOn('ApproximateNumberOfMessagesVisible', { 'Fn::GetAtt': [qid, 'QueueName'] });
       expect(found, qid).toHaveLength(1);
       expect(found[0]!.Properties).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
@@ -394,7 +395,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(8);
+    expect(alarms).toHaveLength(11);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

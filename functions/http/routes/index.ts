@@ -12,4 +12,13 @@ import { vacationRoutes } from './vacation.js';
  * Every route module the API serves, in AWS and locally. Adding endpoints is one import and
  * one entry here: a module is `(deps: ApiDeps) => Route[]` built with defineRoute().
  */
-export const routeModules: readonly RouteModule[] = [healthRoutes, engineRoutes, gameRoutes, inboxRoutes, settingsRoutes, vacationRoutes, clubRoutes, tournamentRoutes];
+export const routeModules: readonly RouteModule[] = [
+  healthRoutes,
+  engineRoutes,
+  gameRoutes,
+  inboxRoutes,
+  settingsRoutes,
+  vacationRoutes,
+  clubRoutes,
+  tournamentRoutes,
+];

@@ -66,7 +66,14 @@ export const publicSettings = (s: NotificationSettings | undefined, nowIso?: str
 export const verifyBody = z.strictObject({ token: z.string().min(1).max(200) });
 
 export const unsubscribeQuery = z.strictObject({ player: z.string().min(1).max(128), kind: z.enum(NOTICE_KINDS), token: z.string().min(1).max(100) });
-const KIND_WORDS = { turn: '"your move"', started: '"game started"', ended: '"game over"', invited: 'invitation', reminder: 'reminder', tournament: 'tournament' } as const;
+const KIND_WORDS = {
+  turn: '"your move"',
+  started: '"game started"',
+  ended: '"game over"',
+  invited: 'invitation',
+  reminder: 'reminder',
+  tournament: 'tournament',
+} as const;
 
 /**
  * The settings after a PUT. Every webhook URL is checked against the address policy

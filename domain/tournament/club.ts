@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { canonicalJson } from '../kernel/canonical.js';
 import { timeControlSchema } from '../kernel/clock.js';
 import { assertNever, violation, type RuleViolation } from '../kernel/errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assertNever, violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { advancing, eliminationPlaces, firstLineup } from './elimination.js';

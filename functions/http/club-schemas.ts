@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { timeControlSchema } from '../../domain/kernel/index.js';
 import { clubSettingsSchema } from '../../domain/tournament/club.js';
 import { commandId, engineId, gameId, playerId, seat } from './schemas.js';

@@ -10,7 +10,7 @@ import {
   type _Record,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
-import { SmtpMailer, type Mailer } from '../notify/mailer.js';
+import type { Mailer } from '../notify/mailer.js';
 import type { Notifier, RetryPolicy } from '../notify/notifier.js';
 import { InProcessQueue } from '../notify/queue.js';
 import { boardPictureFrom } from '../notify/board-picture.js';
@@ -22,6 +22,7 @@ import { processStreamRecords, type BatchResult } from '../projections/stream.js
 import type { StreamRecordLike } from '../projections/stream-image.js';
 import type { Clock } from '../ports.js';
 import { mailHttp, startMailSink, type MailSink } from './mail-sink.js';
+import { SmtpMailer, smtpMailerFromUrl } from './smtp-mailer.js';
 import type { RuntimeContext, Stoppable } from './runtime.js';
 
 /**
@@ -365,8 +366,12 @@ export async function startLocalNotifications(
     let mailSink: MailSink | undefined;
     let mailer = opts.mailer;
     if (!mailer) {
+      const from = env['MAIL_FROM'] ?? 'Fieldpost <turns@fieldpost.local>';
       if (env['SMTP_URL']) {
         ctx.log(`Mail:           sent over SMTP to ${env['SMTP_URL']}`);
+        const relay = smtpMailerFromUrl(env['SMTP_URL'], from);
+        stops.push(async () => relay.close());
+        mailer = relay;
       } else {
         const throwaway = !opts.mailDir && !ctx.dataDir;
         const dir = opts.mailDir ?? (ctx.dataDir ? join(ctx.dataDir, 'mail') : mkdtempSync(join(tmpdir(), 'fieldpost-mail-')));
@@ -374,7 +379,7 @@ export async function startLocalNotifications(
         if (throwaway) stops.push(async () => rmSync(dir, { recursive: true, force: true }));
         mailSink = await startMailSink({ dir, ...(opts.smtpPort !== undefined ? { port: opts.smtpPort } : {}) });
         stops.push(() => mailSink!.stop());
-        const smtp = new SmtpMailer({ host: '127.0.0.1', port: mailSink.port }, env['MAIL_FROM'] ?? 'Fieldpost <turns@fieldpost.local>');
+        const smtp = new SmtpMailer({ host: '127.0.0.1', port: mailSink.port }, from);
         stops.push(async () => smtp.close());
         mailer = smtp;
       }

@@ -23,6 +23,7 @@ export interface ClubCliFlags {
   readonly status?: string | undefined;
   readonly vacation?: string | undefined;
   readonly reason?: string | undefined;
+  readonly seat?: string | undefined;
   readonly json?: boolean | undefined;
 }
 
@@ -38,6 +39,9 @@ export const CLUB_HELP = `  club create <name> [--description D] [--code JOINCOD
   club settings <clubId> [--time per-move:DAYS | bank:DAYS+DAYS] [--vacation DAYS]
   club data <clubId> <engine> <name> <file.json>   store engine options under a name, e.g.
                                       {"catalog": {...}} for a Spearpoint card catalog (directors)
+  club game <clubId> <engine> [--data NAME] [--options JSON] [--seat S] [--time per-move:DAYS]
+                                      create a game in the club: its engine data by name, its
+                                      default clock unless --time (members)
   club games <clubId>                 the club's games (members' and tournaments')
   tournament create <engine> <name> --format round-robin|swiss|single-elimination [--club C]
          [--rounds N] [--cycles 2] [--options JSON] [--data NAME] [--time per-move:DAYS]
@@ -45,6 +49,8 @@ export const CLUB_HELP = `  club create <name> [--description D] [--code JOINCOD
   tournament list [--club C] [--status open|running|finished]
   tournament join|start <id>          enter; start it (the director): round one is paired
   tournament withdraw <id> [player] [--reason R]
+  tournament adjudicate <id> <round>.<board> <winner|draw> --reason R   decide a game (directors)
+  tournament forfeit <id> <round>.<board> <loser> --reason R           a forfeit (directors)
   tournament show <id>                players, rounds, pairings with games, standings
   ratings <engine>                    the leaderboard (Glicko-2; provisional players marked)
   player <player>                     a player's ratings and their history`;
@@ -80,7 +86,13 @@ type Tournament = {
   players: { player: string; rating: number; seed?: number; withdrawn?: { round: number; reason: string } }[];
   rounds: {
     round: number;
-    pairings: { board: number; seats: [string, string]; gameId?: string; result?: { points: [number, number]; how: string; reason?: string } }[];
+    pairings: {
+      pairingId: string;
+      board: number;
+      seats: [string, string];
+      gameId?: string;
+      result?: { points: [number, number]; how: string; reason?: string };
+    }[];
     byes: { player: string; points: number }[];
   }[];
   standings: { rank: number; player: string; points: number; played: number; tiebreaks: Record<string, number> }[];
@@ -138,6 +150,16 @@ function timeOf(v: string): unknown {
   throw new ClubUsageError(`--time is per-move:DAYS or bank:DAYS+DAYS, not ${v}`);
 }
 
+/** The pairing at `<round>.<board>` (as `tournament show` prints them), looked up in the tournament. */
+async function pairingAt(api: ApiClient, path: string, at: string | undefined): Promise<string> {
+  const m = /^(\d+)\.(\d+)$/.exec(need(at, 'round>.<board'));
+  if (!m) throw new ClubUsageError(`a pairing is <round>.<board>, e.g. 2.1, not ${at}`);
+  const t = await api.request<Tournament>('GET', path);
+  const p = t.rounds.find((r) => r.round === Number(m[1]))?.pairings.find((x) => x.board === Number(m[2]));
+  if (!p) throw new ClubUsageError(`${t.name} has no board ${m[2]} in round ${m[1]}`);
+  return p.pairingId;
+}
+
 function json(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
@@ -183,6 +205,17 @@ export async function clubCommand(api: ApiClient, args: readonly string[], flags
       const data = json(readFileSync(need(c, 'file.json'), 'utf8'), c!);
       return show(await api.request<Club>('PUT', path(`/engine-data/${enc(need(a, 'engine'))}/${enc(need(b, 'name'))}`), { data }));
     }
+    case 'game': {
+      const r = await api.request<{ gameId: string }>('POST', path('/games'), {
+        engine: need(a, 'engine'),
+        ...(flags.options ? { options: json(flags.options, '--options') } : {}),
+        ...(flags.data ? { engineData: flags.data } : {}),
+        ...(flags.seat ? { seat: flags.seat } : {}),
+        ...(flags.time ? { timeControl: timeOf(flags.time) } : {}),
+        commandId: newCommandId(),
+      });
+      return flags.json ? JSON.stringify(r, null, 2) : `Created game ${r.gameId} in club ${id}.\nOthers join with:  npm run cli -- join ${r.gameId}`;
+    }
     case 'games': {
       const r = await api.request<{ games: { gameId: string; engine: string; createdBy: string; createdAt: string; tournamentId?: string }[] }>(
         'GET',
@@ -196,12 +229,12 @@ export async function clubCommand(api: ApiClient, args: readonly string[], flags
         : 'The club has no games yet.';
     }
     default:
-      throw new ClubUsageError('club create|show|join|invite|accept|role|code|settings|data|games ...; see npm run cli -- help');
+      throw new ClubUsageError('club create|show|join|invite|accept|role|code|settings|data|game|games ...; see npm run cli -- help');
   }
 }
 
 export async function tournamentCommand(api: ApiClient, args: readonly string[], flags: ClubCliFlags): Promise<string> {
-  const [sub, id, a] = args;
+  const [sub, id, a, b] = args;
   const show = (v: Tournament) => (flags.json ? JSON.stringify(v, null, 2) : formatTournament(v));
   const path = (rest = '') => `/v1/tournaments/${enc(need(id, 'id'))}${rest}`;
   switch (sub) {
@@ -250,8 +283,31 @@ export async function tournamentCommand(api: ApiClient, args: readonly string[],
           commandId: newCommandId(),
         }),
       );
+    case 'adjudicate': {
+      const pairingId = await pairingAt(api, path(), a);
+      const winner = need(b, 'winner|draw');
+      return show(
+        await api.request<Tournament>('POST', path('/adjudicate'), {
+          pairingId,
+          winner: winner === 'draw' ? null : winner,
+          reason: need(flags.reason, '--reason'),
+          commandId: newCommandId(),
+        }),
+      );
+    }
+    case 'forfeit': {
+      const pairingId = await pairingAt(api, path(), a);
+      return show(
+        await api.request<Tournament>('POST', path('/forfeit'), {
+          pairingId,
+          loser: need(b, 'loser'),
+          reason: need(flags.reason, '--reason'),
+          commandId: newCommandId(),
+        }),
+      );
+    }
     default:
-      throw new ClubUsageError('tournament create|list|show|join|start|withdraw ...; see npm run cli -- help');
+      throw new ClubUsageError('tournament create|list|show|join|start|withdraw|adjudicate|forfeit ...; see npm run cli -- help');
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -54,6 +54,15 @@ describe('terminal client: clubs and tournaments', () => {
     for (const p of ['pete', 'quin']) await cli(p, 'club', 'join', clubId!, 'roll-the-dice');
     expect(await cli('olga', 'club', 'show', clubId!)).toMatch(/Members:\n {2}olga \(owner\)\n {2}pete\n {2}quin/);
 
+    // Engine data stored once by a director, chosen by name in a member's club game.
+    const file = join(dir, 'short.json');
+    writeFileSync(file, JSON.stringify({ target: 6 }));
+    expect(await cli('olga', 'club', 'data', clubId!, 'dice-race', 'short', file)).toMatch(/Engine data:\n {2}dice-race\/short {2}sha256 [0-9a-f]{16}…/);
+    const made = await cli('pete', 'club', 'game', clubId!, 'dice-race', '--data', 'short', '--seat', 'p1');
+    const clubGame = /Created game (\S+) in club/.exec(made)?.[1];
+    expect(clubGame).toBeTruthy();
+    expect(await cli('quin', 'club', 'games', clubId!)).toContain(`${clubGame}  dice-race  by pete`);
+
     const created = await cli(
       'olga',
       'tournament',
@@ -96,5 +105,5 @@ describe('terminal client: clubs and tournaments', () => {
     expect(listed).toContain(`${id}  Spring Dice  dice-race round-robin  finished, 2 players`);
     expect(ratings).toMatch(/1\. pete +\d+\? ±\d+ {2}1 games\n +2\. quin/);
     expect(page).toMatch(/pete:\n {2}dice-race: \d+ \(provisional\)/);
-  }, 120_000);
+  }, 300_000);
 });

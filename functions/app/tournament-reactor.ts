@@ -16,7 +16,7 @@ import { evolveTournament, initialTournamentState } from '../../domain/tournamen
 
 /**
  * What happens around a tournament, driven by the table's stream (the local poller, or the
- * projector Lambda's batches in AWS); every step is idempotent, so a record delivered twice
+ * tournaments function's batches in AWS, functions/handlers/tournaments.ts); every step is idempotent, so a record delivered twice
  * changes nothing:
  *
  * - a tournament's append that leaves pairings without a game (GameWanted): each game is created

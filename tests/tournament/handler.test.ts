@@ -1,0 +1,92 @@
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRegistry } from '../../domain/kernel/index.js';
+import { createDynamoGameService } from '../../functions/app/adapters.js';
+import { createTournamentWorld, type TournamentWorld } from '../../functions/app/tournament-reactor.js';
+import type { GameService } from '../../functions/app/game-service.js';
+import { createTournamentsHandler } from '../../functions/handlers/tournaments.js';
+import type { NotifyJob } from '../../functions/notify/decide.js';
+import { diceRace } from '../fixtures/dice-race.js';
+import { wire } from '../projections/wire.js';
+import { freshTable } from '../support/dynamo.js';
+
+/**
+ * The AWS tournaments function (functions/handlers/tournaments.ts) on DynamoDB Local, fed
+ * stream batches as Lambda delivers them: a started tournament's HEAD makes the pairing's game
+ * and tells both players; the game's end records the result and finishes the event; the same
+ * batch delivered again changes nothing; a record it cannot process is reported by its
+ * sequence number while the others go through.
+ */
+const clock = { now: () => '2026-11-24T10:00:00.000Z' };
+let world: TournamentWorld;
+let games: GameService;
+let handler: ReturnType<typeof createTournamentsHandler>;
+const sent: NotifyJob[] = [];
+
+beforeAll(async () => {
+  const { client, tableName } = await freshTable('thandler');
+  const engines = createRegistry([diceRace]);
+  games = createDynamoGameService({ client, tableName, engines, clock }).service;
+  world = createTournamentWorld({ client, tableName, engines, clock, games });
+  handler = createTournamentsHandler({ world, games, engines, clock, queue: { enqueue: async (js) => void sent.push(...js) } });
+});
+
+/** As DynamoDB keeps it: no undefined fields. */
+const plain = (v: Record<string, unknown>) => JSON.parse(JSON.stringify(v)) as Record<string, unknown>;
+const record = (seq: string, pk: string, image: Record<string, unknown> = {}, old?: Record<string, unknown>) => ({
+  eventName: 'MODIFY',
+  dynamodb: {
+    SequenceNumber: seq,
+    Keys: { pk: { S: pk }, sk: { S: 'HEAD' } },
+    NewImage: { pk: { S: pk }, sk: { S: 'HEAD' }, ...(wire(plain(image)) as { M: object }).M },
+    ...(old ? { OldImage: { pk: { S: pk }, sk: { S: 'HEAD' }, ...(wire(plain(old)) as { M: object }).M } } : {}),
+  },
+});
+const batch = (...records: unknown[]) => ({ Records: records }) as unknown as DynamoDBStreamEvent;
+
+describe('the tournaments Lambda handler', () => {
+  it('makes the games a start wants, records their results, and does each once', async () => {
+    const t = await world.tournaments.create('dora', { name: 'Handler Cup', engine: 'dice-race', options: { target: 5 }, format: 'round-robin' });
+    for (const p of ['pete', 'quin']) await world.tournaments.command(p, t.tournamentId, { type: 'JoinTournament', player: p, rating: 0 });
+    await world.tournaments.command('dora', t.tournamentId, { type: 'StartTournament' });
+
+    const started = batch(record('1', `TOURNAMENT#${t.tournamentId}`, { version: 4 }));
+    expect(await handler(started)).toEqual({ batchItemFailures: [] });
+    const pairing = (await world.tournaments.view(t.tournamentId)).rounds[0]!.pairings[0]!;
+    expect(pairing.gameId).toEqual(expect.any(String));
+    const paired = sent.filter((j) => j.notice.tournament?.about === 'paired');
+    expect(paired.map((j) => j.notice.player).sort()).toEqual(['pete', 'quin']);
+    expect(paired.every((j) => j.notice.gameId === pairing.gameId)).toBe(true);
+
+    // Delivered twice: no second game, no second notice.
+    expect(await handler(started)).toEqual({ batchItemFailures: [] });
+    expect(sent.filter((j) => j.notice.tournament?.about === 'paired')).toHaveLength(2);
+
+    const loser = pairing.seats[1];
+    await games.resign(loser, pairing.gameId!, { commandId: 'resigns' });
+    const { summary } = await games.view(null, pairing.gameId!);
+    const ended = batch(record('2', `GAME#${pairing.gameId}`, { summary }, { summary: { ...summary, status: 'active', outcome: undefined } }));
+    expect(await handler(ended)).toEqual({ batchItemFailures: [] });
+    expect(await handler(ended)).toEqual({ batchItemFailures: [] });
+    const done = await world.tournaments.view(t.tournamentId);
+    expect(done.status).toBe('finished');
+    expect(done.rounds[0]!.pairings[0]!.result).toMatchObject({ winner: pairing.seats[0], how: 'played' });
+    expect(done.standings.map((s) => [s.player, s.points])).toEqual([
+      [pairing.seats[0], 1],
+      [loser, 0],
+    ]);
+    // Rated once, though the end was delivered twice.
+    expect((await world.tournaments.leaderboard('dice-race')).entries.map((e) => e.games)).toEqual([1, 1]);
+  });
+
+  it('reports a record it cannot process by its sequence number and goes on with the rest', async () => {
+    const r = await handler(
+      batch(
+        { eventName: 'INSERT', dynamodb: { SequenceNumber: '7', Keys: { pk: { S: 'GAME#x' }, sk: { S: 'EV#0000000001' } } } },
+        record('8', 'GAME#broken', { summary: { gameId: 'broken' } }),
+        record('9', 'TOURNAMENT#no-such-tournament', { version: 1 }),
+      ),
+    );
+    expect(r.batchItemFailures).toEqual([{ itemIdentifier: '8' }]);
+  });
+});

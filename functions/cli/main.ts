@@ -132,6 +132,7 @@ interface Flags {
   cycles?: string | undefined;
   data?: string | undefined;
   unrated?: boolean | undefined;
+  rated?: boolean | undefined;
   max?: string | undefined;
   starts?: string | undefined;
   status?: string | undefined;
@@ -794,6 +795,7 @@ async function main(argv: string[]): Promise<number> {
         cycles: { type: 'string' },
         data: { type: 'string' },
         unrated: { type: 'boolean' },
+        rated: { type: 'boolean' },
         max: { type: 'string' },
         starts: { type: 'string' },
         status: { type: 'string' },

@@ -18,6 +18,7 @@ export interface ClubCliFlags {
   readonly data?: string | undefined;
   readonly time?: string | undefined;
   readonly unrated?: boolean | undefined;
+  readonly rated?: boolean | undefined;
   readonly max?: string | undefined;
   readonly starts?: string | undefined;
   readonly status?: string | undefined;
@@ -39,9 +40,9 @@ export const CLUB_HELP = `  club create <name> [--description D] [--code JOINCOD
   club settings <clubId> [--time per-move:DAYS | bank:DAYS+DAYS] [--vacation DAYS]
   club data <clubId> <engine> <name> <file.json>   store engine options under a name, e.g.
                                       {"catalog": {...}} for a Spearpoint card catalog (directors)
-  club game <clubId> <engine> [--data NAME] [--options JSON] [--seat S] [--time per-move:DAYS]
+  club game <clubId> <engine> [--data NAME] [--options JSON] [--seat S] [--time per-move:DAYS] [--rated]
                                       create a game in the club: its engine data by name, its
-                                      default clock unless --time (members)
+                                      default clock unless --time; --rated: it counts for ratings
   club games <clubId>                 the club's games (members' and tournaments')
   tournament create <engine> <name> --format round-robin|swiss|single-elimination [--club C]
          [--rounds N] [--cycles 2] [--options JSON] [--data NAME] [--time per-move:DAYS]
@@ -212,6 +213,7 @@ export async function clubCommand(api: ApiClient, args: readonly string[], flags
         ...(flags.data ? { engineData: flags.data } : {}),
         ...(flags.seat ? { seat: flags.seat } : {}),
         ...(flags.time ? { timeControl: timeOf(flags.time) } : {}),
+        ...(flags.rated ? { rated: true } : {}),
         commandId: newCommandId(),
       });
       return flags.json ? JSON.stringify(r, null, 2) : `Created game ${r.gameId} in club ${id}.\nOthers join with:  npm run cli -- join ${r.gameId}`;

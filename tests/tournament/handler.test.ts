@@ -79,6 +79,42 @@ describe('the tournaments Lambda handler', () => {
     expect((await world.tournaments.leaderboard('dice-race')).entries.map((e) => e.games)).toEqual([1, 1]);
   });
 
+  it('a rated club game moves both ratings when it ends; an unrated one does not; a rated game needs two seats', async () => {
+    const club = await world.clubs.create('olga', { name: 'Casual Club', joinCode: 'casual-club' });
+    await world.clubs.command('vic', club.clubId, { type: 'JoinClub', joinCode: 'casual-club' });
+    const ended = async (gameId: string) => {
+      const { summary } = await games.view(null, gameId);
+      expect(summary.status).toBe('ended');
+      return record(`end-${gameId}`, `GAME#${gameId}`, { summary }, { summary: { ...summary, status: 'active', outcome: undefined } });
+    };
+    const play = async (rated: boolean, commandId: string) => {
+      const g = await world.clubs.createGame('olga', club.clubId, { engine: 'dice-race', options: { target: 5 }, seat: 'p1', rated, commandId });
+      await games.join('vic', g.gameId, { seat: 'p2', commandId: `${commandId}:join` });
+      await games.resign('vic', g.gameId, { commandId: `${commandId}:resign` });
+      return g.gameId;
+    };
+    const casual = await play(false, 'casual');
+    const rated = await play(true, 'rated');
+    expect(await handler(batch(await ended(casual), await ended(rated)))).toEqual({ batchItemFailures: [] });
+    const board = await world.tournaments.leaderboard('dice-race');
+    const olga = board.entries.find((e) => e.player === 'olga')!;
+    const vic = board.entries.find((e) => e.player === 'vic')!;
+    expect([olga.games, vic.games]).toEqual([1, 1]);
+    expect(olga.rating).toBeGreaterThan(1500);
+    expect(vic.rating).toBeLessThan(1500);
+    expect((await world.tournaments.player('olga')).ratings[0]!.history.map((h) => h.gameId)).toEqual([rated]);
+    const listed = new Map((await world.clubs.games(club.clubId)).map((g) => [g.gameId, g.rated ?? false]));
+    expect(listed).toEqual(
+      new Map([
+        [casual, false],
+        [rated, true],
+      ]),
+    );
+    await expect(
+      world.clubs.createGame('olga', club.clubId, { engine: 'dice-race', options: { target: 5, seats: 3 }, seat: 'p1', rated: true, commandId: 'three' }),
+    ).rejects.toMatchObject({ status: 422, code: 'club/rated-needs-two' });
+  });
+
   it('reports a record it cannot process by its sequence number and goes on with the rest', async () => {
     const r = await handler(
       batch(

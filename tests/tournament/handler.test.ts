@@ -79,6 +79,30 @@ describe('the tournaments Lambda handler', () => {
     expect((await world.tournaments.leaderboard('dice-race')).entries.map((e) => e.games)).toEqual([1, 1]);
   });
 
+  it('a withdrawal mid-event: the director is told, and the game in progress is resigned for the player', async () => {
+    const t = await world.tournaments.create('dora', { name: 'Short Cup', engine: 'dice-race', options: { target: 5 }, format: 'round-robin', rated: false });
+    for (const p of ['rita', 'sam']) await world.tournaments.command(p, t.tournamentId, { type: 'JoinTournament', player: p, rating: 0 });
+    await world.tournaments.command('dora', t.tournamentId, { type: 'StartTournament' });
+    let seq = 0;
+    const head = () => record(`w-${++seq}`, `TOURNAMENT#${t.tournamentId}`, { version: 99 });
+    expect(await handler(batch(head()))).toEqual({ batchItemFailures: [] });
+    const gameId = (await world.tournaments.view(t.tournamentId)).rounds[0]!.pairings[0]!.gameId!;
+    expect((await games.view(null, gameId)).summary.status).toBe('active');
+
+    await world.tournaments.command('sam', t.tournamentId, { type: 'WithdrawPlayer', player: 'sam', reason: 'moving house' });
+    expect(await handler(batch(head()))).toEqual({ batchItemFailures: [] });
+    const told = sent.filter((j) => j.notice.tournament?.about === 'withdrawal' && j.notice.tournament.tournamentId === t.tournamentId);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.notice.player).toBe('dora');
+    expect(told[0]!.notice.tournament!.text).toBe('sam withdrew from Short Cup in round 1 (moving house).');
+    const { summary } = await games.view(null, gameId);
+    expect(summary.status).toBe('ended');
+    expect(summary.outcome?.winners.map((w) => summary.seats.find((x) => x.id === w)?.player)).toEqual(['rita']);
+    const done = await world.tournaments.view(t.tournamentId);
+    expect(done.status).toBe('finished');
+    expect(done.rounds[0]!.pairings[0]!.result).toMatchObject({ winner: 'rita', how: 'forfeit' });
+  });
+
   it('a rated club game moves both ratings when it ends; an unrated one does not; a rated game needs two seats', async () => {
     const club = await world.clubs.create('olga', { name: 'Casual Club', joinCode: 'casual-club' });
     await world.clubs.command('vic', club.clubId, { type: 'JoinClub', joinCode: 'casual-club' });

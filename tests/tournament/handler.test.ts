@@ -1,3 +1,4 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
@@ -6,6 +7,10 @@ import { createTournamentWorld, type TournamentWorld } from '../../functions/app
 import type { GameService } from '../../functions/app/game-service.js';
 import { createTournamentsHandler } from '../../functions/handlers/tournaments.js';
 import type { NotifyJob } from '../../functions/notify/decide.js';
+import type { OutgoingMail } from '../../functions/notify/mailer.js';
+import { Notifier } from '../../functions/notify/notifier.js';
+import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from '../../functions/notify/stores.js';
+import { NOW, verifiedEmail } from '../notify/fixtures.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { wire } from '../projections/wire.js';
 import { freshTable } from '../support/dynamo.js';
@@ -19,12 +24,14 @@ import { freshTable } from '../support/dynamo.js';
  */
 const clock = { now: () => '2026-11-24T10:00:00.000Z' };
 let world: TournamentWorld;
+let table: { client: DynamoDBClient; tableName: string };
 let games: GameService;
 let handler: ReturnType<typeof createTournamentsHandler>;
 const sent: NotifyJob[] = [];
 
 beforeAll(async () => {
   const { client, tableName } = await freshTable('thandler');
+  table = { client, tableName };
   const engines = createRegistry([diceRace]);
   games = createDynamoGameService({ client, tableName, engines, clock }).service;
   world = createTournamentWorld({ client, tableName, engines, clock, games });
@@ -77,6 +84,38 @@ describe('the tournaments Lambda handler', () => {
     ]);
     // Rated once, though the end was delivered twice.
     expect((await world.tournaments.leaderboard('dice-race')).entries.map((e) => e.games)).toEqual([1, 1]);
+  });
+
+  it('the pairing notices go out by mail and by webhook, each naming the opponent, the side and the game', async () => {
+    const settings = new DynamoSettingsStore(table.client, table.tableName);
+    for (const p of ['pete', 'quin'])
+      await settings.put(p, {
+        ...verifiedEmail(`${p}@example.org`),
+        webhooks: [{ id: `wh-${p}`, url: `https://hooks.example.org/${p}`, secret: 'x'.repeat(24), format: 'json' }],
+      });
+    const mails: OutgoingMail[] = [];
+    const posts: { url: string; body: { type: string; text: string; tournament: { about: string } } }[] = [];
+    const notifier = new Notifier({
+      settings,
+      ledger: new DynamoNoticeLedger(table.client, table.tableName),
+      deliveries: new DynamoDeliveryLog(table.client, table.tableName),
+      mailer: { send: async (m) => void mails.push(m) },
+      webhooks: { post: async (url, _headers, body) => (posts.push({ url, body: JSON.parse(body) }), { status: 200 }) },
+      clock: { now: () => NOW },
+      appUrl: 'https://fieldpost.example.org',
+      retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1, mode: 'inline' },
+      allowPrivateWebhooks: true,
+    });
+    const paired = sent.filter((j) => j.notice.tournament?.about === 'paired' && j.notice.tournament.name === 'Handler Cup');
+    expect(paired).toHaveLength(2);
+    for (const job of paired) await notifier.handle(job);
+    expect(mails.map((m) => m.to).sort()).toEqual(['pete@example.org', 'quin@example.org']);
+    for (const m of mails) {
+      expect(m.subject).toBe('Handler Cup: round 1 paired');
+      expect(m.text).toMatch(/round 1 of Handler Cup, board 1: you play Player [12] against (pete|quin) \(Player [12]\) in game /);
+    }
+    expect(posts.map((p) => p.url).sort()).toEqual(['https://hooks.example.org/pete', 'https://hooks.example.org/quin']);
+    expect(posts.every((p) => p.body.type === 'tournament.notice' && p.body.tournament.about === 'paired')).toBe(true);
   });
 
   it('a withdrawal mid-event: the director is told, and the game in progress is resigned for the player', async () => {

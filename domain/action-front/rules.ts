@@ -166,9 +166,13 @@ export function entry(s: State, mover: UnitState, hex: string, cargo?: UnitState
   return t.transport && !cargoTroop && friendTroops.length === 1 && (cls === 'leg' || cls === 'towed') ? 'pass' : 'no';
 }
 
-/** Whether `cargo` may be carried by `mover` this Action Phase (004 Transport; Leaders may be carried by Track or Wheel units). */
+/**
+ * Whether `cargo` may be carried by `mover` this Action Phase (004 Transport; Leaders may be
+ * carried by Track or Wheel units). Being carried is the cargo's move (ruling), so it must be
+ * able to move: not Suppressed, not fired indirectly, not dug in, not moved yet.
+ */
 export function mayCarry(s: State, mover: UnitState, cargo: UnitState): boolean {
-  if (cargo.id === mover.id || cargo.owner !== mover.owner || cargo.status !== 'map' || cargo.suppressed) return false;
+  if (cargo.id === mover.id || cargo.owner !== mover.owner || !canAct(s, cargo, 'move')) return false;
   if (mover.hex !== mover.startHex || cargo.hex !== mover.hex || cargo.startHex !== mover.hex) return false;
   const mt = typeOf(s, mover);
   const ct = typeOf(s, cargo);

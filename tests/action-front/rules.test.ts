@@ -158,6 +158,15 @@ describe('transport (004 Move: Transport)', () => {
     const t = position({ options: RC, at: { 'allies-04': '0101', 'allies-01': '0102', 'axis-01': '1201' } });
     expect(entry(t, unit(t, 'allies-04'), '0102')).toBe('pass');
   });
+  it('being carried is the carried unit’s move: it may not move again this phase (ruling)', () => {
+    const { state } = play(s, 'allies', { type: 'Move', unit: 'allies-04', to: '0302', carry: 'allies-01' });
+    expect(canAct(state, unit(state, 'allies-01'), 'move')).toBe(false);
+    expect(legal(state).some((c) => c.type === 'Move' && c.unit === 'allies-01')).toBe(false);
+  });
+  it('a unit that cannot move (here: it fired in the Indirect Fire Phase) may not be carried', () => {
+    const t = position({ options: RC, at: { 'allies-04': '0102', 'allies-01': '0102', 'axis-01': '1201' }, units: { 'allies-01': { firedIndirect: true } } });
+    expect(refused(t, 'allies', { type: 'Move', unit: 'allies-04', to: '0302', carry: 'allies-01' })).toBe('move/no-carry');
+  });
   it('a Suppressed unit may not be carried', () => {
     const t = position({ options: RC, at: { 'allies-04': '0102', 'allies-01': '0102', 'axis-01': '1201' }, units: { 'allies-01': { suppressed: true } } });
     expect(refused(t, 'allies', { type: 'Move', unit: 'allies-04', to: '0302', carry: 'allies-01' })).toBe('move/no-carry');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedRng } from '../../domain/kernel/index.js';
-import { actionFront } from '../../domain/action-front/index.js';
+import { actionFront, type Event } from '../../domain/action-front/index.js';
 import { cardValue, FULL_DECK, isFace, isRed, tieBreakSide } from '../../domain/action-front/data/cards.js';
 import { accuracyOf, rallies, REPRESENTATIVE_TABLES as T, suppresses } from '../../domain/action-front/data/tables.js';
 import { evolve } from '../../domain/action-front/evolve.js';
@@ -293,7 +293,7 @@ describe('optional rules (004 Optional Rules)', () => {
     }),
     registered: { allies: ['0602'], axis: [] },
   });
-  const purposes = (events: { type: string }[]) => events.flatMap((e) => (e.type === 'CardsDrawn' ? [(e as { purpose: string }).purpose] : []));
+  const purposes = (events: Event[]) => events.flatMap((e) => (e.type === 'CardsDrawn' ? [e.purpose] : []));
   it('Artillery Registration serves an on-map artillery unit too', () => {
     const { events } = play(registeredRidge(['9C', '9S']), 'allies', { type: 'IndirectFire', unit: 'allies-05', hex: '0602' });
     expect(events[0]).toMatchObject({ type: 'StrikeDeclared', registered: true });

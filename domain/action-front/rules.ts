@@ -47,7 +47,10 @@ export function leaderBonus(s: State, u: UnitState, sameHexOnly: boolean): numbe
 /** Training for all purposes: printed value, plus a nearby Leader's bonus, minus 1 while Suppressed (004 Leaders; Status Markers). */
 export const trainingOf = (s: State, u: UnitState, assault = false): number => typeOf(s, u).training + leaderBonus(s, u, assault) - (u.suppressed ? 1 : 0);
 
-export const sightOf = (s: State): SightContext => ({ artilleryMarkers: new Set(s.markers.filter((m) => m.kind === 'artillery').map((m) => m.hex)) });
+export const sightOf = (s: State): SightContext => ({
+  artilleryMarkers: new Set(s.markers.filter((m) => m.kind === 'artillery').map((m) => m.hex)),
+  ...(s.scenario.visibility !== undefined ? { visibility: s.scenario.visibility } : {}),
+});
 
 /** Whether any unit of `seat` on the map sees `hex` (004 Indirect Fire: a unit must have a line of sight to the target hex). */
 export function seenBy(s: State, seat: Seat, hex: string, sight = sightOf(s)): boolean {

@@ -6,6 +6,7 @@ import { REPRESENTATIVE_TABLES } from '../../domain/action-front/data/tables.js'
 import { evolve } from '../../domain/action-front/evolve.js';
 import { forceProblem } from '../../domain/action-front/forces.js';
 import { inZone, quota } from '../../domain/action-front/flow.js';
+import { fireTargets, seenBy } from '../../domain/action-front/rules.js';
 import { fresh, play, position, refused } from './given.js';
 
 /** Scenario cards, club-replaceable data, the scenario builder, and the picture. */
@@ -93,6 +94,24 @@ describe('set-up (004 Setting Up The Game)', () => {
     expect([...hexes].sort()).toEqual(['1201', '1202', '1203']);
     expect(refused(placing, 'axis', { type: 'PlaceUnit', unit: 'axis-08', hex: '1204' })).toBe('placement/bad-hex');
     expect(play(placing, 'axis', { type: 'PlaceUnit', unit: 'axis-08', hex: '1202' }).state.units.find((u) => u.id === 'axis-08')?.hex).toBe('1202');
+  });
+  it('Edson’s Ridge special rule, a night attack: no unit sees or fires farther than five hexes', () => {
+    const s = position({ options: { scenario: 'edsons-ridge' }, at: { 'allies-04': '0103', 'axis-01': '0603', 'axis-02': '0703' } });
+    expect(s.scenario.visibility).toBe(5);
+    expect(
+      fireTargets(
+        s,
+        s.units.find((u) => u.id === 'allies-04')!,
+      ).map((u) => u.id),
+    ).toEqual(['axis-01']);
+    expect([seenBy(s, 'allies', '0603'), seenBy(s, 'allies', '0703')]).toEqual([true, false]);
+    // Control: with no visibility rule the same line is clear (the map does not block it).
+    expect(
+      fireTargets(
+        { ...s, scenario: { ...s.scenario, visibility: undefined } },
+        s.units.find((u) => u.id === 'allies-04')!,
+      ).map((u) => u.id),
+    ).toEqual(['axis-01', 'axis-02']);
   });
   it('partial edge hexes may be set up in', () =>
     expect(actionFront.legalCommands(started({ scenario: 'edsons-ridge' }), 'allies')).toContainEqual({ type: 'PlaceUnit', unit: 'allies-01', hex: '0101' }));

@@ -62,6 +62,8 @@ export const scenarioSchema = z
     sides: z.object({ allies: side, axis: side }).strict(),
     /** Special rule: units may not start Dug In (004 Select and place your forces, "unless … special rules"). */
     noDugInAtStart: z.boolean().default(false),
+    /** Special rule: no line of sight is longer than this many hexes (a night action, fog). */
+    visibility: z.number().int().min(1).max(30).optional(),
     turns: z.number().int().min(1).max(30),
     victory: victorySchema,
   })
@@ -113,6 +115,8 @@ export const REPRESENTATIVE_SCENARIOS: readonly ScenarioCard[] = [
       },
     },
     noDugInAtStart: false,
+    // Special rule: a night attack; nobody sees farther than five hexes.
+    visibility: 5,
     turns: 6,
     victory: { kind: 'hold', side: 'axis', hexes: ['0604', '0704', '0705'], count: 1 },
   },

@@ -213,6 +213,7 @@ describe('the picture (scene)', () => {
   it('shows the turn track and the cards drawn in the last action', () => {
     expect(text).toContain('Turn track: [1] 2 3 4 5 6');
     expect(text).toContain('Drawn for fire on axis-01: JC AH');
+    expect(text).toContain('Special rule: no line of sight beyond 5 hexes');
   });
   it('is well-formed SVG', () => expect(renderSvg(scene)).toMatch(/^<svg[\s\S]*<\/svg>$/));
 });

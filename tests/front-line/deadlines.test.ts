@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createRegistry,
+  decideClaimTimeout,
   decideCreate,
   decideJoin,
   decideLapse,
@@ -138,4 +139,36 @@ describe('Front Line windows with deadlines and standing orders, through the ker
       expect(totals.answered).toBeGreaterThan(0);
     });
   }
+});
+
+describe('an ally who runs out of time (RULINGS: the whole side loses)', () => {
+  it('a claim against an overdue Allies seat ends the game for its side; both seats of the other side win', () => {
+    const seed = 'd4'.repeat(32);
+    const g = new MemoryGame(frontLine, seed, 'g-fl-late');
+    const at = (h: number) => new Date(T0 + h * 3_600_000).toISOString();
+    const ok = (r: { ok: boolean; error?: { message: string } }) => expect(r.ok, r.error?.message).toBe(true);
+    ok(
+      g.append(
+        decideCreate(frontLine, { gameId: 'g-fl-late', options: { allies: true }, createdBy: 'p-red1', commitment: seedCommitment(seed), timeLimitHours: 24 }),
+        'p-red1',
+        at(0),
+      ),
+    );
+    for (const seat of ['red1', 'green1', 'red2', 'green2'])
+      ok(g.append(decideJoin(frontLine, g.state!, { player: `p-${seat}`, seat }, seed), `p-${seat}`, at(0)));
+    const act = (seat: string, command: Command) =>
+      ok(g.append(decidePlay(frontLine, g.state!, { player: `p-${seat}`, command, now: at(1) }, seed), `p-${seat}`, at(1)));
+    for (const seat of ['red1', 'green1', 'red2', 'green2']) {
+      act(seat, { type: 'PlaceRecommended' });
+      act(seat, { type: 'FinishSetup' });
+    }
+    const decider = pendingOf(frontLine, g.state!)[0]!.seat;
+    act(decider, { type: 'ChooseFirst', seat: 'green2' });
+    expect(pendingOf(frontLine, g.state!)).toMatchObject([{ seat: 'green2', kind: 'move' }]);
+    // green2 lets a day pass; red1 claims the game.
+    ok(g.append(decideClaimTimeout(frontLine, g.state!, { player: 'p-red1', now: at(25) }, seed), 'p-red1', at(25)));
+    expect(g.state!.meta.status).toBe('ended');
+    expect(g.state!.meta.outcome).toMatchObject({ winners: ['red1', 'red2'] });
+    expect(verifyLog(g.events, engines.get)).toMatchObject({ ok: true, problems: [] });
+  });
 });

@@ -115,6 +115,17 @@ describe('correspondence clocks that run themselves (issue 10, done when)', () =
     const D = plus(L, 96 + stood);
     expect(seen.deadline).toBe(D);
     expect((await api.get('/v1/me/vacation', token['bob'])).body).toMatchObject({ away: true, leftDays: 28 });
+    // Each seat's remaining time: in the view (show) and the inbox (games).
+    const clocks = (await api.get(`/v1/games/${gameId}`, token['ann'])).body.clocks;
+    expect(clocks).toEqual([
+      { seat: 'n1', name: 'North 1', player: 'ann', moveMs: 96 * HOUR },
+      { seat: 's1', name: 'South 1', player: 'bob', deadline: D, leftMs: expect.any(Number), awayUntil: plus(V, 48) },
+    ]);
+    const inbox = await waitFor('the inbox to show the vacation', async () => {
+      const g = (await api.get('/v1/me/games', token['bob'])).body.games[0];
+      return g?.whoseMove[0]?.deadline === D ? g : undefined;
+    });
+    expect(inbox.whoseMove[0].leftMs).toBeGreaterThan(95 * HOUR);
 
     // Reminders at the running clock's 50% (two days of it: after the vacation), a day left, and 80%.
     const half = plus(L, 48 + stood);
@@ -136,6 +147,10 @@ describe('correspondence clocks that run themselves (issue 10, done when)', () =
       expect.stringContaining('80% of your time is gone'),
     ]);
     expect(await reminderMails('ann')).toEqual([]);
+    // Every mail shows the clocks.
+    expect((await reminderMails('bob'))[2]!.text).toMatch(
+      /Clocks:\r?\n {2}- North 1 \(ann\): 4 d a move\r?\n {2}- South 1 \(bob\): \d+ h( \d+ min)? left \(until /,
+    );
 
     // The move runs out: the game ends on time, nobody claiming.
     expect((await clockTo(plus(D, 0.01))).changed).toEqual([gameId]);

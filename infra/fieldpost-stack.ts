@@ -51,7 +51,20 @@ export const PROJECTOR_STREAM = {
   batchSize: 100,
   retryAttempts: 5,
   maxRecordAge: Duration.hours(6),
+  // Gather a second of HEAD changes per invocation: fewer invocations (and GB-seconds) under
+  // load, a second's delay on a "your move" that waits hours anyway.
+  maxBatchingWindow: Duration.seconds(1),
 } as const;
+
+/** The notifier's SQS mapping: up to ten notices per invocation, gathered for up to 2 s. */
+export const NOTIFIER_QUEUE = { batchSize: 10, maxBatchingWindow: Duration.seconds(2) } as const;
+
+/**
+ * Memory per function (MB). The API's work per request is a few ms of JSON and hashing
+ * (npm run bench): 512 MB is plenty and half the GB-seconds of 1024. The picture function
+ * rasterizes (CPU-bound, scales with memory) and keeps 1024.
+ */
+export const MEMORY_MB = { api: 512, projector: 512, notifier: 512, picture: 1024 } as const;
 
 /**
  * Fieldpost in one stack: the event table, the HTTP API behind Cognito, the projector fed
@@ -95,28 +108,28 @@ export class FieldpostStack extends Stack {
       ...common,
       name: 'api',
       description: 'Fieldpost HTTP API: commands and queries',
-      memorySize: 1024,
+      memorySize: MEMORY_MB.api,
       timeout: Duration.seconds(15),
     });
     const projector = new HandlerFunction(this, 'ProjectorHandler', {
       ...common,
       name: 'projector',
       description: 'Fieldpost projector: read models and notification jobs from the table stream',
-      memorySize: 512,
+      memorySize: MEMORY_MB.projector,
       timeout: Duration.seconds(60),
     });
     const notifier = new HandlerFunction(this, 'NotifierHandler', {
       ...common,
       name: 'notifier',
       description: 'Fieldpost notifier: email (SES) and webhooks from the notification queue',
-      memorySize: 512,
+      memorySize: MEMORY_MB.notifier,
       timeout: notifierTimeout,
     });
     const picture = new HandlerFunction(this, 'PictureHandler', {
       ...common,
       name: 'picture',
       description: "Fieldpost picture: a player's board as PNG for their 'your move' mail, asked by the notifier",
-      memorySize: 1024,
+      memorySize: MEMORY_MB.picture,
       timeout: Duration.seconds(10),
       // The rasterizer needs resvg's WebAssembly and the DejaVu fonts beside the bundle (functions/notify/png.ts).
       assets: PICTURE_ASSETS,
@@ -193,6 +206,7 @@ export class FieldpostStack extends Stack {
         bisectBatchOnError: true,
         retryAttempts: PROJECTOR_STREAM.retryAttempts,
         maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
+        maxBatchingWindow: PROJECTOR_STREAM.maxBatchingWindow,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(streamFailureQueue),
         filters: [lambda.FilterCriteria.filter(STREAM_FILTER)],
@@ -200,7 +214,8 @@ export class FieldpostStack extends Stack {
     );
     notifier.fn.addEventSource(
       new SqsEventSource(queue, {
-        batchSize: 10,
+        batchSize: NOTIFIER_QUEUE.batchSize,
+        maxBatchingWindow: NOTIFIER_QUEUE.maxBatchingWindow,
         reportBatchItemFailures: true,
         // Stay well inside SES sending quotas (a fresh account may send 1 mail a second).
         maxConcurrency: 5,

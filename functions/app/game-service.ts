@@ -42,6 +42,7 @@ import {
 import { listing, resultInWords, sideAndPlayer, sideName, withSideNames } from './names.js';
 import { seatClocks, type SeatClock } from './clocks.js';
 import { wasCancelled } from '../projections/project.js';
+import { commandKey } from '../store/event-batch.js';
 import {
   AppError,
   ConcurrencyError,
@@ -343,7 +344,9 @@ export function createGameService(deps: GameServiceDeps): GameService {
   /** Where a command already applied is remembered on a normal load: HEAD's recent list or the tail. */
   function knownCommand(l: Loaded, commandId: string): CommandRecord | undefined {
     // A player's string never indexes a plain object: '__proto__' or 'constructor' would find Object's own members.
-    const r = Object.hasOwn(l.stream.recent, commandId) ? l.stream.recent[commandId] : undefined;
+    // The tip layout remembers commands by a short key (store/event-batch.ts), the older one by id.
+    const key = commandKey(commandId);
+    const r = Object.hasOwn(l.stream.recent, commandId) ? l.stream.recent[commandId] : Object.hasOwn(l.stream.recent, key) ? l.stream.recent[key] : undefined;
     if (r) return r;
     let from = 0;
     let to = 0;

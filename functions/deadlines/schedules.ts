@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GameSummary } from '../../domain/kernel/index.js';
 import type { Clock } from '../ports.js';
 import { headChange, isHeadRecord, type StreamRecordLike } from '../projections/stream-image.js';

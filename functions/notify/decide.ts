@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REMINDER_LEVELS, type GameSummary } from '../../domain/kernel/index.js';
 import { newlyAsked } from '../projections/asked.js';
 import { seatClocks } from '../app/clocks.js';
@@ -9,15 +9,17 @@ import { wasCancelled } from '../projections/project.js';
  * hold only public information, so nothing decided here can reveal a hidden card, a
  * sealed order or a hand: a notice says whose move it is, never what anyone holds.
  */
-export const NOTICE_KINDS = ['turn', 'started', 'ended', 'invited', 'reminder'] as const;
+export const NOTICE_KINDS = ['turn', 'started', 'ended', 'invited', 'reminder', 'tournament'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /**
  * The webhook vocabulary: each notice kind goes out as one event type, in the
- * `Fieldpost-Event` header and the JSON payload's `type` (README: Notifications).
+ * `Fieldpost-Event` header and the JSON payload's `type` (README: Notifications). A
+ * tournament's notices (a pairing, and for its director a time-out or a withdrawal) are
+ * `tournament.notice`; the others are about one game.
  */
-export type WebhookEventType = `game.${NoticeKind}`;
-export const webhookEventType = (kind: NoticeKind): WebhookEventType => `game.${kind}`;
+export type WebhookEventType = `game.${Exclude<NoticeKind, 'tournament'>}` | 'tournament.notice';
+export const webhookEventType = (kind: NoticeKind): WebhookEventType => (kind === 'tournament' ? 'tournament.notice' : `game.${kind}`);
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = NOTICE_KINDS.map(webhookEventType);
 
 const seatRef = z.object({ seat: z.string(), name: z.string(), player: z.string().nullable() });
@@ -64,6 +66,16 @@ export const noticeSchema = z.object({
         bankMs: z.number().optional(),
       }),
     )
+    .optional(),
+  /** Tournament notices: which event, what happened (a pairing; for the director, a time-out or a withdrawal), in words. */
+  tournament: z
+    .object({
+      tournamentId: z.string(),
+      name: z.string(),
+      round: z.number().int().optional(),
+      about: z.enum(['paired', 'time-out', 'withdrawal']),
+      text: z.string(),
+    })
     .optional(),
   /** A reminder (kernel/reminders.ts): how much of the recipient's move time is gone, and its deadline. */
   reminder: z.object({ level: z.enum(REMINDER_LEVELS), deadline: z.string() }).optional(),

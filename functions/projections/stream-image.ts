@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REMINDER_LEVELS, type GameSummary } from '../../domain/kernel/index.js';
 
 /**

@@ -53,6 +53,7 @@ describe('cdk-nag AwsSolutions checks', () => {
       [
         'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--engines/Resource',
         'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--health/Resource',
+        'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--openapi.json/Resource',
         'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/POST--v1--unsubscribe/Resource',
         'AwsSolutions-COG2 on /Fieldpost/Api/UserPool/Resource',
         'AwsSolutions-COG8 on /Fieldpost/Api/UserPool/Resource',

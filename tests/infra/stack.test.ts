@@ -1,12 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { routeModules } from '../../functions/http/routes/index.js';
+import { routeTable } from '../../functions/http/router.js';
 import type { ApiDeps } from '../../functions/http/types.js';
 import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.js';
-import { PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
+import { MEMORY_MB, NOTIFIER_QUEUE, PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
 import { API_5XX_THRESHOLD, ITERATOR_AGE_THRESHOLD } from '../../infra/alarms.js';
 import { matchesStreamFilter, policyStatementsOf, resourcesOf, synth, type Statement } from './support.js';
 
@@ -79,11 +80,12 @@ describe('the handler functions', () => {
           MAIL_FROM: 'turns@example.org',
           APP_URL: 'https://fieldpost.example.org',
           AUTH_MODE: 'cognito',
-          NODE_OPTIONS: '--enable-source-maps',
         },
       },
       LoggingConfig: { LogFormat: 'JSON' },
     });
+    // Source maps at run time slow every cold start; the bundles ship none (issue 16).
+    expect((fn!.Properties['Environment'] as { Variables: Record<string, unknown> }).Variables).not.toHaveProperty('NODE_OPTIONS');
   });
 
   it('each log to their own log group, which has a retention', () => {
@@ -162,6 +164,18 @@ describe('least-privilege grants', () => {
   });
 });
 
+describe('batching and memory (issue 16)', () => {
+  it('the notifier gathers up to ten notices for up to 2 s; the API runs on 512 MB', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId.notifier },
+      BatchSize: NOTIFIER_QUEUE.batchSize,
+      MaximumBatchingWindowInSeconds: 2,
+    });
+    expect(resourcesOf(template, 'AWS::Lambda::Function')[fnId.api]!.Properties['MemorySize']).toBe(MEMORY_MB.api);
+    expect(MEMORY_MB.api).toBe(512);
+  });
+});
+
 describe('the projector stream mapping', () => {
   it('bisects, retries a bounded number of times, ages out, reports item failures, and parks failures in SQS', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -171,6 +185,7 @@ describe('the projector stream mapping', () => {
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: PROJECTOR_STREAM.retryAttempts,
       MaximumRecordAgeInSeconds: PROJECTOR_STREAM.maxRecordAge.toSeconds(),
+      MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamFailureId, 'Arn'] } } },
     });
@@ -249,6 +264,7 @@ describe('the HTTP API', () => {
       [
         'GET /v1/health',
         'GET /v1/engines',
+        'GET /v1/openapi.json',
         'POST /v1/unsubscribe',
         'GET /v1/{proxy+}',
         'POST /v1/{proxy+}',
@@ -262,7 +278,7 @@ describe('the HTTP API', () => {
 
   it('puts the Cognito JWT authorizer on every route except the public ones', () => {
     for (const r of routes) {
-      if (['GET /v1/health', 'GET /v1/engines', 'POST /v1/unsubscribe'].includes(r.Properties['RouteKey'] as string)) {
+      if (['GET /v1/health', 'GET /v1/engines', 'GET /v1/openapi.json', 'POST /v1/unsubscribe'].includes(r.Properties['RouteKey'] as string)) {
         expect(r.Properties['AuthorizerId']).toBeUndefined();
         expect(r.Properties['AuthorizationType'] ?? 'NONE').toBe('NONE');
       } else {
@@ -276,8 +292,7 @@ describe('the HTTP API', () => {
     // Building the routes touches no network: a client that is never called is enough.
     const dynamo = { client: new DynamoDBClient({ region: 'eu-west-1' }), tableName: 't' };
     const deps = { service: {}, engines: createRegistry([]), clock: { now: () => '' }, dynamo } as unknown as ApiDeps;
-    const open = routeModules
-      .flatMap((m) => m(deps))
+    const open = routeTable(routeModules, deps)
       .filter((r) => r.auth === 'none' && r.path.startsWith('/v1/'))
       .map((r) => `${r.method} ${r.path}`);
     expect(PUBLIC_ROUTES.map((r) => `${r.method} ${r.path}`).sort()).toEqual(open.sort());

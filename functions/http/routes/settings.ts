@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DynamoDeliveryLog, DynamoSettingsStore } from '../../notify/stores.js';
 import { checkResolved, checkWebhookUrl } from '../../notify/address-policy.js';
 import {
@@ -21,6 +21,7 @@ import { systemClock } from '../../notify/wiring.js';
 import { maskUrl, systemResolver, type Resolver } from '../../notify/webhook.js';
 import { AppError, type NotificationSettings } from '../../ports.js';
 import { errorReply } from '../router.js';
+import { deliveriesReply, errors, resendReply, settingsReply, unsubscribeReply } from '../responses.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 export const MAX_WEBHOOKS = 5;
@@ -65,7 +66,14 @@ export const publicSettings = (s: NotificationSettings | undefined, nowIso?: str
 export const verifyBody = z.strictObject({ token: z.string().min(1).max(200) });
 
 export const unsubscribeQuery = z.strictObject({ player: z.string().min(1).max(128), kind: z.enum(NOTICE_KINDS), token: z.string().min(1).max(100) });
-const KIND_WORDS = { turn: '"your move"', started: '"game started"', ended: '"game over"', invited: 'invitation', reminder: 'reminder' } as const;
+const KIND_WORDS = {
+  turn: '"your move"',
+  started: '"game started"',
+  ended: '"game over"',
+  invited: 'invitation',
+  reminder: 'reminder',
+  tournament: 'tournament',
+} as const;
 
 /**
  * The settings after a PUT. Every webhook URL is checked against the address policy
@@ -191,6 +199,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'GET',
         path: '/v1/me/settings',
+        summary: 'Your notification channels (webhook secrets never shown)',
+        responses: { 200: settingsReply },
         auth: 'required',
         async handle({ player }) {
           return { status: 200, body: publicSettings(await store.get(player), now()) };
@@ -199,6 +209,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'PUT',
         path: '/v1/me/settings',
+        summary: 'Set your email, webhooks and which mail you want',
+        responses: { 200: settingsReply, ...errors(429) },
         auth: 'required',
         body: settingsBody,
         async handle({ player, body }) {
@@ -220,6 +232,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'POST',
         path: '/v1/me/email/verify',
+        summary: 'Confirm your email address with the code mailed to it',
+        responses: { 200: settingsReply },
         auth: 'required',
         body: verifyBody,
         async handle({ player, body }) {
@@ -257,6 +271,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'POST',
         path: '/v1/me/email/resend',
+        summary: 'Mail a new verification code',
+        responses: { 200: resendReply, ...errors(400, 409, 429) },
         auth: 'required',
         async handle({ player }) {
           const at = now();
@@ -285,6 +301,8 @@ export const createSettingsRoutes =
         // providers POST "List-Unsubscribe=One-Click" as a form; the body is not read.
         method: 'POST',
         path: UNSUBSCRIBE_PATH,
+        summary: "One-click unsubscribe (RFC 8058) from a notice mail's signed link",
+        responses: { 200: unsubscribeReply, ...errors(403) },
         auth: 'none',
         query: unsubscribeQuery,
         async handle({ query }) {
@@ -306,6 +324,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'GET',
         path: '/v1/me/deliveries',
+        summary: 'What was mailed or posted to your webhooks, and what failed',
+        responses: { 200: deliveriesReply },
         auth: 'required',
         query: z.strictObject({
           limit: z

@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createVacationService, DynamoVacationStore } from '../../app/vacation.js';
 import { ReadModelStore } from '../../projections/read-model-store.js';
+import { errors } from '../responses.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 /**
@@ -13,6 +14,17 @@ export const vacationBody = z.union([
   z.strictObject({ away: z.literal(true), days: z.number().gt(0).max(366).optional() }),
   z.strictObject({ away: z.literal(false) }),
 ]);
+
+/** The reply of both routes: the allowance in days, what is used and left, the leave under way. */
+export const vacationReply = z.object({
+  allowanceDays: z.number(),
+  usedDays: z.number(),
+  leftDays: z.number(),
+  away: z.boolean(),
+  from: z.string().optional(),
+  until: z.string().optional(),
+  games: z.array(z.object({ gameId: z.string(), recorded: z.boolean(), reason: z.string().optional() })).optional(),
+});
 
 export const vacationRoutes: RouteModule = (deps) => {
   const allowance = Number(process.env['VACATION_DAYS']);
@@ -27,14 +39,18 @@ export const vacationRoutes: RouteModule = (deps) => {
     defineRoute({
       method: 'GET',
       path: '/v1/me/vacation',
+      summary: 'Your vacation allowance, what is used and the leave under way',
       auth: 'required',
+      responses: { 200: vacationReply },
       handle: async ({ player }) => ({ status: 200, body: await vacation.status(player) }),
     }),
     defineRoute({
       method: 'PUT',
       path: '/v1/me/vacation',
+      summary: 'Start a leave (your clocks stop in every game) or come back from it',
       auth: 'required',
       body: vacationBody,
+      responses: { 200: vacationReply, ...errors(400, 409, 422) },
       handle: async ({ player, body }) => ({
         status: 200,
         body: body.away ? await vacation.start(player, body.days !== undefined ? { days: body.days } : {}) : await vacation.end(player),

@@ -383,7 +383,10 @@ async function deadlineCalls(client: DynamoDBClient, tableName: string, engines:
     if (wakeAt === undefined) break;
     now = wakeAt;
     calls.reset();
-    const step = await handler({ gameId, wakeAt });
+    // The handler logs one line per wake (CloudWatch in AWS); here it would mix into stdout's --json figures.
+    const log = console.log;
+    console.log = () => undefined;
+    const step = await handler({ gameId, wakeAt }).finally(() => (console.log = log));
     let reads = 0;
     let writes = 0;
     for (const [name, k] of Object.entries(calls.counts)) {

@@ -56,3 +56,12 @@ export function clockInWords(c: SeatClock): string {
   if (c.bankMs !== undefined) return `${durationInWords(Math.max(0, c.bankMs))} in the bank`;
   return `on move, no deadline${away}`;
 }
+
+/** One seat's clock in a few words, for a listing: "1 d 23 h left", "away", "2 d a move", "12 d in the bank". */
+export function clockBrief(c: SeatClock): string {
+  if (c.awayUntil !== undefined) return 'away, clock stopped';
+  if (c.deadline !== undefined) return c.leftMs ? `${durationInWords(c.leftMs)} left` : 'out of time';
+  if (c.moveMs !== undefined) return `${durationInWords(c.moveMs)} a move`;
+  if (c.bankMs !== undefined) return `${durationInWords(Math.max(0, c.bankMs))} in the bank`;
+  return 'on move';
+}

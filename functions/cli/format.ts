@@ -9,7 +9,7 @@ import {
 } from '../../domain/kernel/index.js';
 import type { Listing } from './config.js';
 import { listing, resultInWords, sideAndPlayer, sideName, type SeatLike } from '../app/names.js';
-import { clockInWords, durationInWords, type SeatClock } from '../app/clocks.js';
+import { clockBrief, clockInWords, durationInWords, type SeatClock } from '../app/clocks.js';
 import { wasCancelled } from '../projections/project.js';
 
 /** Response shapes the client reads (see functions/http/routes/games.ts). */
@@ -540,6 +540,7 @@ export function formatInbox(body: unknown, me: string): string {
     const now = (mine.length ? mine : others)[0];
     const timed = (mine.length ? mine : others).find((p) => typeof p.deadline === 'string');
     const deadline = timed?.deadline;
+    const clocks = (Array.isArray(g['clocks']) ? g['clocks'] : []) as SeatClock[];
     const details = [
       seats.length ? `you: ${listing(seats.map((x) => x.name ?? '?'))}` : '',
       opponents.length ? `vs ${listing(opponents.map(side))}` : '',
@@ -549,6 +550,7 @@ export function formatInbox(body: unknown, me: string): string {
         : g['status'] === 'active'
           ? 'no deadline'
           : '',
+      clocks.length ? `clocks: ${clocks.map((c) => `${c.name}${c.player ? ` (${c.player})` : ''} ${clockBrief(c)}`).join(', ')}` : '',
     ].filter(Boolean);
     return details.length ? [head, `    ${details.join(' · ')}`] : [head];
   });

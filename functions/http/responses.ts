@@ -171,6 +171,7 @@ export const inboxBody = z.object({
       ),
       opponents: z.array(z.object({})),
       outcome: z.object({ winners: z.array(z.string()), reason: z.string(), result: z.string() }).optional(),
+      clocks: z.array(seatClock).optional().describe("Each seat's remaining time (a running game with a time control)"),
     }),
   ),
   nextCursor: z.string().nullable(),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { GameSummary } from '../../domain/kernel/index.js';
-import { clockInWords, durationInWords, seatClocks } from '../../functions/app/clocks.js';
+import { clockBrief, clockInWords, durationInWords, seatClocks } from '../../functions/app/clocks.js';
+import { formatInbox } from '../../functions/cli/format.js';
+import { projectGame } from '../../functions/projections/project.js';
 
 /** Each seat's remaining time as `games`, `show`, the inbox and mail print it. */
 const NOW = '2026-06-01T12:00:00.000Z';
@@ -47,5 +49,34 @@ describe('seat clocks', () => {
     expect(durationInWords(3 * 24 * HOUR)).toBe('3 d');
     expect(durationInWords(5 * HOUR + 10 * 60_000)).toBe('5 h 10 min');
     expect(durationInWords(12 * 60_000)).toBe('12 min');
+  });
+});
+
+describe("the inbox (games) lists each seat's clock", () => {
+  const full: GameSummary = {
+    ...summary({}),
+    gameId: 'g1',
+    engine: 'dice-race',
+    title: 'Dice Race',
+    version: 3,
+    hash: 'h',
+    createdBy: 'ann',
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+
+  it("the projection keeps each seat's clock as of the change; a game without a time control has none", () => {
+    const inbox = projectGame(undefined, full).inbox;
+    expect(inbox.map((m) => m.clocks)).toEqual([seatClocks(full, NOW), seatClocks(full, NOW)]);
+    expect(projectGame(undefined, { ...full, timeControl: undefined }).inbox.every((m) => m.clocks === undefined)).toBe(true);
+  });
+
+  it('prints them in a few words each', () => {
+    const clocks = [...seatClocks(full, NOW), { seat: 'p3', name: 'Player 3', player: 'cy', deadline: NOW, leftMs: 0, awayUntil: true as const }];
+    expect(clocks.map(clockBrief)).toEqual(['2 d 4 h left', '3 d a move', 'away, clock stopped']);
+    const item = { gameId: 'g1', title: 'Dice Race', status: 'active', version: 3, yourMove: true, seats: [], opponents: [], whoseMove: [], clocks };
+    expect(formatInbox({ games: [item] }, 'ann')).toContain(
+      'clocks: Player 1 (ann) 2 d 4 h left, Player 2 (bob) 3 d a move, Player 3 (cy) away, clock stopped',
+    );
   });
 });

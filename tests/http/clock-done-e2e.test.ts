@@ -189,7 +189,9 @@ describe('correspondence clocks that run themselves (issue 10, done when)', () =
         ? true
         : undefined,
     );
-    expect((await cli('ann', 'games')).out).toMatch(/until \S+ \(1 d 23 h( \d+ min)? left\)/);
+    expect((await cli('ann', 'games')).out).toMatch(
+      /until \S+ \(1 d 23 h( \d+ min)? left\).* · clocks: Player 1 \(ann\) 1 d 23 h( \d+ min)? left, Player 2 \(bob\) 2 d a move/,
+    );
 
     const away = await cli('ann', 'vacation', 'on', '3');
     expect(away.code, away.err).toBe(0);

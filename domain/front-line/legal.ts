@@ -42,8 +42,8 @@ export function setupSquares(s: State, seat: SeatState): string[] {
   return allSquares(s, seat.board).filter((n) => countryOf(s, n) === seat.color && !isWater(s, n) && !unitAt(s, n));
 }
 
-/** The recommended set-up is printed for the Main battlefield only (002 p.1). */
-export const recommendedOffered = (s: State): boolean => s.battlefield === 'main' && s.rows === BATTLEFIELDS.main.rows;
+/** The recommended set-up is printed for the Main battlefield only (002 p.1); compared by content, so a state read back from JSON agrees. */
+export const recommendedOffered = (s: State): boolean => s.battlefield === 'main' && s.rows.join('/') === BATTLEFIELDS.main.rows.join('/');
 
 function setupCommands(s: State, seat: SeatState): Command[] {
   if (seat.setupDone) return [];

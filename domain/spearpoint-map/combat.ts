@@ -26,6 +26,7 @@ import {
   lineOfSight,
   onMap,
   role,
+  roleOf,
   RULE,
   sideUnitsAt,
   spotters,
@@ -63,7 +64,7 @@ export function featureRule(s: State, attacker: string, weapon: number, space: s
   const r = role(s, attacker);
   const from = firesFrom(s, attacker);
   if (r === 'tank' && weapon === 0 && from && unitIn(s, attacker)!.crew !== null) {
-    if (cardOf(s, attacker).weapons[0] && (s.roles[u.card]?.calibre ?? roleCalibre(s, attacker)) < spec.minCalibre) return null;
+    if (roleOf(s, attacker).calibre < spec.minCalibre) return null;
     const d = distance(from, space);
     return d <= 2 ? { auto: true, bonus: 0, intensity: 5 } : { auto: false, bonus: 4, intensity: 6 };
   }
@@ -72,10 +73,6 @@ export function featureRule(s: State, attacker: string, weapon: number, space: s
   if (isAircraft(s, attacker) && w.bombs) return { auto: false, bonus: 3, intensity: 4 };
   return null;
 }
-const roleCalibre = (s: State, unit: string): number => {
-  const c = unitIn(s, unit)!.card;
-  return Object.hasOwn(s.roles, c) ? s.roles[c]!.calibre : 0;
-};
 
 /** Why this attack may not be declared, or null (003 Combat 1–8, 13, 19, 23; scenario rules). */
 export function attackProblem(s: State, seat: Side, attacker: string, target: string, weapons: readonly number[], spotter?: string): RuleViolation | null {
@@ -148,7 +145,7 @@ export function attackProblem(s: State, seat: Side, attacker: string, target: st
   // A unit on the map.
   if (
     t.card === 'de-pantherturm-i' &&
-    !weapons.every((w) => (role(s, attacker) === 'tank' && w === 0 && roleCalibre(s, attacker) >= 75) || isAreaWeapon(s, attacker, w))
+    !weapons.every((w) => (role(s, attacker) === 'tank' && w === 0 && roleOf(s, attacker).calibre >= 75) || isAreaWeapon(s, attacker, w))
   )
     return bad('combat/pantherturm', 'Only 75mm+ tank guns, artillery, mortars and bombs harm the Pantherturm I', '003 §II 11');
   if (impervious(s, t.at) && from !== t.at) return bad('combat/impervious', 'Units inside that feature cannot be attacked from outside', '003 §II 1, 8, 10');

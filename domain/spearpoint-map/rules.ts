@@ -195,7 +195,8 @@ export function lineOfSight(s: State, from: string, to: string, side: Side, opts
 /** Friendly infantry on the map that can see `space` and are not attacking: spotters (003 Combat 8). */
 export function spotters(s: State, side: Side, space: string): string[] {
   return Object.values(s.units)
-    .filter((u) => u.side === side && onMap(u) && cardOf(s, u.id).type === 'infantry' && cannotAttack(s, u.id) === null)
+    .filter((u) => u.side === side && onMap(u) && cardOf(s, u.id).type === 'infantry' && !Object.hasOwn(s.smoke, u.at))
+    .filter((u) => !s.attacks.some((a) => a.status !== 'cancelled' && a.attackers.includes(u.id)))
     .filter((u) => lineOfSight(s, u.at, space, side))
     .map((u) => u.id);
 }

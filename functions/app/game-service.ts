@@ -9,6 +9,7 @@ import {
   decideLapse,
   decideTimeOut,
   decideReminders,
+  decideAway,
   decideStandingOrders,
   dueWindows,
   standingOrdersOf,
@@ -155,6 +156,11 @@ export interface GameService {
   claimTimeout(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
   /** A seat replaces its standing orders (an empty list clears them); open windows they answer are answered at once. */
   setStandingOrders(player: string, gameId: string, input: { orders: unknown; commandId: string; seat?: string }): Promise<CommandResult>;
+  /**
+   * A seated player goes away (vacation: their clocks in this game stop until `until`, or until
+   * they come back) or comes back. Recorded as Game.AwayStarted / AwayEnded, seen by everyone.
+   */
+  away(player: string, gameId: string, input: { away: boolean; until?: string; commandId: string }): Promise<CommandResult>;
   /** A seated player takes the default answer of a window whose deadline has passed. */
   lapse(player: string, gameId: string, input: { window: string; commandId: string; seat?: string }): Promise<CommandResult>;
   /**
@@ -731,6 +737,18 @@ export function createGameService(deps: GameServiceDeps): GameService {
           const d = dataOf(first[0], 'Game.StandingOrdersSet');
           return d !== undefined && seatMatches(input.seat, d['seat']) && canonicalJson(d['orders']) === canonicalJson(input.orders);
         },
+      );
+    },
+
+    away(player, gameId, input) {
+      return run(
+        gameId,
+        player,
+        input.commandId,
+        undefined,
+        undefined,
+        (l, at) => decideAway(l.state, { player, away: input.away, now: at, ...(input.until !== undefined ? { until: input.until } : {}) }),
+        (first) => dataOf(first[0], input.away ? 'Game.AwayStarted' : 'Game.AwayEnded') !== undefined,
       );
     },
 

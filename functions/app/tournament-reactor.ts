@@ -105,7 +105,8 @@ export async function reactToTournament(deps: ReactorDeps, tournamentId: string,
   const f = await fold(world.store, tournamentPk(tournamentId), { initial: initialTournamentState, evolve: evolveTournament });
   const s = f.state;
   const fresh = f.events.filter((e) => e.seq > oldVersion);
-  for (const p of gamesWanted(s)) await makeGame(deps, s, p);
+  // A round's games are made side by side; their BindGame commands race on the stream and retry.
+  await Promise.all(gamesWanted(s).map((p) => makeGame(deps, s, p)));
   for (const e of fresh) await afterEvent(deps, s, e, { version: f.version, hash: f.hash });
 }
 

@@ -433,14 +433,16 @@ export async function startLocalNotifications(
         const mark = queue.mark();
         return () => queue.finishedThrough(mark);
       },
+      // The projector and the tournament reactor read the same records and depend on nothing of each other's: side by side.
       onRecords: async (records) => {
-        const projected = await processStreamRecords(records, {
-          readModels,
-          queue,
-          log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`),
-        });
-        if (!reactor) return projected;
-        const reacted = await processTournamentRecords(records, reactor);
+        const [projected, reacted] = await Promise.all([
+          processStreamRecords(records, {
+            readModels,
+            queue,
+            log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`),
+          }),
+          reactor ? processTournamentRecords(records, reactor) : { batchItemFailures: [] },
+        ]);
         return { batchItemFailures: [...projected.batchItemFailures, ...reacted.batchItemFailures] };
       },
     });

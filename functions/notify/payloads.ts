@@ -30,6 +30,8 @@ export interface JsonPayload {
   readonly outcome?: Notice['outcome'];
   /** Tournament notices: the tournament, the round, what happened and the same in words. */
   readonly tournament?: Notice['tournament'];
+  /** game.reminder: how much of the move time is gone (50%, 80%, or 24h: a day left) and the deadline. */
+  readonly reminder?: Notice['reminder'];
 }
 
 /** Slack mrkdwn treats &, < and > as markup. */
@@ -56,6 +58,7 @@ export function webhookPayload(format: WebhookFormat, n: Notice, r: Rendered, de
         ...(n.invitedBy !== undefined ? { invitedBy: n.invitedBy } : {}),
         ...(n.outcome ? { outcome: n.outcome } : {}),
         ...(n.tournament ? { tournament: n.tournament } : {}),
+        ...(n.reminder ? { reminder: n.reminder } : {}),
       };
       return p;
     }

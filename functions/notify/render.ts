@@ -68,6 +68,12 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
       headline = `${n.player}: ${game} against ${opponents} is over (${verdict}: ${n.outcome ? withSideNames(n.outcome.reason, endSeats(n)) : 'ended'}).`;
       break;
     }
+    case 'reminder': {
+      const gone = n.reminder?.level === '24h' ? 'a day of your time is left' : `${n.reminder?.level ?? 'most'} of your time is gone`;
+      subject = `Reminder: ${gone} in ${n.title} against ${opponents}`;
+      headline = `${n.player}: ${gone} for your move in ${game} against ${opponents}${withPartners}; move by ${n.reminder?.deadline ?? deadline ?? 'the deadline'} or lose on time.`;
+      break;
+    }
     case 'invited':
       subject = `${n.invitedBy ?? 'Someone'} invited you to ${n.title}`;
       headline = `${n.player}: ${n.invitedBy ?? 'someone'} reserved a seat for you in ${game}; join it to play against ${opponents}.`;

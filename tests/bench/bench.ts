@@ -507,6 +507,19 @@ import { benchSwissPairing } from '../tournament/bench-swiss.js';
   if (swiss.worstMs >= 1000) console.error('SLOW: Swiss pairing of 500 players took 1 s or more');
 }
 
+// ---------------------------------------------------------------------------------------------
+// Action Front!: decide time per command over seeded games of every scenario and builder type.
+import { benchActionFrontDecide } from '../action-front/bench-decide.js';
+
+{
+  const af = benchActionFrontDecide();
+  console.log('');
+  console.log(
+    `Action Front!: decide per command over ${af.commands} commands: median ${af.decideMedianMs} ms, p95 ${af.decideP95Ms} ms, max ${af.decideMaxMs} ms; legalCommands median ${af.legalMedianMs} ms`,
+  );
+  console.log(JSON.stringify({ actionFrontDecideMedianMs: af.decideMedianMs, actionFrontDecideP95Ms: af.decideP95Ms }));
+}
+
 // Front Line: decide time per command over seeded random games (two players and Allies). Pure.
 import { benchFrontLine } from './bench-front-line.js';
 

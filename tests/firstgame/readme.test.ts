@@ -44,6 +44,7 @@ const sent: Record<string, Notice> = {
       text: 'round 2 of Autumn Cup, board 1: you play Germany against alice (United States) in game g.',
     },
   },
+  'game.reminder': { ...base, kind: 'reminder', reminder: { level: '80%', deadline: '2026-11-27T09:00:00.000Z' } },
 };
 
 describe('the README and what is sent', () => {

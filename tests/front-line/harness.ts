@@ -56,7 +56,7 @@ export interface Played {
 /**
  * Plays one random game to its end choosing only among legal commands: someone is always
  * pending until the outcome, every pending seat is offered something, every offered command is
- * accepted, no square ever holds two units.
+ * accepted, no square ever holds two units, a state read back from JSON offers the same.
  */
 export function randomGame(options: unknown, seed: string, maxCommands = 6000): Played {
   let s = fresh(options);
@@ -72,6 +72,9 @@ export function randomGame(options: unknown, seed: string, maxCommands = 6000): 
     const legal = frontLine.legalCommands(s, p.seat);
     if (legal.length === 0) throw new Error(`${p.seat} pending (${p.prompt}) but offered nothing`);
     if (out.commands % 7 === 0) out.probes += probeHostile(s, p.seat, legal, pick);
+    // A snapshot (the state through JSON) must offer exactly the same commands.
+    if (out.commands % 25 === 0 && JSON.stringify(frontLine.legalCommands(JSON.parse(JSON.stringify(s)) as State, p.seat)) !== JSON.stringify(legal))
+      throw new Error('a state read back from JSON offers other commands');
     // Turns end now and then; set-up and answers are random.
     const endTurn = legal.find((c) => c.type === 'EndTurn');
     const c = endTurn && pick.int(8) === 0 ? endTurn : legal[pick.int(legal.length)]!;

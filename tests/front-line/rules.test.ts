@@ -395,3 +395,76 @@ describe('options (representative data is replaceable)', () => {
     expect(fresh({ supplyValues: { balanced: values } }).cards.balanced).toEqual(values);
   });
 });
+
+describe('more rules', () => {
+  it('a Fallen city entered by its owner is Freed: the marker goes, an unused Fallen chit becomes a full stack again (002 p.4 Free)', () => {
+    const { s, ids } = given([{ seat: 'green', kind: 'infantry', sq: 'C4', as: 'A' }], { mover: 'green', stack: 'capital', fallen: ['B4'] });
+    expect(seat(s, 'green').stacks.industry).toMatchObject({ n: 1, fallen: true, used: false });
+    // Its own Fallen city is unfriendly: no Move into it, an empty-city attack from one square.
+    expect(legal(s, 'green').some((c) => c.type === 'Move' && c.to === 'B4')).toBe(false);
+    const r = play(s, 'green', { type: 'Attack', unit: ids.A!, target: 'B4' }, scriptedRng([3])).s;
+    expect(r.fallen).toEqual([]);
+    expect(unitById(r, ids.A!)!.sq).toBe('B4');
+    expect(seat(r, 'green').stacks.industry).toEqual({ n: 4, max: 4, fallen: false, used: false });
+  });
+
+  it('a Tank rolling both dice chooses the white range result or the yellow ADV result (002 p.3)', () => {
+    const { s, ids } = given(
+      [
+        { seat: 'green', kind: 'tank', sq: 'C1', as: 'T' },
+        { seat: 'red', kind: 'tank', sq: 'D2', as: 'X' },
+      ],
+      { mover: 'green', stack: 'capital', leadership: { red: 'exhausted' } },
+    );
+    // Hill C1 over low D2: white 1 (range 1: Miss), yellow 6 (ADV: Blitz).
+    const asked = play(s, 'green', { type: 'Attack', unit: ids.T!, target: 'D2' }, scriptedRng([1, 6])).s;
+    expect(frontLine.pending(asked)[0]).toMatchObject({ seat: 'green', kind: 'move' });
+    expect(legal(asked, 'green')).toEqual([
+      { type: 'ChooseDie', die: 'white' },
+      { type: 'ChooseDie', die: 'yellow' },
+    ]);
+    expect(unitById(play(asked, 'green', { type: 'ChooseDie', die: 'yellow' }).s, ids.X!)).toBeUndefined();
+    expect(unitById(play(asked, 'green', { type: 'ChooseDie', die: 'white' }).s, ids.X!)!.active).toBe(true);
+  });
+
+  it('Amphibious Move is not offered when the option is off (first game)', () => {
+    const { s } = given([{ seat: 'green', kind: 'tank', sq: 'A2' }], { mover: 'green', stack: 'air', options: { amphibious: false } });
+    expect(legal(s, 'green').some((c) => c.type === 'AmphibiousMove')).toBe(false);
+  });
+
+  it('a Build is a supply use: it opens Opportunity Fire for an enemy in range of the new unit', () => {
+    const { s } = given([{ seat: 'red', kind: 'artillery', sq: 'D3' }], { mover: 'green', stack: 'industry' });
+    const built = play(s, 'green', { type: 'Build', kind: 'infantry' }).s;
+    expect(built.question).toMatchObject({ topic: 'opportunity-fire', seat: 'red', action: 'Build' });
+  });
+});
+
+describe('state as stored', () => {
+  it('a state read back from JSON offers the same commands (snapshots)', () => {
+    const s = fresh();
+    const again = JSON.parse(JSON.stringify(s)) as State;
+    expect(legal(again, 'green')).toEqual(legal(s, 'green'));
+    expect(has(again, 'green', { type: 'PlaceRecommended' })).toBe(true);
+  });
+});
+
+describe('Opportunity Fire needs Available Leadership (002 p.5)', () => {
+  it('no window when the reacting Leadership is Exhausted; with it Available the window also offers Maneuver and Relieve', () => {
+    const places = [
+      { seat: 'red', kind: 'infantry', sq: 'I5', as: 'E' },
+      { seat: 'red', kind: 'tank', sq: 'F5' },
+      { seat: 'green', kind: 'infantry', sq: 'D6', as: 'C' },
+      { seat: 'green', kind: 'artillery', sq: 'C4', as: 'G' },
+    ] as const;
+    const tired = given(places, { mover: 'red', stack: 'air', leadership: { green: 'exhausted' } });
+    expect(play(tired.s, 'red', { type: 'Paratroop', unit: tired.ids.E!, to: 'E6' }).s.question).toBeNull();
+    const fresh2 = given(places, { mover: 'red', stack: 'air' });
+    const asked = play(fresh2.s, 'red', { type: 'Paratroop', unit: fresh2.ids.E!, to: 'E6' }).s;
+    const types = new Set(legal(asked, 'green').map((c) => c.type));
+    expect(types).toEqual(new Set(['OpportunityFire', 'Maneuver', 'Pass']));
+    const fired = play(asked, 'green', { type: 'OpportunityFire', unit: fresh2.ids.G! }, scriptedRng([6])).s;
+    expect(seat(fired, 'green').leadership).toBe('exhausted');
+    // Artillery below the mountain reads range 2 unadjusted: a white 6 Disrupts.
+    expect(unitById(fired, fresh2.ids.E!)!.active).toBe(false);
+  });
+});

@@ -52,6 +52,38 @@ describe('Front Line over HTTP', () => {
     expect((fl.standingOrders as { topic: string; rule: string }[]).map((o) => `${o.topic}/${o.rule}`)).toContain('opportunity-fire/when');
   });
 
+  it('every battlefield starts from its listed option; bad input is refused with a code and writes nothing', async () => {
+    for (const battlefield of ['main', 'lake-nogo', 'mt-range', 'great-desert']) {
+      const c = await api.post('/v1/games', token.green1, { engine: 'front-line', options: { battlefield }, seat: 'green', commandId: cid('create') });
+      expect(c.status, JSON.stringify(c.body)).toBe(201);
+      const gameId = c.body.gameId as string;
+      expect((await api.post(`/v1/games/${gameId}/join`, token.red1, { seat: 'red', commandId: cid('join') })).status).toBe(200);
+      const look = await api.get(`/v1/games/${gameId}`, token.green1);
+      expect(look.body.view.battlefield).toBe(battlefield);
+      expect((look.body.legalCommands as Command[]).some((x) => x.type === 'PlaceUnit')).toBe(true);
+      const version = look.body.summary.version as number;
+      for (const command of [
+        { type: 'PlaceUnit', kind: 'infantry', square: '__proto__' },
+        { type: 'PlaceUnit', kind: 'constructor', square: 'A1' },
+        { type: 'Move', unit: '__proto__', to: 'A1' },
+        { type: 'ChooseFirst', seat: 'toString' },
+      ]) {
+        const r = await api.post(`/v1/games/${gameId}/commands`, token.green1, { commandId: cid('bad'), command });
+        expect(r.status, JSON.stringify(r.body)).toBeGreaterThanOrEqual(400);
+        expect(r.status).toBeLessThan(500);
+        expect(r.body.code).toMatch(/^[a-z-]+\/[a-z-]+$/);
+      }
+      expect((await api.get(`/v1/games/${gameId}`, token.green1)).body.summary.version).toBe(version);
+    }
+    const bad = await api.post('/v1/games', token.green1, {
+      engine: 'front-line',
+      options: { battlefield: '__proto__' },
+      seat: 'green',
+      commandId: cid('create'),
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('four players play an Allies game to the end through the listed legal commands; the export verifies', async () => {
     const created = await api.post('/v1/games', token.red1, { engine: 'front-line', options: { allies: true }, seat: 'red1', commandId: cid('create') });
     expect(created.status, JSON.stringify(created.body)).toBe(201);

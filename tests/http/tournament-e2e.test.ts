@@ -54,8 +54,9 @@ beforeAll(async () => {
   });
   api = http(rt.url);
   tokens.set('zed', rt.issueToken('zed'));
-  for (const p of [DIRECTOR, ...PLAYERS]) {
-    tokens.set(p, rt.issueToken(p));
+  for (const p of [DIRECTOR, ...PLAYERS]) tokens.set(p, rt.issueToken(p));
+  // The director and one player listen by webhook (the others' notices are decided the same way and go nowhere).
+  for (const p of [DIRECTOR, 'ann']) {
     const s = await api.call('PUT', '/v1/me/settings', {
       token: tok(p),
       body: { webhooks: [{ url: `${hookBase}/${p}`, secret: `${p}-secret-0123456789`, format: 'json' }] },
@@ -79,7 +80,7 @@ async function tournamentWhen(id: string, done: (t: any) => boolean, what: strin
   for (let i = 0; i < 200; i++) {
     const t = ok(await api.get(`/v1/tournaments/${id}`, tok(DIRECTOR)));
     if (done(t)) return t;
-    await notif.settle();
+    await new Promise((r) => setTimeout(r, 40));
   }
   throw new Error(`tournament ${id}: ${what} did not happen`);
 }
@@ -87,8 +88,8 @@ async function tournamentWhen(id: string, done: (t: any) => boolean, what: strin
 const current = (t: any) => t.rounds[t.rounds.length - 1];
 const roundReady = (t: any) => t.status === 'finished' || current(t)?.pairings.every((p: any) => p.gameId !== undefined || p.result !== undefined);
 
-/** A few legal commands for the seats the game waits for (the winner's side first), as a player would choose them. */
-async function playSome(gameId: string, seats: Record<string, string>, first: string, steps: number): Promise<void> {
+/** A few legal commands for the seats the game waits for (`first`'s seat first), as a player would choose them. */
+async function playSome(gameId: string, first: string, steps: number): Promise<void> {
   for (let i = 0; i < steps; i++) {
     const v = ok(await api.get(`/v1/games/${gameId}`, tok(first)));
     const pending = (v.pending as { seat: string; player: string }[]).map((p) => p.player);
@@ -99,12 +100,10 @@ async function playSome(gameId: string, seats: Record<string, string>, first: st
     expect(legal.length, `${who} is pending in ${gameId} with nothing to do`).toBeGreaterThan(0);
     ok(await api.post(`/v1/games/${gameId}/commands`, tok(who), { commandId: cid('move'), command: legal[0], expectedVersion: v.summary.version }));
   }
-  void seats;
 }
 
-/** The loser resigns after a couple of legal moves. */
-async function playTo(gameId: string, winner: string, loser: string): Promise<void> {
-  await playSome(gameId, {}, winner, 2);
+/** The loser ends the game by resigning (after the winner's first legal command). */
+async function resign(gameId: string, loser: string): Promise<void> {
   ok(await api.post(`/v1/games/${gameId}/resign`, tok(loser), { commandId: cid('resign') }));
 }
 
@@ -112,25 +111,30 @@ async function playTo(gameId: string, winner: string, loser: string): Promise<vo
 async function runTournament(id: string, winnerOf: (a: string, b: string, t: any) => string, timeOut?: { round: number; loser: string }): Promise<any> {
   for (;;) {
     const t = await tournamentWhen(id, roundReady, 'the round was paired and its games made');
+    if (process.env['TOUR_E2E_TIMING']) console.log(`${new Date().toISOString()} ${t.name} round ${t.rounds.length} ready`);
     if (t.status === 'finished') return t;
     const round = current(t);
     let late: { gameId: string; winner: string } | undefined;
+    const games: Promise<void>[] = [];
     for (const p of round.pairings) {
       if (p.result) continue;
       const [a, b] = p.seats as [string, string];
       const winner = winnerOf(a, b, t);
       const loser = winner === a ? b : a;
       if (timeOut && timeOut.round === round.round && timeOut.loser === loser) late = { gameId: p.gameId, winner };
-      else await playTo(p.gameId, winner, loser);
+      else games.push(playSome(p.gameId, winner, 1).then(() => resign(p.gameId, loser)));
     }
+    await Promise.all(games);
     if (late) {
       // Only the late game is still running: the winner moves, the loser never does, and the clock passes the deadline.
-      await playSome(late.gameId, {}, late.winner, 1);
+      await playSome(late.gameId, late.winner, 1);
       ok(await api.post('/local/clock', undefined, { advanceHours: 24 * 4 }));
       const g = ok(await api.get(`/v1/games/${late.gameId}`, tok(late.winner)));
       expect(g.summary.status).toBe('ended');
     }
+    if (process.env['TOUR_E2E_TIMING']) console.log(`${new Date().toISOString()} played`);
     await tournamentWhen(id, (x) => x.status === 'finished' || x.rounds.length > round.round, `round ${round.round} finished and the next paired`);
+    if (process.env['TOUR_E2E_TIMING']) console.log(`${new Date().toISOString()} next paired`);
   }
 }
 
@@ -193,7 +197,6 @@ describe('a club runs a round robin and a Swiss of Spearpoint Tiger Hunt', () =>
         name: 'Tiger Hunt Round Robin',
         engine: ENGINE,
         options: { situation: 'tiger-hunt' },
-        engineData: 'club-cards',
         format: 'round-robin',
         timeControl: { kind: 'per-move', days: 3 },
         rated: true,
@@ -250,6 +253,7 @@ describe('a club runs a round robin and a Swiss of Spearpoint Tiger Hunt', () =>
       [6, 'fay', 2, 0, 6],
     ]);
 
+    await notif.settle();
     // The director heard of the time-out; each player heard of each pairing with opponent and side.
     const toDirector = hooks.filter((h) => h.path === `/${DIRECTOR}` && h.body.type === 'tournament.notice');
     expect(toDirector.map((h) => h.body.tournament.about)).toContain('time-out');
@@ -272,6 +276,60 @@ describe('a club runs a round robin and a Swiss of Spearpoint Tiger Hunt', () =>
     expect(ann.ratings[0].history).toHaveLength(5);
     const listed = ok(await api.get(`/v1/tournaments?club=${clubId}&status=finished`, tok('ann')));
     expect(listed.tournaments.map((x: any) => x.tournamentId)).toEqual([rrId]);
+  }, 60_000);
+
+  it('Swiss, 3 rounds: seeded by the ratings the round robin left, score groups pair themselves, no rematch', async () => {
+    const t = ok(
+      await api.post('/v1/tournaments', tok(DIRECTOR), {
+        club: clubId,
+        name: 'Tiger Hunt Swiss',
+        engine: ENGINE,
+        options: { situation: 'tiger-hunt' },
+        format: 'swiss',
+        rounds: 3,
+        rated: true,
+        commandId: cid('swiss'),
+      }),
+      201,
+    );
+    // No clock named: the club's default.
+    expect(t.timeControl).toEqual({ kind: 'per-move', days: 3 });
+    for (const p of PLAYERS) ok(await api.post(`/v1/tournaments/${t.tournamentId}/join`, tok(p), {}));
+    const started = ok(await api.post(`/v1/tournaments/${t.tournamentId}/start`, tok(DIRECTOR), {}));
+    // Seeds follow the ratings (entry ratings are read from the leaderboard, not sent by players).
+    const board = ok(await api.get(`/v1/ratings?engine=${ENGINE}`, tok('ann')));
+    const byRating = board.entries.map((e: any) => e.player);
+    const seeds: string[] = [...started.players].sort((x: any, y: any) => x.seed - y.seed).map((x: any) => x.player);
+    expect(seeds).toEqual(byRating);
+    const seedOf = (p: string) => seeds.indexOf(p) + 1;
+    // The higher seed wins every game.
+    const done = await runTournament(t.tournamentId, (a, b) => (seedOf(a) < seedOf(b) ? a : b));
+    expect(done.status).toBe('finished');
+    const pairs = done.rounds.map((r: any) => r.pairings.map((p: any) => p.seats.map(seedOf).sort().join('v')).sort());
+    // Worked by hand (seeds s1..s6; the higher seed wins). Round 1, one score group: top half against bottom half.
+    // Round 2: 1 point {s1, s2, s3}: s1 v s2, and s3 floats down. s3 played side 0 and is owed side 1, as is s5 (s6 it
+    // met already), so s3 meets s4, owed side 0; then s5 v s6.
+    // Round 3: 2 points: s1 v s3. s2 and s5 (1 point) met in round one, so both float into the 0-point group, which
+    // pairs itself without a rematch: s2 v s6, s4 v s5.
+    expect(pairs).toEqual([
+      ['1v4', '2v5', '3v6'],
+      ['1v2', '3v4', '5v6'],
+      ['1v3', '2v6', '4v5'],
+    ]);
+    // Points: s1 3 (beat 4, 2, 3); s2 2 (beat 5, 6); s3 2 (beat 6, 4); s4 1 (beat 5); s5 1 (beat 6); s6 0.
+    // Buchholz (opponents' final points): s1 1+2+2 = 5; s2 1+3+0 = 4; s3 0+1+3 = 4; s4 3+2+1 = 6; s5 2+0+1 = 3; s6 2+1+2 = 5.
+    // Median Buchholz (without the best and the worst): s1 2, s2 1, s3 1, s4 2, s5 1, s6 2.
+    // s2 and s3 are equal on everything: they share second place, listed by seed.
+    expect(done.standings.map((x: any) => [x.rank, seedOf(x.player), x.points, x.tiebreaks.buchholz, x.tiebreaks.medianBuchholz])).toEqual([
+      [1, 1, 3, 5, 2],
+      [2, 2, 2, 4, 1],
+      [2, 3, 2, 4, 1],
+      [4, 4, 1, 6, 2],
+      [5, 5, 1, 3, 1],
+      [6, 6, 0, 5, 2],
+    ]);
+    const after = ok(await api.get(`/v1/ratings?engine=${ENGINE}`, tok('ann')));
+    for (const e of after.entries) expect(e.games).toBe(8);
   }, 60_000);
 });
 

@@ -9,9 +9,9 @@ const ID_FIELDS = ['unit', 'crew', 'to', 'at', 'path', 'attacker', 'target', 'sp
 
 describe('spearpoint-1943-map fuzz: random legal games of every scenario to the end', () => {
   for (const scenario of SCENARIO_IDS) {
-    it(`${scenario}: two seeded games end, every listed command accepted, hostile ids refused as values, logs verify`, () => {
-      for (let n = 0; n < 2; n++) {
-        const g = newGame({ scenario, maxTurns: 12 }, `fuzz-${scenario}-${n}`);
+    it(`${scenario}: a seeded game ends, every listed command accepted, hostile ids refused as values, logs verify`, () => {
+      for (let n = 0; n < 1; n++) {
+        const g = newGame({ scenario, maxTurns: 10 }, `fuzz-${scenario}-${n}`);
         const pick = seededRng({ seed: 'c3'.repeat(32), gameId: `${scenario}-${n}`, entropy: [], counter: 0 });
         let probes = 0;
         playRandom(g, pick, 6000, (game, seat, legal) => {
@@ -32,6 +32,6 @@ describe('spearpoint-1943-map fuzz: random legal games of every scenario to the 
         const report = verifyLog(g.events, () => engine);
         expect(report.ok, JSON.stringify(report).slice(0, 400)).toBe(true);
       }
-    });
+    }, 180_000);
   }
 });

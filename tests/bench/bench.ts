@@ -513,11 +513,11 @@ import { benchActionFrontDecide } from '../action-front/bench-decide.js';
 
 {
   const af = benchActionFrontDecide();
-  console.log('');
-  console.log(
+  say('');
+  say(
     `Action Front!: decide per command over ${af.commands} commands: median ${af.decideMedianMs} ms, p95 ${af.decideP95Ms} ms, max ${af.decideMaxMs} ms; legalCommands median ${af.legalMedianMs} ms`,
   );
-  console.log(JSON.stringify({ actionFrontDecideMedianMs: af.decideMedianMs, actionFrontDecideP95Ms: af.decideP95Ms }));
+  Object.assign(figures, { actionFrontDecideMedianMs: af.decideMedianMs, actionFrontDecideP95Ms: af.decideP95Ms });
 }
 
 // Front Line: decide time per command over seeded random games (two players and Allies). Pure.
@@ -525,9 +525,10 @@ import { benchFrontLine } from './bench-front-line.js';
 
 {
   const fl = benchFrontLine();
-  console.log('');
-  console.log(
+  say('');
+  say(
     `Front Line: decide per command over ${fl.commands} commands of random legal games: median ${fl.frontLineDecideMedianMs} ms, p95 ${fl.frontLineDecideP95Ms} ms`,
   );
-  console.log(JSON.stringify({ frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms }));
+  // Every figure goes into the one JSON object `--json` prints (issue 16), none on stdout beside it.
+  Object.assign(figures, { frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms });
 }

@@ -8,8 +8,7 @@ import { ReadModelStore } from '../../functions/projections/read-model-store.js'
 import { processStreamRecords } from '../../functions/projections/stream.js';
 import type { StreamRecordLike } from '../../functions/projections/stream-image.js';
 import { gamePk } from '../../functions/store/dynamo-event-store.js';
-import { itemSize } from '../../functions/store/item-size.js';
-import type { CapacityMeter } from './capacity.js';
+import { rawSize, type CapacityMeter } from './capacity.js';
 
 /**
  * A whole Spearpoint game through the real service and store on DynamoDB Local, each command
@@ -38,16 +37,6 @@ export interface SpearpointGameFigures {
 }
 
 type Raw = Record<string, AttributeValue>;
-
-/** The item's size as DynamoDB counts it (wire form). */
-function rawSize(item: Raw): number {
-  const plain = (v: AttributeValue): unknown =>
-    v.S ??
-    (v.N !== undefined
-      ? Number(v.N)
-      : (v.B ?? (v.L ? v.L.map(plain) : v.M ? Object.fromEntries(Object.entries(v.M).map(([k, x]) => [k, plain(x)])) : (v.BOOL ?? null))));
-  return itemSize(Object.fromEntries(Object.entries(item).map(([k, v]) => [k, plain(v)])));
-}
 
 export async function playSpearpointGame(
   client: DynamoDBClient,

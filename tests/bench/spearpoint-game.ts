@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { GetItemCommand, PutItemCommand, QueryCommand, TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createRegistry, seededRng } from '../../domain/kernel/index.js';
@@ -45,7 +46,14 @@ export async function playSpearpointGame(
   seed = 'spearpoint-bench',
 ): Promise<SpearpointGameFigures> {
   const engines = createRegistry([spearpoint]);
-  const { service } = createDynamoGameService({ client, tableName, engines });
+  // The same secret seed and ids every run, so every run plays the same game (same dice, same
+  // length) and its figures compare from one version to the next.
+  let ids = 0;
+  const seeds = {
+    newSeed: () => createHash('sha256').update(`${seed}-secret`).digest('hex'),
+    newId: () => `${seed}-${String(++ids).padStart(6, '0')}`,
+  };
+  const { service } = createDynamoGameService({ client, tableName, engines, seeds });
   const jobs: NotifyJob[] = [];
   const deps = {
     readModels: new ReadModelStore(client, tableName),

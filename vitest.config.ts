@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
+    // Every reply from a local API is checked against its own OpenAPI document.
+    setupFiles: ['tests/support/contract.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     ...(report ? { reporters: ['default', 'json'], outputFile: { json: report } } : {}),

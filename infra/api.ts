@@ -22,6 +22,7 @@ export interface FieldpostApiProps {
 export const PUBLIC_ROUTES = [
   { method: 'GET', path: '/v1/health', why: 'the liveness probe: service status only, no game or player data' },
   { method: 'GET', path: '/v1/engines', why: 'the list of game systems and their options: the same for everyone, no game or player data' },
+  { method: 'GET', path: '/v1/openapi.json', why: 'the API document: the same for everyone, no game or player data' },
   {
     method: 'POST',
     path: '/v1/unsubscribe',

@@ -615,6 +615,7 @@ export function formatSettings(
     email: string | null;
     emailVerification?: { status: string; expiresAt?: string } | null;
     emailOff?: readonly string[];
+    remindersOff?: readonly string[];
     webhooks: readonly { id: string; url: string; format: string; secretHint?: string }[];
   },
   me: string,
@@ -636,6 +637,10 @@ export function formatSettings(
       `  mailed:   ${off.length ? `every notice but ${off.join(', ')} (turn one back on with  settings mail <kind> on)` : 'every notice (your move, started, ended, invited)'}`,
     );
   }
+  const remindersOff = s.remindersOff ?? [];
+  lines.push(
+    `  reminders: ${remindersOff.length ? `all but ${remindersOff.join(', ')} (settings reminder <level> on)` : 'at 50% and 80% of your move time and when a day is left (settings reminder <level> off)'}`,
+  );
   if (!s.webhooks.length) lines.push('  webhooks: none (add one with  npm run cli -- settings add-webhook <url> --format json|discord|slack)');
   else {
     lines.push('  webhooks:');

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { z } from 'zod';
+import * as z from 'zod';
 import { zodSummary } from '../../domain/kernel/index.js';
 import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
-import type { ApiDeps, Method, Reply, Route, RouteModule } from './types.js';
+import { buildOpenApi, type OpenApiDocument } from './openapi.js';
+import { defineRoute, type ApiDeps, type Method, type Reply, type Route, type RouteModule } from './types.js';
 
 /** Bodies above this are refused with 413 before they are parsed. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -146,13 +147,34 @@ function unusable(root: unknown): 'non-finite' | 'proto-key' | undefined {
   return undefined;
 }
 
+export const OPENAPI_PATH = '/v1/openapi.json';
+
+/**
+ * Every route the router serves: the modules' routes and GET /v1/openapi.json, the document of
+ * them all (built on first request from this very table, so it cannot drift from it).
+ */
+export function routeTable(modules: readonly RouteModule[], deps: ApiDeps): Route[] {
+  const routes = modules.flatMap((m) => m(deps));
+  let doc: OpenApiDocument | undefined;
+  const openapi: Route = defineRoute({
+    method: 'GET',
+    path: OPENAPI_PATH,
+    summary: 'This document: every /v1 route, its security, request body and every status it answers',
+    auth: 'none',
+    responses: { 200: z.looseObject({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) }) },
+    handle: async () => ({ status: 200, body: (doc ??= buildOpenApi(all, deps.engines)), headers: { 'cache-control': 'public, max-age=300' } }),
+  });
+  const all: Route[] = [...routes, openapi];
+  return all;
+}
+
 /**
  * A small router over API Gateway HTTP API (payload v2) events: path matching with
  * {params}, authentication, a body size limit, zod validation of params, query and body,
  * and one error shape {code, message, rule?} for everything that goes wrong.
  */
 export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opts: RouterOptions): ApiHandler {
-  const compiled = modules.flatMap((m) => m(deps)).map(compile);
+  const compiled = routeTable(modules, deps).map(compile);
   const seen = new Set<string>();
   for (const c of compiled) {
     const key = `${c.route.method} ${c.segments.map((s) => ('literal' in s ? s.literal : '{}')).join('/')}`;

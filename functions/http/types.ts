@@ -36,15 +36,32 @@ export interface RouteContext<P, Q, B> {
   readonly deps: ApiDeps;
 }
 
+/** A reply that is not JSON (board.svg): its content type, described in the document as a string body. */
+export interface TextResponse {
+  readonly contentType: string;
+}
+
+/**
+ * Every status a route answers itself, with the schema of its body (errors: errorBody in
+ * http/responses.ts). The router adds the statuses it answers for every route (400 for bad
+ * params, query or body, 401 without sign-in, 413, 429, 500, 503), so a route lists only its
+ * own. GET /v1/openapi.json is built from these, and every reply the end-to-end tests receive
+ * is checked against it: a status or body that is not listed here fails a test.
+ */
+export type Responses = Readonly<Record<number, z.ZodType | TextResponse>>;
+
 /** One endpoint. Path segments in braces are parameters: '/v1/games/{id}/join'. */
 export interface Route {
   readonly method: Method;
   readonly path: string;
+  /** One line for the API document. */
+  readonly summary: string;
   /** 'required': a verified player (401 otherwise). 'none': public (health). */
   readonly auth: 'required' | 'none';
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
+  readonly responses: Responses;
   handle(ctx: RouteContext<unknown, unknown, unknown>): Promise<Reply>;
 }
 
@@ -61,7 +78,9 @@ export function defineRoute<
 >(r: {
   method: Method;
   path: string;
+  summary: string;
   auth: 'required' | 'none';
+  responses: Responses;
   params?: PS;
   query?: QS;
   body?: BS;

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createRouter } from '../../functions/http/router.js';
 import { defineRoute, type ApiDeps, type RouteModule } from '../../functions/http/types.js';
 
@@ -17,6 +17,8 @@ const freeForm: RouteModule = () => [
     method: 'POST',
     path: '/v1/free',
     auth: 'none',
+    summary: 'test route',
+    responses: { 200: z.unknown() },
     body: z.looseObject({ commandId: z.string() }),
     handle: async ({ body }) => {
       reached.push(body);

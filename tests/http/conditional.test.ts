@@ -9,9 +9,30 @@ import { defineRoute, type ApiDeps, type RouteModule } from '../../functions/htt
  */
 let version = 1;
 const routes: RouteModule = () => [
-  defineRoute({ method: 'GET', path: '/v1/feed', auth: 'none', handle: async () => ({ status: 200, body: { version } }) }),
-  defineRoute({ method: 'POST', path: '/v1/feed', auth: 'none', handle: async () => ({ status: 200, body: { version } }) }),
-  defineRoute({ method: 'GET', path: '/v1/missing', auth: 'none', handle: async () => ({ status: 404, body: { code: 'x/none', message: 'none' } }) }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/feed',
+    summary: 'test route',
+    auth: 'none',
+    responses: {},
+    handle: async () => ({ status: 200, body: { version } }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/feed',
+    summary: 'test route',
+    auth: 'none',
+    responses: {},
+    handle: async () => ({ status: 200, body: { version } }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/missing',
+    summary: 'test route',
+    auth: 'none',
+    responses: {},
+    handle: async () => ({ status: 404, body: { code: 'x/none', message: 'none' } }),
+  }),
 ];
 const router = createRouter([routes], {} as ApiDeps, { authenticate: () => 'alice', logError: () => {} });
 const request = (method: string, path: string, headers: Record<string, string> = {}) =>

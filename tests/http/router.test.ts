@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cognitoAuthenticator, localAuthenticator } from '../../functions/http/auth.js';
 import { signLocalJwt } from '../../functions/http/jwt.js';
 import { createRouter } from '../../functions/http/router.js';
@@ -30,16 +30,27 @@ const echo: RouteModule = () => [
     method: 'POST',
     path: '/v1/things/{id}',
     auth: 'required',
+    summary: 'test route',
+    responses: { 200: z.unknown() },
     params: z.object({ id: z.string().regex(/^\d+$/) }),
     query: z.object({ flag: z.enum(['on', 'off']).optional() }),
     body: z.strictObject({ n: z.number().int() }),
     handle: async ({ params, query, body, player }) => ({ status: 200, body: { id: params.id, flag: query.flag ?? null, n: body.n, player } }),
   }),
-  defineRoute({ method: 'GET', path: '/v1/things/{id}', auth: 'none', handle: async () => ({ status: 200, body: { ok: 1 } }) }),
+  defineRoute({
+    method: 'GET',
+    path: '/v1/things/{id}',
+    auth: 'none',
+    summary: 'test route',
+    responses: { 200: z.unknown() },
+    handle: async () => ({ status: 200, body: { ok: 1 } }),
+  }),
   defineRoute({
     method: 'GET',
     path: '/v1/boom/{kind}',
     auth: 'none',
+    summary: 'test route',
+    responses: { 200: z.unknown() },
     params: z.object({ kind: z.string() }),
     handle: async ({ params }) => {
       if (params.kind === 'app') throw new AppError(422, 'rule/x', 'Not allowed', 'Rulebook 1.2');
@@ -126,8 +137,22 @@ describe('router', () => {
 
   it('refuses two routes with the same method and shape', () => {
     const twice: RouteModule = () => [
-      defineRoute({ method: 'GET', path: '/v1/a/{x}', auth: 'none', handle: async () => ({ status: 200 }) }),
-      defineRoute({ method: 'GET', path: '/v1/a/{y}', auth: 'none', handle: async () => ({ status: 200 }) }),
+      defineRoute({
+        method: 'GET',
+        path: '/v1/a/{x}',
+        auth: 'none',
+        summary: 'test route',
+        responses: { 200: z.unknown() },
+        handle: async () => ({ status: 200 }),
+      }),
+      defineRoute({
+        method: 'GET',
+        path: '/v1/a/{y}',
+        auth: 'none',
+        summary: 'test route',
+        responses: { 200: z.unknown() },
+        handle: async () => ({ status: 200 }),
+      }),
     ];
     expect(() => createRouter([twice], deps, { authenticate: alwaysAlice })).toThrow(/declared twice/);
   });

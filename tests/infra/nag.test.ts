@@ -57,10 +57,17 @@ describe('cdk-nag AwsSolutions checks', () => {
       [
         'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--engines/Resource',
         'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--health/Resource',
+        'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--openapi.json/Resource',
         'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/POST--v1--unsubscribe/Resource',
         'AwsSolutions-COG2 on /Fieldpost/Api/UserPool/Resource',
         'AwsSolutions-COG8 on /Fieldpost/Api/UserPool/Resource',
         'AwsSolutions-IAM5 on /Fieldpost/ProjectorHandler/Role/DefaultPolicy/Resource',
+        // Twice: ListStreams' Resource::* and the schedule group's schedules.
+        'AwsSolutions-IAM5 on /Fieldpost/SchedulerHandler/Role/DefaultPolicy/Resource',
+        'AwsSolutions-IAM5 on /Fieldpost/SchedulerHandler/Role/DefaultPolicy/Resource',
+        'AwsSolutions-L1 on /Fieldpost/DeadlineHandler/Function/Resource',
+        'AwsSolutions-L1 on /Fieldpost/SchedulerHandler/Function/Resource',
+        'AwsSolutions-SQS3 on /Fieldpost/Deadlines/DeadLetterQueue/Resource',
         'AwsSolutions-L1 on /Fieldpost/ApiHandler/Function/Resource',
         'AwsSolutions-L1 on /Fieldpost/NotifierHandler/Function/Resource',
         'AwsSolutions-L1 on /Fieldpost/PictureHandler/Function/Resource',
@@ -88,10 +95,14 @@ describe('cdk-nag AwsSolutions checks', () => {
     for (const s of all) expect(fired, s.id).toContain(s.id);
   });
 
-  it("limit the wildcard suppressions to Resource::* (dynamodb:ListStreams) and the web deployment handler's own grants", () => {
+  it("limit the wildcard suppressions to Resource::* (dynamodb:ListStreams), the scheduler function's own schedule group and the web deployment handler's own grants", () => {
     const iam5 = suppressions(defaults).filter((s) => s.id === 'AwsSolutions-IAM5');
-    expect(iam5).toHaveLength(2);
+    expect(iam5).toHaveLength(3);
     expect(iam5.find((s) => s.resource.startsWith('ProjectorHandler'))!.appliesTo).toEqual(['Resource::*']);
+    expect(iam5.find((s) => s.resource.startsWith('SchedulerHandler'))!.appliesTo).toEqual([
+      'Resource::*',
+      { regex: expect.stringContaining(':schedule\\/[A-Za-z0-9-]*Deadlines-Group-') },
+    ]);
     expect(iam5.find((s) => s.resource.startsWith('WebDeployRole'))!.appliesTo).toEqual([...BUCKET_DEPLOYMENT_WILDCARDS]);
   });
 

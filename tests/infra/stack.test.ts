@@ -1,12 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { routeModules } from '../../functions/http/routes/index.js';
+import { routeTable } from '../../functions/http/router.js';
 import type { ApiDeps } from '../../functions/http/types.js';
 import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.js';
-import { PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
+import { MEMORY_MB, NOTIFIER_QUEUE, PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
 import { API_5XX_THRESHOLD, ITERATOR_AGE_THRESHOLD } from '../../infra/alarms.js';
 import { matchesStreamFilter, policyStatementsOf, resourcesOf, synth, type Statement } from './support.js';
 
@@ -61,11 +62,11 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the four handlers (api, projector, notifier, picture) and the web deployment handler: no other function hides in the stack', () => {
+  it('are exactly the six handlers (api, projector, notifier, picture, deadline, scheduler) and the web deployment handler: no other function hides in the stack', () => {
     const ids = Object.keys(resourcesOf(template, 'AWS::Lambda::Function'));
     const handlers = Object.values(stack.functions).map((h) => id(h.fn));
     expect(ids.filter((i) => !handlers.includes(i))).toEqual([expect.stringMatching(/^CustomCDKBucketDeployment[0-9A-F]{32}/)]);
-    expect(handlers).toHaveLength(4);
+    expect(handlers).toHaveLength(6);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -82,11 +83,12 @@ describe('the handler functions', () => {
           MAIL_FROM: 'turns@example.org',
           APP_URL: 'https://fieldpost.example.org',
           AUTH_MODE: 'cognito',
-          NODE_OPTIONS: '--enable-source-maps',
         },
       },
       LoggingConfig: { LogFormat: 'JSON' },
     });
+    // Source maps at run time slow every cold start; the bundles ship none (issue 16).
+    expect((fn!.Properties['Environment'] as { Variables: Record<string, unknown> }).Variables).not.toHaveProperty('NODE_OPTIONS');
   });
 
   it('each log to their own log group, which has a retention', () => {
@@ -165,6 +167,18 @@ describe('least-privilege grants', () => {
   });
 });
 
+describe('batching and memory (issue 16)', () => {
+  it('the notifier gathers up to ten notices for up to 2 s; the API runs on 512 MB', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId.notifier },
+      BatchSize: NOTIFIER_QUEUE.batchSize,
+      MaximumBatchingWindowInSeconds: 2,
+    });
+    expect(resourcesOf(template, 'AWS::Lambda::Function')[fnId.api]!.Properties['MemorySize']).toBe(MEMORY_MB.api);
+    expect(MEMORY_MB.api).toBe(512);
+  });
+});
+
 describe('the projector stream mapping', () => {
   it('bisects, retries a bounded number of times, ages out, reports item failures, and parks failures in SQS', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -174,6 +188,7 @@ describe('the projector stream mapping', () => {
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: PROJECTOR_STREAM.retryAttempts,
       MaximumRecordAgeInSeconds: PROJECTOR_STREAM.maxRecordAge.toSeconds(),
+      MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamFailureId, 'Arn'] } } },
     });
@@ -226,7 +241,7 @@ describe('notification queues', () => {
   });
 
   it('are all encrypted and refuse requests without TLS', () => {
-    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId].sort());
+    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)].sort());
     for (const q of Object.values(queues)) expect(q.Properties['SqsManagedSseEnabled']).toBe(true);
     const policies = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'));
     for (const qid of Object.keys(queues)) {
@@ -252,6 +267,7 @@ describe('the HTTP API', () => {
       [
         'GET /v1/health',
         'GET /v1/engines',
+        'GET /v1/openapi.json',
         'POST /v1/unsubscribe',
         'GET /v1/{proxy+}',
         'POST /v1/{proxy+}',
@@ -265,7 +281,7 @@ describe('the HTTP API', () => {
 
   it('puts the Cognito JWT authorizer on every route except the public ones', () => {
     for (const r of routes) {
-      if (['GET /v1/health', 'GET /v1/engines', 'POST /v1/unsubscribe'].includes(r.Properties['RouteKey'] as string)) {
+      if (['GET /v1/health', 'GET /v1/engines', 'GET /v1/openapi.json', 'POST /v1/unsubscribe'].includes(r.Properties['RouteKey'] as string)) {
         expect(r.Properties['AuthorizerId']).toBeUndefined();
         expect(r.Properties['AuthorizationType'] ?? 'NONE').toBe('NONE');
       } else {
@@ -279,8 +295,7 @@ describe('the HTTP API', () => {
     // Building the routes touches no network: a client that is never called is enough.
     const dynamo = { client: new DynamoDBClient({ region: 'eu-west-1' }), tableName: 't' };
     const deps = { service: {}, engines: createRegistry([]), clock: { now: () => '' }, dynamo } as unknown as ApiDeps;
-    const open = routeModules
-      .flatMap((m) => m(deps))
+    const open = routeTable(routeModules, deps)
       .filter((r) => r.auth === 'none' && r.path.startsWith('/v1/'))
       .map((r) => `${r.method} ${r.path}`);
     expect(PUBLIC_ROUTES.map((r) => `${r.method} ${r.path}`).sort()).toEqual(open.sort());
@@ -360,7 +375,7 @@ describe('alarms', () => {
     alarms.filter((a) => a.Properties['MetricName'] === metric && JSON.stringify(a.Properties['Dimensions']).includes(JSON.stringify(dimension)));
 
   it('fire when anything waits in either dead-letter queue', () => {
-    for (const qid of [dlqId, streamFailureId]) {
+    for (const qid of [dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)]) {
       const found = alarmOn('ApproximateNumberOfMessagesVisible', { 'Fn::GetAtt': [qid, 'QueueName'] });
       expect(found, qid).toHaveLength(1);
       expect(found[0]!.Properties).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
@@ -389,7 +404,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(8);
+    expect(alarms).toHaveLength(11);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

@@ -1,4 +1,5 @@
 import { describeEngine, type EngineDescription } from '../../../domain/kernel/index.js';
+import { enginesBody } from '../responses.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 /** GET /v1/engines: public; every engine this server plays, with what it takes to create a game of it. */
@@ -14,6 +15,8 @@ export const engineRoutes: RouteModule = (deps) => {
     defineRoute({
       method: 'GET',
       path: '/v1/engines',
+      summary: 'Every engine this server plays, with its options schema, seats, sides and standing orders',
+      responses: { 200: enginesBody },
       auth: 'none',
       handle: async () => ({ status: 200, body: { engines: listing() } }),
     }),

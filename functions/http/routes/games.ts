@@ -16,6 +16,7 @@ import {
   standingOrdersBody,
   viewQuery,
 } from '../schemas.js';
+import { commandResult, errors, eventsPage, exportedLog, gameView } from '../responses.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 /** The service returns only the events the caller may see. A repeated command answers 200. */
@@ -32,6 +33,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'POST',
     path: '/v1/games',
+    summary: 'Create a game (and take a seat in the same command)',
+    responses: { 201: commandResult, 200: commandResult, ...errors(409, 422) },
     auth: 'required',
     body: createBody,
     async handle({ body, player }) {
@@ -43,6 +46,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'POST',
     path: '/v1/games/{id}/join',
+    summary: 'Take a seat (an open one, or one reserved for you)',
+    responses: { 200: commandResult, ...errors(403, 404, 409, 422) },
     auth: 'required',
     params: gameParams,
     body: joinBody,
@@ -53,6 +58,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'GET',
     path: '/v1/games/{id}',
+    summary: "Your view of a game: summary, your seat's view, legal commands, pending decisions",
+    responses: { 200: gameView, ...errors(403, 404) },
     auth: 'required',
     params: gameParams,
     query: viewQuery,
@@ -63,6 +70,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'GET',
     path: '/v1/games/{id}/board.svg',
+    summary: 'The same view as an SVG picture',
+    responses: { 200: { contentType: 'image/svg+xml' }, ...errors(403, 404) },
     auth: 'required',
     params: gameParams,
     query: viewQuery,
@@ -76,6 +85,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'GET',
     path: '/v1/games/{id}/events',
+    summary: 'The events you may see, in pages (after, limit)',
+    responses: { 200: eventsPage, ...errors(403, 404) },
     auth: 'required',
     params: gameParams,
     query: eventsQuery,
@@ -86,6 +97,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'POST',
     path: '/v1/games/{id}/commands',
+    summary: 'Send a command (one of legalCommands); a repeated commandId answers the first result',
+    responses: { 200: commandResult, ...errors(403, 404, 409, 422) },
     auth: 'required',
     params: gameParams,
     body: commandBody,
@@ -96,6 +109,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'POST',
     path: '/v1/games/{id}/preview',
+    summary: 'Your view with these draft steps taken; nothing is stored',
+    responses: { 200: gameView, ...errors(403, 404, 409, 422) },
     auth: 'required',
     params: gameParams,
     body: previewBody,
@@ -106,6 +121,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'POST',
     path: '/v1/games/{id}/resign',
+    summary: 'Resign your seat; your side loses',
+    responses: { 200: commandResult, ...errors(403, 404, 409, 422) },
     auth: 'required',
     params: gameParams,
     body: resignBody,
@@ -116,6 +133,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'POST',
     path: '/v1/games/{id}/claim-timeout',
+    summary: 'Claim the game once the seats it waits for have let the time limit pass',
+    responses: { 200: commandResult, ...errors(403, 404, 409, 422) },
     auth: 'required',
     params: gameParams,
     body: claimBody,
@@ -126,6 +145,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'PUT',
     path: '/v1/games/{id}/standing-orders',
+    summary: "Replace your seat's standing orders (an empty list clears them)",
+    responses: { 200: commandResult, ...errors(403, 404, 409, 422) },
     auth: 'required',
     params: gameParams,
     body: standingOrdersBody,
@@ -136,6 +157,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'POST',
     path: '/v1/games/{id}/lapse',
+    summary: 'Take the default answer of a decision window whose deadline has passed',
+    responses: { 200: commandResult, ...errors(403, 404, 409, 422) },
     auth: 'required',
     params: gameParams,
     body: lapseBody,
@@ -146,6 +169,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'POST',
     path: '/v1/games/{id}/cancel',
+    summary: 'The creator withdraws a game that has not started',
+    responses: { 200: commandResult, ...errors(403, 404, 409, 422) },
     auth: 'required',
     params: gameParams,
     body: cancelBody,
@@ -156,6 +181,8 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
   defineRoute({
     method: 'GET',
     path: '/v1/games/{id}/export',
+    summary: 'The whole hash-chained log of an ended game, for audit',
+    responses: { 200: exportedLog, ...errors(403, 404, 409, 413) },
     auth: 'required',
     params: gameParams,
     async handle({ params, player }) {

@@ -1,3 +1,4 @@
+import { healthBody } from '../responses.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 /** GET /v1/health: public, cheap (no database call), lists the engines served. */
@@ -5,6 +6,8 @@ export const healthRoutes: RouteModule = (deps) => [
   defineRoute({
     method: 'GET',
     path: '/v1/health',
+    summary: 'Liveness: service status and the engines served (no database call)',
+    responses: { 200: healthBody },
     auth: 'none',
     handle: async () => ({ status: 200, body: { ok: true, service: 'fieldpost', time: deps.clock.now(), engines: deps.engines.ids() } }),
   }),

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../../ports.js';
 import type { InboxModel } from '../../projections/project.js';
 import { inboxPagePrefix, PAGE_PREFIX, ReadModelStore } from '../../projections/read-model-store.js';
+import { inboxBody, lobbyBody } from '../responses.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 const strip = <T extends { pk: string; sk: string; type: string }>({ pk: _pk, sk: _sk, type: _t, ...rest }: T) => rest;
@@ -94,6 +95,8 @@ export const inboxRoutes: RouteModule = ({ dynamo }) => {
     defineRoute({
       method: 'GET',
       path: '/v1/me/games',
+      summary: 'Your games, your move first, in pages',
+      responses: { 200: inboxBody },
       auth: 'required',
       query: inboxQuery,
       async handle({ player, query }) {
@@ -113,6 +116,8 @@ export const inboxRoutes: RouteModule = ({ dynamo }) => {
     defineRoute({
       method: 'GET',
       path: '/v1/lobby',
+      summary: 'Open games with free seats, in pages',
+      responses: { 200: lobbyBody },
       auth: 'required',
       query: lobbyQuery,
       async handle({ query }) {

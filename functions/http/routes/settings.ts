@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DynamoDeliveryLog, DynamoSettingsStore } from '../../notify/stores.js';
 import { checkResolved, checkWebhookUrl } from '../../notify/address-policy.js';
 import {
@@ -14,12 +14,14 @@ import {
   VERIFY_RULE,
 } from '../../notify/email-verification.js';
 import { NOTICE_KINDS } from '../../notify/decide.js';
+import { REMINDER_LEVELS } from '../../../domain/kernel/index.js';
 import { mailerFromEnv, type Mailer } from '../../notify/mailer.js';
 import { UNSUBSCRIBE_PATH, unsubscribeTokenOk } from '../../notify/unsubscribe.js';
 import { systemClock } from '../../notify/wiring.js';
 import { maskUrl, systemResolver, type Resolver } from '../../notify/webhook.js';
 import { AppError, type NotificationSettings } from '../../ports.js';
 import { errorReply } from '../router.js';
+import { deliveriesReply, errors, resendReply, settingsReply, unsubscribeReply } from '../responses.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 export const MAX_WEBHOOKS = 5;
@@ -44,6 +46,8 @@ export const settingsBody = z.strictObject({
   webhooks: z.array(webhookInput).max(MAX_WEBHOOKS).optional(),
   /** Notice kinds not to mail (the complete list); left out keeps it. A mail's unsubscribe link adds its kind. */
   emailOff: z.array(z.enum(NOTICE_KINDS)).max(NOTICE_KINDS.length).optional(),
+  /** Reminder levels not to send at all, by mail or webhook (the complete list); left out keeps it. */
+  remindersOff: z.array(z.enum(REMINDER_LEVELS)).max(REMINDER_LEVELS.length).optional(),
 });
 
 type Webhook = NotificationSettings['webhooks'][number];
@@ -56,12 +60,20 @@ export const publicSettings = (s: NotificationSettings | undefined, nowIso?: str
   emailVerification: publicEmailVerification(s, nowIso),
   webhooks: (s?.webhooks ?? []).map(publicWebhook),
   emailOff: [...(s?.emailOff ?? [])],
+  remindersOff: [...(s?.remindersOff ?? [])],
 });
 
 export const verifyBody = z.strictObject({ token: z.string().min(1).max(200) });
 
 export const unsubscribeQuery = z.strictObject({ player: z.string().min(1).max(128), kind: z.enum(NOTICE_KINDS), token: z.string().min(1).max(100) });
-const KIND_WORDS = { turn: '"your move"', started: '"game started"', ended: '"game over"', invited: 'invitation' } as const;
+const KIND_WORDS = {
+  turn: '"your move"',
+  started: '"game started"',
+  ended: '"game over"',
+  invited: 'invitation',
+  reminder: 'reminder',
+  tournament: 'tournament',
+} as const;
 
 /**
  * The settings after a PUT. Every webhook URL is checked against the address policy
@@ -100,10 +112,12 @@ export function mergeSettings(
     });
   }
   const emailOff = body.emailOff === undefined ? current?.emailOff : [...new Set(body.emailOff)];
+  const remindersOff = body.remindersOff === undefined ? current?.remindersOff : [...new Set(body.remindersOff)];
   return {
     ...(email ? { email } : {}),
     webhooks,
     ...(emailOff?.length ? { emailOff } : {}),
+    ...(remindersOff?.length ? { remindersOff } : {}),
     // The key of the player's unsubscribe links outlives every change of settings.
     ...(current?.unsubscribeKey ? { unsubscribeKey: current.unsubscribeKey } : {}),
   };
@@ -185,6 +199,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'GET',
         path: '/v1/me/settings',
+        summary: 'Your notification channels (webhook secrets never shown)',
+        responses: { 200: settingsReply },
         auth: 'required',
         async handle({ player }) {
           return { status: 200, body: publicSettings(await store.get(player), now()) };
@@ -193,6 +209,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'PUT',
         path: '/v1/me/settings',
+        summary: 'Set your email, webhooks and which mail you want',
+        responses: { 200: settingsReply, ...errors(429) },
         auth: 'required',
         body: settingsBody,
         async handle({ player, body }) {
@@ -214,6 +232,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'POST',
         path: '/v1/me/email/verify',
+        summary: 'Confirm your email address with the code mailed to it',
+        responses: { 200: settingsReply },
         auth: 'required',
         body: verifyBody,
         async handle({ player, body }) {
@@ -251,6 +271,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'POST',
         path: '/v1/me/email/resend',
+        summary: 'Mail a new verification code',
+        responses: { 200: resendReply, ...errors(400, 409, 429) },
         auth: 'required',
         async handle({ player }) {
           const at = now();
@@ -279,6 +301,8 @@ export const createSettingsRoutes =
         // providers POST "List-Unsubscribe=One-Click" as a form; the body is not read.
         method: 'POST',
         path: UNSUBSCRIBE_PATH,
+        summary: "One-click unsubscribe (RFC 8058) from a notice mail's signed link",
+        responses: { 200: unsubscribeReply, ...errors(403) },
         auth: 'none',
         query: unsubscribeQuery,
         async handle({ query }) {
@@ -300,6 +324,8 @@ export const createSettingsRoutes =
       defineRoute({
         method: 'GET',
         path: '/v1/me/deliveries',
+        summary: 'What was mailed or posted to your webhooks, and what failed',
+        responses: { 200: deliveriesReply },
         auth: 'required',
         query: z.strictObject({
           limit: z

@@ -1,0 +1,230 @@
+import * as z from 'zod';
+import { NOTICE_KINDS } from '../notify/decide.js';
+
+/**
+ * The shapes of the API's replies, as zod schemas. Nothing parses a reply with them: they are
+ * what GET /v1/openapi.json describes, and every reply the end-to-end tests receive is checked
+ * against that document, so a reply that drifts from these fails a test. Objects are open
+ * (z.object: a client must ignore fields it does not know); what an engine decides the shape
+ * of (its view, its events' data, its scene) is described per engine where the engine
+ * declares a schema, and as any JSON value otherwise.
+ */
+
+/** Every error: a namespaced code, a sentence a person understands, and the rule it comes from when there is one. */
+export const errorBody = z.strictObject({
+  code: z.string().describe("Namespaced, e.g. 'game/not-found', 'combat/target-not-legal'"),
+  message: z.string(),
+  rule: z.string().optional().describe("The rulebook section or platform rule, e.g. '001 Combat Phase: Target Declaration'"),
+});
+
+/** The same error body for each status given: `responses: { 200: x, ...errors(404, 409) }`. */
+export const errors = (...statuses: number[]): Record<number, typeof errorBody> => Object.fromEntries(statuses.map((s) => [s, errorBody]));
+
+const visibility = z.union([
+  z.object({ to: z.literal('all') }),
+  z.object({ to: z.literal('seats'), seats: z.array(z.string()) }),
+  z.object({ to: z.literal('side'), side: z.string() }),
+  z.object({ to: z.literal('none') }),
+]);
+
+export const eventEnvelope = z.object({
+  gameId: z.string(),
+  seq: z.number().int().min(1),
+  type: z.string(),
+  data: z.unknown(),
+  visibility,
+  actor: z.string().nullable(),
+  player: z.string().nullable(),
+  commandId: z.string(),
+  at: z.string(),
+  prevHash: z.string(),
+  salt: z.string().optional(),
+  hash: z.string(),
+});
+
+const decisionWindow = z.object({ id: z.string(), topic: z.string(), blocking: z.boolean(), default: z.object({ type: z.string() }) });
+
+const pendingEntry = z.object({
+  seat: z.string(),
+  kind: z.enum(['move', 'sealed', 'reaction']),
+  prompt: z.string(),
+  window: decisionWindow.optional(),
+  player: z.string().nullable(),
+  since: z.string().optional(),
+  deadline: z.string().optional(),
+  away: z.literal(true).optional(),
+});
+
+const outcome = z.object({ winners: z.array(z.string()), reason: z.string(), score: z.record(z.string(), z.number()).optional() });
+
+const seatRef = z.object({ id: z.string(), name: z.string(), player: z.string().nullable() });
+
+const summary = z.object({
+  gameId: z.string(),
+  engine: z.string(),
+  title: z.string(),
+  status: z.enum(['open', 'active', 'ended']),
+  version: z.number().int(),
+  hash: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  seats: z.array(z.object({ id: z.string(), name: z.string(), side: z.string().optional(), player: z.string().nullable(), joined: z.boolean() })),
+  timeLimitHours: z.number().optional(),
+  windowShare: z.number().optional(),
+  pending: z.array(pendingEntry),
+  outcome: outcome.optional(),
+});
+
+/** What every command answers (201 for a new game, 200 otherwise and for a repeated commandId). */
+export const commandResult = z.object({
+  gameId: z.string(),
+  version: z.number().int(),
+  duplicate: z.boolean().describe('true: this commandId was applied before; the first result is answered and nothing is appended'),
+  events: z.array(eventEnvelope).describe('Only the events the caller may see'),
+  next: z.object({ status: z.enum(['open', 'active', 'ended']), yours: z.array(pendingEntry), waitingFor: z.array(pendingEntry), text: z.string() }),
+  seats: z.array(seatRef),
+});
+
+const standingOrder = z.object({ topic: z.string(), rule: z.string(), params: z.unknown().optional() });
+
+export const gameView = z.object({
+  summary,
+  seat: z.string().nullable(),
+  view: z.unknown().describe("The engine's view for this seat (or a spectator): see x-engines for each engine"),
+  legalCommands: z.array(z.object({ type: z.string() })),
+  pending: z.array(pendingEntry),
+  drafting: z.object({ steps: z.array(z.unknown()), stepChoices: z.array(z.number()), sealChoices: z.array(z.number()) }).optional(),
+  standingOrders: z.array(standingOrder).optional(),
+  scene: z.object({}).optional().describe('The same view as a picture (regions, pieces, labels), when the engine draws one'),
+});
+
+export const eventsPage = z.object({ events: z.array(eventEnvelope), version: z.number().int(), next: z.number().int().optional(), seats: z.array(seatRef) });
+
+export const exportedLog = z.object({
+  format: z.literal('fieldpost-log/1'),
+  gameId: z.string(),
+  version: z.number().int(),
+  finalHash: z.string().nullable(),
+  events: z.array(eventEnvelope),
+});
+
+export const healthBody = z.object({ ok: z.literal(true), service: z.literal('fieldpost'), time: z.string(), engines: z.array(z.string()) });
+
+export const enginesBody = z.object({
+  engines: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      rulesVersion: z.number().int(),
+      seats: z.array(z.number().int()),
+      sides: z.array(z.object({ id: z.string(), name: z.string() })),
+      scenarios: z.object({ option: z.string(), choices: z.array(z.object({ id: z.string(), title: z.string(), description: z.string() })) }).optional(),
+      options: z.unknown().describe("The engine's options as JSON Schema"),
+      standingOrders: z.array(z.object({ topic: z.string(), rule: z.string(), description: z.string(), params: z.unknown().optional() })),
+      drafts: z.boolean(),
+    }),
+  ),
+});
+
+const seatFlag = z.object({ id: z.string(), name: z.string(), joined: z.boolean() });
+
+export const inboxBody = z.object({
+  player: z.string(),
+  yourMoveCount: z.number().int(),
+  games: z.array(
+    z.object({
+      gameId: z.string(),
+      player: z.string(),
+      title: z.string(),
+      engine: z.string(),
+      status: z.enum(['open', 'active', 'ended']),
+      version: z.number().int(),
+      hash: z.string(),
+      createdBy: z.string(),
+      updatedAt: z.string(),
+      seats: z.array(seatFlag),
+      invited: z.boolean(),
+      yourMove: z.boolean(),
+      since: z.string(),
+      whoseMove: z.array(z.object({})),
+      opponents: z.array(z.object({})),
+      outcome: z.object({ winners: z.array(z.string()), reason: z.string(), result: z.string() }).optional(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+export const lobbyBody = z.object({
+  games: z.array(
+    z.object({
+      gameId: z.string(),
+      title: z.string(),
+      engine: z.string(),
+      createdBy: z.string(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+      version: z.number().int(),
+      freeSeats: z.array(z.object({ id: z.string(), name: z.string() })),
+      seats: z.array(z.object({})),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+export const settingsReply = z.object({
+  email: z.string().nullable(),
+  emailVerification: z
+    .union([
+      z.object({ status: z.literal('verified'), verifiedAt: z.string() }),
+      z.object({ status: z.literal('unverified'), resendAfter: z.string().nullable() }),
+      z.object({ status: z.enum(['pending', 'expired']), expiresAt: z.string(), resendAfter: z.string().nullable() }),
+    ])
+    .nullable(),
+  webhooks: z.array(
+    z.object({
+      id: z.string(),
+      url: z.string().describe('Masked: chat webhook URLs carry tokens'),
+      format: z.enum(['json', 'discord', 'slack']),
+      secretHint: z.string(),
+    }),
+  ),
+  emailOff: z.array(z.enum(NOTICE_KINDS)),
+});
+
+export const resendReply = settingsReply.extend({ mailed: z.boolean(), error: z.string().optional() });
+
+export const unsubscribeReply = z.object({ player: z.string(), kind: z.enum(NOTICE_KINDS), mailed: z.literal(false), message: z.string() });
+
+export const deliveriesReply = z.object({
+  deliveries: z.array(
+    z.object({
+      deliveryId: z.string(),
+      noticeKey: z.string(),
+      kind: z.string(),
+      gameId: z.string(),
+      channel: z.enum(['email', 'webhook']),
+      channelId: z.string(),
+      target: z.string(),
+      attempt: z.number().int(),
+      ok: z.boolean(),
+      status: z.number().int().optional(),
+      error: z.string().optional(),
+      outcome: z.enum(['sent', 'retrying', 'failed']),
+      at: z.string(),
+    }),
+  ),
+});
+
+/** Shapes several replies share: named components of the document, referenced where they are used. */
+export const sharedSchemas: Readonly<Record<string, z.ZodType>> = {
+  Error: errorBody,
+  Visibility: visibility,
+  Event: eventEnvelope,
+  Pending: pendingEntry,
+  Outcome: outcome,
+  GameSummary: summary,
+  CommandResult: commandResult,
+  GameView: gameView,
+  Settings: settingsReply,
+};

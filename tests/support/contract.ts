@@ -1,0 +1,86 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+
+/**
+ * Every reply a test receives from a local Fieldpost API (http://127.0.0.1:<port>/v1/...) is
+ * checked against that server's own GET /v1/openapi.json: the status must be one the operation
+ * lists, and the body must match the schema listed for it. A mismatch rejects the fetch, so the
+ * test that made the request fails, with the operation, status and what did not match. Loaded
+ * for every test file (vitest setupFiles): end-to-end tests need do nothing to be checked.
+ */
+
+interface Operation {
+  responses: Record<string, { content?: Record<string, unknown> }>;
+}
+interface Doc {
+  paths: Record<string, Record<string, Operation>>;
+}
+
+interface Checker {
+  check(method: string, path: string, status: number, contentType: string, text: string): string | undefined;
+}
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/** The checks one served document implies. */
+export function contractChecker(doc: Doc): Checker {
+  const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+  ajv.addSchema(doc as object, 'openapi');
+  const templates = Object.keys(doc.paths).map((t) => ({
+    t,
+    re: new RegExp(`^${t.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }));
+  const errorBody = (status: number, text: string): string | undefined => {
+    const v = ajv.getSchema('openapi#/components/schemas/Error')!;
+    return v(JSON.parse(text)) ? undefined : `${status} body is not an Error: ${ajv.errorsText(v.errors)}`;
+  };
+  return {
+    check(method, path, status, contentType, text) {
+      const hit = templates.find((x) => x.re.test(path));
+      if (!hit) return status === 404 ? errorBody(status, text) : `${method} ${path} answered ${status} but is in no path of the document`;
+      const op = doc.paths[hit.t]![method.toLowerCase()];
+      if (!op) return status === 405 ? errorBody(status, text) : `${method} ${hit.t} is not in the document (answered ${status})`;
+      const where = `${method} ${hit.t} → ${status}`;
+      const response = op.responses[String(status)];
+      if (!response) return `${where}: the document lists no such status (it lists ${Object.keys(op.responses).join(', ')})`;
+      const types = Object.keys(response.content ?? {});
+      if (types.length === 0) return text === '' ? undefined : `${where}: a body was sent where the document lists none`;
+      const type = types.find((t) => contentType.startsWith(t));
+      if (!type) return `${where}: content-type ${contentType} is not one the document lists (${types.join(', ')})`;
+      if (type !== 'application/json') return undefined;
+      const validate = ajv.getSchema(`openapi#/${pointer('paths', hit.t, method.toLowerCase(), 'responses', String(status), 'content', type, 'schema')}`)!;
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return `${where}: the body is not JSON`;
+      }
+      return validate(body) ? undefined : `${where}: the body does not match the document: ${ajv.errorsText(validate.errors)}`;
+    },
+  };
+}
+
+const LOCAL = /^http:\/\/127\.0\.0\.1:\d+$/;
+const checkers = new Map<string, Promise<Checker>>();
+const realFetch = globalThis.fetch;
+
+async function checkerFor(origin: string): Promise<Checker> {
+  let c = checkers.get(origin);
+  if (!c) {
+    c = realFetch(`${origin}/v1/openapi.json`).then(async (r) => contractChecker((await r.json()) as Doc));
+    checkers.set(origin, c);
+    // A server that is gone (a test that stopped its runtime) leaves nothing cached for the next one on that port.
+    c.catch(() => checkers.delete(origin));
+  }
+  return c;
+}
+
+globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const res = await realFetch(input, init);
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (!LOCAL.test(url.origin) || !url.pathname.startsWith('/v1/') || url.pathname === '/v1/openapi.json') return res;
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  const text = await res.clone().text();
+  const problem = (await checkerFor(url.origin)).check(method, url.pathname, res.status, res.headers.get('content-type') ?? '', text);
+  if (problem) throw new Error(`The reply breaks the API document: ${problem}\n${text.slice(0, 500)}`);
+  return res;
+};

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -277,4 +278,49 @@ describe('the web client in a browser', () => {
     expect(await status(carol)).toMatch(/^(Your move|Waiting for the other side)/);
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('signs in on a hosted sign-in page with the authorization code flow and PKCE (Cognito played by request routing), and refuses a forged callback', async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.push(`hosted sign-in: ${e.message}`));
+    // What the stack deploys as config.json, with this server standing in for the Cognito domain.
+    await page.route('**/config.json', (r) => r.fulfill({ json: { auth: 'cognito', cognito: { domain: rt.url, clientId: 'web-client-id' } } }));
+    let authorize: URL | undefined;
+    let token: URLSearchParams | undefined;
+    await page.route(`${rt.url}/oauth2/authorize?**`, (r) => {
+      authorize = new URL(r.request().url());
+      const back = new URL(authorize.searchParams.get('redirect_uri')!);
+      back.searchParams.set('code', 'the-code');
+      back.searchParams.set('state', authorize.searchParams.get('state')!);
+      return r.fulfill({ status: 302, headers: { location: back.toString() } });
+    });
+    await page.route(`${rt.url}/oauth2/token`, (r) => {
+      token = new URLSearchParams(r.request().postData() ?? '');
+      return r.fulfill({ json: { id_token: rt.issueToken('erin'), access_token: 'unused', token_type: 'Bearer', expires_in: 3600 } });
+    });
+
+    await page.goto(`${rt.url}/`);
+    await page.getByRole('button', { name: 'Sign in or create an account' }).click();
+    await page.getByRole('heading', { name: 'My games' }).waitFor();
+    expect(await page.locator('header .who').innerText()).toBe('erin');
+    const asked = Object.fromEntries(authorize!.searchParams);
+    expect(asked).toMatchObject({ response_type: 'code', client_id: 'web-client-id', redirect_uri: `${rt.url}/auth/callback`, code_challenge_method: 'S256' });
+    // The code is traded with the verifier whose SHA-256 the authorize request carried (RFC 7636 §4.6).
+    expect(Object.fromEntries(token!)).toMatchObject({
+      grant_type: 'authorization_code',
+      code: 'the-code',
+      client_id: 'web-client-id',
+      redirect_uri: `${rt.url}/auth/callback`,
+    });
+    expect(createHash('sha256').update(token!.get('code_verifier')!).digest('base64url')).toBe(asked['code_challenge']);
+
+    // A callback this browser did not start (no verifier, another state) signs nobody in.
+    const other = await (await browser.newContext()).newPage();
+    contexts.push(other.context());
+    await other.route('**/config.json', (r) => r.fulfill({ json: { auth: 'cognito', cognito: { domain: rt.url, clientId: 'web-client-id' } } }));
+    await other.goto(`${rt.url}/auth/callback?code=stolen&state=forged`);
+    await other.getByRole('alert').filter({ hasText: 'Sign-in failed' }).waitFor();
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

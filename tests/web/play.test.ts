@@ -232,7 +232,7 @@ describe('the web client in a browser', () => {
     expect(problems).toEqual([]);
   }, 360_000);
 
-  it('clubs and tournaments: a club founded and joined with its code, a club tournament entered and started, its pairing opening its game', async () => {
+  it('clubs and tournaments: a club founded and joined with its code, a club tournament entered and started; its game opened from the pairing, a piece clicked, a standing order kept, resigned, the result in the tournament', async () => {
     const carol = await player('carol');
     const dave = await player('dave');
     await carol.getByRole('link', { name: 'Clubs' }).click();
@@ -276,6 +276,31 @@ describe('the web client in a browser', () => {
     await game.first().click();
     await carol.locator('#game-status').waitFor();
     expect(await status(carol)).toMatch(/^(Your move|Waiting for the other side)/);
+
+    // The board's pieces are clickable: a click narrows the commands to that piece, and back.
+    const piece = carol.locator('.board [data-piece]').first();
+    const pieceId = (await piece.getAttribute('data-piece'))!;
+    await piece.click();
+    await carol.getByRole('heading', { name: /^Your commands about / }).waitFor();
+    expect(await carol.locator('.board').getAttribute('data-selected')).toBe(pieceId);
+    await carol.getByRole('button', { name: 'Show all commands' }).click();
+    await carol.getByRole('heading', { name: 'Your commands', exact: true }).waitFor();
+
+    // A standing order is set on the page and kept by the server (it is still set after a reload).
+    const order = carol.locator('section[aria-labelledby="standing-h"] input[type=checkbox]').first();
+    expect(await order.isChecked()).toBe(false);
+    await order.check();
+    await carol.reload();
+    await carol.locator('section[aria-labelledby="standing-h"] input[type=checkbox]').first().waitFor();
+    expect(await carol.locator('section[aria-labelledby="standing-h"] input[type=checkbox]').first().isChecked()).toBe(true);
+
+    // Resigning (after the page asks to confirm) ends the game, and the tournament records the result.
+    carol.once('dialog', (d) => void d.accept());
+    await carol.getByRole('button', { name: 'Resign' }).click();
+    await carol.locator('#game-status', { hasText: /^Over/ }).waitFor();
+    await carol.getByRole('link', { name: 'Clubs' }).click();
+    await carol.locator(`[data-club="${clubId}"]`).getByRole('button', { name: 'Spring Cup' }).click();
+    await carol.getByText(/Board 1: carol against dave · \d+(\.\d+)?–\d+/).waitFor({ timeout: 20_000 });
     expect(problems).toEqual([]);
   }, 120_000);
 

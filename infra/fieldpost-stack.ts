@@ -1,7 +1,9 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { FieldpostAlarms } from './alarms.js';
@@ -13,11 +15,14 @@ import { PICTURE_ASSETS } from '../functions/notify/png.js';
 import { HandlerFunction, type HandlerName, type LambdaCodeFactory } from './handler-function.js';
 import { suppressAcceptedFindings } from './nag-suppressions.js';
 import { FieldpostNotifications } from './notifications.js';
+import { FieldpostWeb } from './web.js';
 
 export interface FieldpostStackProps extends StackProps {
   readonly config: FieldpostConfig;
   /** Replaces esbuild bundling (tests; synthesizing before the handlers exist). */
   readonly lambdaCode?: LambdaCodeFactory;
+  /** Replaces the built web client, web/dist (tests; synthesizing before `npm run build-web`). */
+  readonly webSource?: s3deploy.ISource;
 }
 
 /**
@@ -98,6 +103,7 @@ export class FieldpostStack extends Stack {
   readonly api: FieldpostApi;
   readonly alarms: FieldpostAlarms;
   readonly deadlines: FieldpostDeadlines;
+  readonly web: FieldpostWeb;
   readonly functions: Readonly<Record<HandlerName, HandlerFunction>>;
 
   constructor(scope: Construct, id: string, props: FieldpostStackProps) {
@@ -272,6 +278,18 @@ export class FieldpostStack extends Stack {
     // The one-click unsubscribe links in notice mail point at the API (functions/notify/unsubscribe.ts).
     notifier.fn.addEnvironment('API_URL', this.api.httpApi.apiEndpoint);
 
+    this.web = new FieldpostWeb(this, 'Web', {
+      httpApi: this.api.httpApi,
+      userPoolClient: this.api.userPoolClient,
+      signInUrl: this.api.signInDomain.baseUrl(),
+      logRetention: config.logRetention,
+      ...(props.webSource ? { source: props.webSource } : {}),
+    });
+    // Sign-in may come back to the configured app URL or to the distribution's own address.
+    const webUrl = `https://${this.web.distribution.distributionDomainName}`;
+    (this.api.userPoolClient.node.defaultChild as cognito.CfnUserPoolClient).callbackUrLs = [`${config.appUrl}/auth/callback`, `${webUrl}/auth/callback`];
+    (this.api.userPoolClient.node.defaultChild as cognito.CfnUserPoolClient).logoutUrLs = [config.appUrl, webUrl];
+
     this.alarms = new FieldpostAlarms(this, 'Alarms', {
       functions: {
         api: api.fn,
@@ -291,6 +309,7 @@ export class FieldpostStack extends Stack {
     const out = (id: string, value: string, description: string): void => {
       new CfnOutput(this, id, { value, description });
     };
+    out('WebUrl', webUrl, 'The web client (CloudFront; the API is under /v1 on the same origin)');
     out('ApiUrl', this.api.httpApi.apiEndpoint, 'Base URL of the API; routes start with /v1');
     out('Region', this.region, 'Region of the user pool and API');
     out('UserPoolId', this.api.userPool.userPoolId, 'Cognito user pool: create player accounts here');

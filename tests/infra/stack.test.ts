@@ -63,8 +63,11 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the seven handlers (api, projector, notifier, picture, deadline, scheduler, tournaments): no helper functions hide in the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 7);
+  it('are exactly the seven handlers (api, projector, notifier, picture, deadline, scheduler, tournaments) and the web deployment handler: no other function hides in the stack', () => {
+    const ids = Object.keys(resourcesOf(template, 'AWS::Lambda::Function'));
+    const handlers = Object.values(stack.functions).map((h) => id(h.fn));
+    expect(ids.filter((i) => !handlers.includes(i))).toEqual([expect.stringMatching(/^CustomCDKBucketDeployment[0-9A-F]{32}/)]);
+    expect(handlers).toHaveLength(7);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -381,9 +384,15 @@ describe('the HTTP API', () => {
     const client = clients[0]!.Properties;
     expect(client).toMatchObject({ GenerateSecret: false, PreventUserExistenceErrors: 'ENABLED', EnableTokenRevocation: true });
     expect([...(client['ExplicitAuthFlows'] as string[])].sort()).toEqual(['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH']);
-    // No hosted UI: no OAuth flows (in particular no implicit grant) and no callback URLs.
-    expect(client['AllowedOAuthFlows']).toBeUndefined();
-    expect(client['CallbackURLs']).toBeUndefined();
+    // The web client's hosted sign-in: the authorization code flow only (no implicit grant, no
+    // secret: the browser proves itself with PKCE), back to the app URL or the distribution.
+    expect(client['AllowedOAuthFlows']).toEqual(['code']);
+    expect(client['AllowedOAuthFlowsUserPoolClient']).toBe(true);
+    expect(client['SupportedIdentityProviders']).toEqual(['COGNITO']);
+    expect(client['CallbackURLs']).toEqual([
+      'https://fieldpost.example.org/auth/callback',
+      { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id(stack.web.distribution), 'DomainName'] }, '/auth/callback']] },
+    ]);
   });
 });
 

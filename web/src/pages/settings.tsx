@@ -22,8 +22,8 @@ const KINDS: Readonly<Record<NoticeKind, string>> = {
 
 /**
  * Settings: where your notices go. Email (confirmed with a mailed code), webhooks (JSON signed
- * with a secret, or Discord and Slack), and which notices are mailed. Digests and vacation
- * have no API routes yet, so they are not offered here.
+ * with a secret, or Discord and Slack), which notices are mailed, and vacation (GET/PUT
+ * /v1/me/vacation). Daily digests have no API route yet, so they are not offered here.
  */
 export function SettingsPage() {
   const [s, setS] = useState<Settings>();
@@ -125,8 +125,68 @@ export function SettingsPage() {
         )}
         <button type="submit">Add webhook</button>
       </form>
-      <p class="hint">Daily digests and vacation are not offered yet: the server has no settings for them.</p>
+      <Vacation />
+      <p class="hint">Daily digests are not offered yet: the server has no setting for them.</p>
       {message && <p role="status">{message}</p>}
+      {error && <p role="alert">{error}</p>}
+    </section>
+  );
+}
+
+/** What GET/PUT /v1/me/vacation answer (functions/http/routes/vacation.ts vacationReply). */
+interface VacationStatus {
+  readonly allowanceDays: number;
+  readonly usedDays: number;
+  readonly leftDays: number;
+  readonly away: boolean;
+  readonly from?: string;
+  readonly until?: string;
+}
+
+/** Vacation: your clocks stop in every game while you are away, within a yearly allowance. */
+function Vacation() {
+  const [v, setV] = useState<VacationStatus>();
+  const [days, setDays] = useState('');
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    api<VacationStatus>('GET', '/v1/me/vacation').then(setV, (e: unknown) => setError((e as Error).message));
+  }, []);
+  const put = async (body: unknown) => {
+    try {
+      setV(await api<VacationStatus>('PUT', '/v1/me/vacation', body));
+      setError(undefined);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return (
+    <section aria-labelledby="vacation-h">
+      <h2 id="vacation-h">Vacation</h2>
+      {v && (
+        <p id="vacation-status">
+          {v.away ? `Away until ${v.until ? new Date(v.until).toLocaleString() : 'you come back'}: your clocks are stopped. ` : ''}
+          {round(v.leftDays)} of {v.allowanceDays} days left this year ({round(v.usedDays)} used).
+        </p>
+      )}
+      {v?.away ? (
+        <button type="button" onClick={() => void put({ away: false })}>
+          I am back
+        </button>
+      ) : (
+        v && (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void put(days.trim() ? { away: true, days: Number(days) } : { away: true });
+            }}
+          >
+            <label for="vacation-days">Days away (empty: all that is left)</label>
+            <input id="vacation-days" type="number" min="0.5" step="0.5" max={v.leftDays} value={days} onInput={(e) => setDays(e.currentTarget.value)} />
+            <button type="submit">Go on vacation</button>
+          </form>
+        )
+      )}
       {error && <p role="alert">{error}</p>}
     </section>
   );

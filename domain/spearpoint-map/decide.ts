@@ -2,11 +2,11 @@ import type { Ctx } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
 import { asSide, type Attack, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
-import { assaultProblem, attackProblem, attackVoid, aimOf, resolveAttack } from './combat.js';
+import { assaultProblem, attackProblem, attackVoid, aimOf, resolveAttack, stukaToBomb } from './combat.js';
 import { decideCommit, decideFly, decideRecrew, decideWithdrawAircraft, stukaPath } from './commitment.js';
 import { decideDiscard, decideDraw, overLimit } from './draw.js';
 import { convoyMustMove, decideMove, decideOpportunityFire, decidePassOpportunityFire } from './movement.js';
-import { cannotAttack, isAreaWeapon, RULE } from './rules.js';
+import { isAreaWeapon, RULE } from './rules.js';
 import { passPhase, startPhase } from './turn.js';
 import type { Side } from '../frontline-general/data/schema.js';
 
@@ -130,8 +130,7 @@ function decideDone(s: State, seat: Side, ctx: Ctx): Decision {
     if (idle && stukaPath(s, idle.id)) return no('commit/stuka-path', 'Declare the Stuka’s path over the Command Post', "003 §IV Gunter's Return");
   }
   if (s.phase === 'declaration') {
-    const stuka = Object.values(s.units).find((u) => u.side === seat && stukaPath(s, u.id) && cannotAttack(s, u.id) === null);
-    if (stuka) return no('combat/stuka-must-bomb', 'The Stuka must bomb the Command Post this turn', "003 §IV Gunter's Return");
+    if (stukaToBomb(s, seat)) return no('combat/stuka-must-bomb', 'The Stuka must bomb the Command Post this turn', "003 §IV Gunter's Return");
   }
   if (s.phase === 'draw') {
     if (!s.seats[seat].drawn) return no('draw/not-drawn', 'Draw your cards first', RULE.draw);

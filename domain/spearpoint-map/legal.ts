@@ -2,7 +2,7 @@ import type { Pending } from '../kernel/engine.js';
 import type { Side } from '../frontline-general/data/schema.js';
 import { SPACES } from './map.js';
 import { asSide, type Command, type State } from './model.js';
-import { assaultProblem, attackProblem, featureRule } from './combat.js';
+import { assaultProblem, attackProblem, featureRule, stukaToBomb } from './combat.js';
 import { commitPlaces, crewsFor, stukaPath, entrySpaces } from './commitment.js';
 import { overLimit } from './draw.js';
 import { cannotMove, mayExit, pathTo } from './movement.js';
@@ -59,7 +59,7 @@ const done: Command = { type: 'Done' };
 function doneAllowed(s: State, seat: Side): boolean {
   if (s.phase === 'movement') return convoyLeft(s, seat);
   if (s.phase === 'commitment') return !Object.values(s.units).some((u) => u.side === seat && u.at === 'air' && u.path === null && stukaPath(s, u.id));
-  if (s.phase === 'declaration') return !Object.values(s.units).some((u) => u.side === seat && stukaPath(s, u.id) && cannotAttack(s, u.id) === null);
+  if (s.phase === 'declaration') return stukaToBomb(s, seat) === null;
   return true;
 }
 const convoyLeft = (s: State, seat: Side): boolean =>

@@ -27,6 +27,8 @@ export function pending(s: State): Pending[] {
       }));
     case 'setup':
     case 'reinforce':
+      // Before the game's set-up has run, nobody places yet.
+      if (!s.placement) return [];
       return [{ seat: s.active, kind: 'move', prompt: s.phase === 'setup' ? 'Set up your units' : 'Place your reinforcements on your map edge' }];
     case 'indirect':
       return [{ seat: s.active, kind: 'move', prompt: 'Indirect Fire Phase: fire artillery, call fire support or an air strike, or end the phase' }];

@@ -238,5 +238,3 @@ export function assaultUnit(s: State, hex: string, seat: Seat): UnitState {
   const troops = troopsIn(s, hex, seat);
   return troops.find((u) => typeOf(s, u).transport) ?? troops[0]!;
 }
-
-export const neighboursOf = (s: State, hex: string) => neighbours(s.map, hex);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import * as z from 'zod';
 import { zodSummary } from '../../domain/kernel/index.js';
@@ -65,6 +66,23 @@ function respond(reply: Reply, requestId: string): APIGatewayProxyStructuredResu
     headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...reply.headers },
     ...(reply.text !== undefined ? { body: reply.text } : reply.body === undefined ? {} : { body: JSON.stringify(reply.body) }),
   };
+}
+
+/**
+ * Conditional GETs: every 200 answer to a GET carries an ETag (a hash of its body), and a
+ * request whose If-None-Match names it gets 304 with no body. Clients that poll (the web
+ * client's live updates) then download nothing while nothing has changed.
+ */
+function conditional(event: APIGatewayProxyEventV2, method: Method, r: APIGatewayProxyStructuredResultV2): APIGatewayProxyStructuredResultV2 {
+  if (method !== 'GET' || r.statusCode !== 200 || typeof r.body !== 'string') return r;
+  const etag = `W/"${createHash('sha256').update(r.body).digest('base64url').slice(0, 27)}"`;
+  const headers: Record<string, string | number | boolean> = { ...r.headers, etag };
+  const asked = event.headers?.['if-none-match'];
+  if (asked !== undefined && asked.split(',').some((t) => t.trim() === etag || t.trim() === etag.slice(2))) {
+    delete headers['content-type'];
+    return { statusCode: 304, headers };
+  }
+  return { ...r, headers };
 }
 
 export function errorReply(status: number, code: string, message: string, rule?: string, headers?: Record<string, string>): Reply {
@@ -196,7 +214,7 @@ export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opt
       const query = parse(route.query, event.queryStringParameters ?? {}, 'query');
       const body = route.body ? parse(route.body, readBody(event, max), 'body') : undefined;
       const reply = await route.handle({ params, query, body, player, requestId, deps });
-      return respond(reply, requestId);
+      return conditional(event, method, respond(reply, requestId));
     } catch (e) {
       return respond(toErrorReply(e, requestId, logError), requestId);
     }

@@ -21,6 +21,7 @@ import type { ApiDeps, RouteModule } from '../http/types.js';
 import type { Mailer } from '../notify/mailer.js';
 import { localClient, startDynamoLocal, type RunningDynamo } from '../store/dynamodb-local.js';
 import { ensureTable } from '../store/table.js';
+import { webClientHandler } from './web-client.js';
 
 /** Something the runtime started and must stop on shutdown (stopped in reverse order). */
 export interface Stoppable {
@@ -81,6 +82,8 @@ export interface LocalRuntimeOptions {
   readonly log?: (line: string) => void;
   /** The service's clock (tests and demos move time with it); the wall clock by default. */
   readonly clock?: Clock;
+  /** Serve the built web client from this folder at / (npm start: web/dist; see web-client.ts). */
+  readonly webRoot?: string;
 }
 
 export interface LocalRuntime {
@@ -221,8 +224,8 @@ function tokenEndpoint(body: Buffer, issue: (player: string) => { token: string;
 const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * GET /games/{id}: where the links in local mail land. There is no web client yet, so it
- * shows the game's public summary (what any spectator may see) and how to play it from a
+ * GET /games/{id}: where the links in local mail land. Without the web client (a runtime
+ * started with no webRoot, as most tests do), it shows the game's public summary (what any spectator may see) and how to play it from a
  * terminal.
  */
 /**
@@ -367,6 +370,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
         ),
     });
     const handler: ApiHandler = api.handler;
+    const web = opts.webRoot ? webClientHandler(opts.webRoot) : undefined;
 
     const server = createServer((req, res) => {
       void (async () => {
@@ -395,6 +399,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
             );
             return;
           }
+          const page = web?.(req.method ?? 'GET', path);
+          if (page) return send(res, page);
           const gamePage = /^\/games\/([A-Za-z0-9_-]{1,64})$/.exec(path);
           if (gamePage && req.method === 'GET') return send(res, await gamePageFor(api.deps, gamePage[1]!, `http://${req.headers.host ?? '127.0.0.1'}`));
           if (path === '/verify-email' && req.method === 'GET')

@@ -17,6 +17,7 @@ import { boardPictureFrom } from '../notify/board-picture.js';
 import { createNotifier, retryPolicyFromEnv } from '../notify/wiring.js';
 import type { WebhookTransport } from '../notify/webhook.js';
 import { ReadModelStore } from '../projections/read-model-store.js';
+import { createTournamentWorld, processTournamentRecords } from '../app/tournament-reactor.js';
 import { processStreamRecords, type BatchResult } from '../projections/stream.js';
 import type { StreamRecordLike } from '../projections/stream-image.js';
 import type { Clock } from '../ports.js';
@@ -348,7 +349,7 @@ export interface LocalNotificationsOptions {
 export async function startLocalNotifications(
   ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log' | 'provideMail'> & {
     url?: string;
-    deps?: Pick<RuntimeContext['deps'], 'service'>;
+    deps?: Pick<RuntimeContext['deps'], 'service' | 'engines' | 'clock'>;
   },
   opts: LocalNotificationsOptions = {},
 ): Promise<LocalNotifications> {
@@ -407,6 +408,18 @@ export async function startLocalNotifications(
     // The API's verification mail goes through the same mailer, with links to the same place.
     ctx.provideMail?.({ mailer: mailer!, appUrl: env['APP_URL'] ?? 'http://127.0.0.1' });
     const readModels = new ReadModelStore(ctx.client, ctx.tableName);
+    // Tournaments follow the same stream: games made for pairings, results, ratings, the director's notices.
+    const deps = ctx.deps;
+    const reactor = deps
+      ? {
+          world: createTournamentWorld({ client: ctx.client, tableName: ctx.tableName, engines: deps.engines, clock: deps.clock, games: deps.service }),
+          games: deps.service,
+          engines: deps.engines,
+          clock: deps.clock,
+          queue,
+          log: (msg: string) => ctx.log(msg),
+        }
+      : undefined;
     const poller = new StreamPoller({
       client: ctx.client,
       endpoint: ctx.endpoint,
@@ -420,8 +433,18 @@ export async function startLocalNotifications(
         const mark = queue.mark();
         return () => queue.finishedThrough(mark);
       },
-      onRecords: (records) =>
-        processStreamRecords(records, { readModels, queue, log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`) }),
+      // The projector and the tournament reactor read the same records and depend on nothing of each other's: side by side.
+      onRecords: async (records) => {
+        const [projected, reacted] = await Promise.all([
+          processStreamRecords(records, {
+            readModels,
+            queue,
+            log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`),
+          }),
+          reactor ? processTournamentRecords(records, reactor) : { batchItemFailures: [] },
+        ]);
+        return { batchItemFailures: [...projected.batchItemFailures, ...reacted.batchItemFailures] };
+      },
     });
     poller.start();
     stops.push(async () => {

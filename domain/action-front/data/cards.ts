@@ -9,9 +9,6 @@ const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K']
 /** The 52 cards in a fixed order (suit by suit); the game shuffles them with the committed dice. */
 export const FULL_DECK: readonly string[] = SUITS.flatMap((s) => RANKS.map((r) => `${r}${s}`));
 
-const CARDS = new Set(FULL_DECK);
-export const isCard = (id: string): boolean => CARDS.has(id);
-
 export const suitOf = (card: string): Suit => card.slice(-1) as Suit;
 const rankOf = (card: string): string => card.slice(0, -1);
 
@@ -34,5 +31,3 @@ export const isRed = (card: string): boolean => suitOf(card) === 'H' || suitOf(c
 
 /** Clubs and spades point left in a drift tie-break, hearts and diamonds right (004 Resolving Artillery, step 4). */
 export const tieBreakSide = (card: string): 'left' | 'right' => (isRed(card) ? 'right' : 'left');
-
-export const SUIT_NAMES: Readonly<Record<Suit, string>> = { C: 'Clubs', D: 'Diamonds', H: 'Hearts', S: 'Spades' };

@@ -61,7 +61,6 @@ export const scenarioSchema = z
   })
   .strict();
 export type ScenarioCard = z.infer<typeof scenarioSchema>;
-export type Victory = z.infer<typeof victorySchema>;
 
 export const REPRESENTATIVE_SCENARIOS: readonly ScenarioCard[] = [
   {

@@ -18,9 +18,7 @@ const column = z
   .strict();
 /** Suits as a string of letters ("DS"): which suits a table row shows. */
 const suits = z.string().regex(/^[CDHS]*$/, 'suit letters C, D, H, S');
-const classes = z.enum(['leg', 'towed', 'tracked', 'wheeled']);
-export type MoveClass = z.infer<typeof classes>;
-export const MOVE_CLASSES = classes.options;
+export type MoveClass = 'leg' | 'towed' | 'tracked' | 'wheeled';
 const cost = z.number().int().min(1).max(9).nullable();
 const byClass = z.object({ leg: cost, towed: cost, tracked: cost, wheeled: cost }).strict();
 export const TERRAINS = ['clear', 'forest', 'jungle', 'building'] as const;

@@ -464,6 +464,3 @@ export const REPRESENTATIVE_UNITS: readonly UnitType[] = [
     counters: 2,
   }),
 ];
-
-/** The forces lists the builder offers, one per army. */
-export const ARMIES = ['usmc', 'ija', 'us-army', 'wehrmacht'] as const;

@@ -182,7 +182,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     method: 'GET',
     path: '/v1/games/{id}/export',
     summary: 'The whole hash-chained log of an ended game, for audit',
-    responses: { 200: exportedLog, ...errors(403, 404, 409) },
+    responses: { 200: exportedLog, ...errors(403, 404, 409, 413) },
     auth: 'required',
     params: gameParams,
     async handle({ params, player }) {

@@ -3,6 +3,7 @@ import { ok } from '../kernel/result.js';
 import { asSide, type Attack, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { assaultProblem, attackProblem, attackVoid, aimOf, resolveAttack, stukaToBomb } from './combat.js';
+import { decidePlay } from './cards.js';
 import { decideCommit, decideFly, decideRecrew, decideWithdrawAircraft, stukaPath } from './commitment.js';
 import { decideDiscard, decideDraw, overLimit } from './draw.js';
 import { convoyMustMove, decideMove, decideOpportunityFire, decidePassOpportunityFire } from './movement.js';
@@ -36,12 +37,15 @@ export function decide(s: State, command: Command, actor: string, ctx: Ctx): Dec
     PassOpportunityFire: [],
     Draw: ['draw'],
     Discard: ['draw'],
+    PlayCommand: ['commitment', 'declaration'],
     Done: ['movement', 'commitment', 'declaration', 'draw'],
   };
   if (!phaseOf[command.type].includes(s.phase)) return no('phase/wrong-phase', `${command.type} is not taken in the ${s.phase} phase`, RULE.turn);
   switch (command.type) {
     case 'Move':
       return decideMove(s, seat, command, ctx);
+    case 'PlayCommand':
+      return decidePlay(s, seat, command);
     case 'Commit':
       return decideCommit(s, seat, command);
     case 'Fly':

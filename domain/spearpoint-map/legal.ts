@@ -4,6 +4,7 @@ import { SPACES } from './map.js';
 import { asSide, type Command, type State } from './model.js';
 import { assaultProblem, attackProblem, featureRule, stukaToBomb } from './combat.js';
 import { commitPlaces, crewsFor, stukaPath, entrySpaces } from './commitment.js';
+import { plays } from './cards.js';
 import { overLimit } from './draw.js';
 import { cannotMove, mayExit, pathTo } from './movement.js';
 import { distance, FLIGHT_PATHS } from './map.js';
@@ -42,9 +43,9 @@ export function legalCommands(s: State, seatId: string): Command[] {
     case 'movement':
       return [...moves(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
     case 'commitment':
-      return [...commits(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
+      return [...commits(s, seat), ...plays(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
     case 'declaration':
-      return [...declarations(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
+      return [...declarations(s, seat), ...plays(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
     case 'resolution':
       return s.attacks.filter((a) => a.seat === seat && a.status === 'pending').map((a): Command => ({ type: 'ResolveAttack', attackId: a.id }));
     case 'draw':

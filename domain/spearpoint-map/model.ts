@@ -47,6 +47,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('DeclareCloseAssault'), attackers: z.array(id).min(3).max(8), target: id }).strict(),
   /** Combat: resolve one of your declared attacks, optionally discarding a Command card for +1 on its first roll. */
   z.object({ type: z.literal('ResolveAttack'), attackId: id, boostWith: id.optional() }).strict(),
+  /** A Command card played for its effect: on one of your units (Dig In …), or Lay Smoke on a space ('B5'). */
+  z.object({ type: z.literal('PlayCommand'), card: id, target: id }).strict(),
   /** Opportunity fire window: fire with this unit at the unit that moved, or pass. */
   z.object({ type: z.literal('OpportunityFire'), unit: id }).strict(),
   z.object({ type: z.literal('PassOpportunityFire') }).strict(),
@@ -236,6 +238,8 @@ export type Event =
   | { type: 'UnitDiscarded'; seat: Side; card: string }
   | { type: 'UnitDiscardCounted'; seat: Side }
   | { type: 'CommandDiscarded'; seat: Side; card: string }
+  | { type: 'CommandPlayed'; seat: Side; card: string; unit: string }
+  | { type: 'SmokeLaid'; seat: Side; card: string; space: string; turns: number }
   | { type: 'TurnEnded'; turn: number; overrun: { us: number; de: number } }
   | { type: 'CommandPostExtended'; turn: number }
   | { type: 'GameDecided'; winners: Side[]; reason: string };

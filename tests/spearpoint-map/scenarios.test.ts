@@ -6,6 +6,7 @@ import { commitPlaces } from '../../domain/spearpoint-map/commitment.js';
 import { Out } from '../../domain/spearpoint-map/out.js';
 import { checkVictory, endTurn } from '../../domain/spearpoint-map/turn.js';
 import type { State } from '../../domain/spearpoint-map/model.js';
+import { view } from '../../domain/spearpoint-map/view.js';
 import { engine } from './play.js';
 import { given } from './given.js';
 
@@ -137,5 +138,23 @@ describe('003 §IV scenarios: decks, setup and win conditions', () => {
     expect(decided(us35, false)).toBeNull();
     expect(decided({ ...us35, tiles: { A5: { kind: 'pantherturm' as const, intact: false } } }, false)?.winners).toEqual(['us']);
     expect(decided({ ...s, seats: { ...s.seats, de: { ...s.seats.de, score: 40 } } }, false)?.winners).toEqual(['de']);
+  });
+  it('carry-over (003 §IV What Now, Sarge?, Gunter’s Return, Crimson Snow): a finished game’s final tiles start the next scenario', () => {
+    const end = given({
+      tiles: [
+        { space: 'B4', kind: 'building', intact: false },
+        { space: 'A6', kind: 'crops' },
+      ],
+      units: [],
+    });
+    expect(view(end, { kind: 'seat', seat: 'us' }).carryOver).toBeNull();
+    const over = { ...end, result: { winners: ['us' as const], reason: 'test' } };
+    const carry = view(over, { kind: 'seat', seat: 'us' }).carryOver!;
+    expect(carry.tiles).toEqual([
+      { space: 'A6', kind: 'crops', intact: true },
+      { space: 'B4', kind: 'building', intact: false },
+    ]);
+    const next = started('what-now-sarge', { tiles: carry.tiles });
+    expect(next.tiles).toEqual({ A6: { kind: 'crops', intact: true }, B4: { kind: 'building', intact: false } });
   });
 });

@@ -1,7 +1,8 @@
 import { ok } from '../kernel/result.js';
 import type { Side } from '../frontline-general/data/schema.js';
-import { isFlightPath, neighbours } from './map.js';
-import { cardEntry, unitIn, type Command, type State } from './model.js';
+import { isFlightPath, isSpace, neighbours } from './map.js';
+import { cardEntry, other, unitIn, type Command, type State } from './model.js';
+import { firstWeapons } from './movement.js';
 import { no, Out, type Decision } from './out.js';
 import { cardOf, occupyProblem, onMap, RULE, sideUnitsAt, STACK_LIMIT } from './rules.js';
 
@@ -89,6 +90,7 @@ export function decideCommit(s: State, seat: Side, c: Extract<Command, { type: '
       return no('commit/bad-place', `A replacement crew enters at an entry space with room`, RULE.commit);
     const out = new Out(s);
     out.emit({ type: 'UnitCommitted', seat, unit: c.unit, card: cardEntry(s, c.unit)!.card, crew: null, crewCard: null, at: c.at });
+    entryFire(out, seat, c.unit, c.at);
     return ok(out.list);
   }
   if (card.crew !== 'none') {
@@ -98,7 +100,18 @@ export function decideCommit(s: State, seat: Side, c: Extract<Command, { type: '
   if (!commitPlaces(s, seat, c.unit).includes(c.at)) return no('commit/bad-place', `${card.title} may not be committed to ${c.at} now`, RULE.commit);
   const out = new Out(s);
   out.emit({ type: 'UnitCommitted', seat, unit: c.unit, card: cardEntry(s, c.unit)!.card, crew: c.crew ?? null, crewCard: c.crew ?? null, at: c.at });
+  entryFire(out, seat, c.unit, c.at);
   return ok(out.list);
+}
+
+/** 003 Commitment 5: a unit committed at an enemy-occupied entry point draws opportunity fire from the occupants. */
+function entryFire(out: Out, seat: Side, unit: string, at: string): void {
+  if (!isSpace(at)) return;
+  const enemy = other(seat);
+  const shooters = sideUnitsAt(out.s, at, enemy)
+    .filter((u) => !out.s.opfired.includes(`${u.id}>${unit}`) && firstWeapons(out.s, enemy, u.id, unit).length > 0)
+    .map((u) => u.id);
+  if (shooters.length) out.emit({ type: 'OpportunityFireOffered', window: `opfire-${out.s.opfireSeq + 1}`, seat: enemy, mover: unit, shooters });
 }
 
 export function decideFly(s: State, seat: Side, c: Extract<Command, { type: 'Fly' }>): Decision {

@@ -155,3 +155,14 @@ export function decideRecrew(s: State, seat: Side, c: Extract<Command, { type: '
   out.emit({ type: 'CrewBoarded', crew: c.crew, unit: c.unit });
   return ok(out.list);
 }
+
+/** What Now, Sarge?: at least two front-line US units enter the village on turn 3, while the hand allows (003 §IV). */
+export function mustEnterMore(s: State, seat: Side): boolean {
+  if (s.scenario.id !== 'what-now-sarge' || seat !== 'us' || s.turn !== 3) return false;
+  const entered = Object.values(s.units).filter((u) => u.side === 'us' && u.enteredTurn === 3 && isSpace(u.at) && cardOf(s, u.id).type !== 'crew').length;
+  if (entered >= 2) return false;
+  return s.seats.us.hand.some((c) => {
+    const card = cardOf(s, c);
+    return card.type !== 'crew' && (card.crew === 'none' || crewsFor(s, 'us', c).length > 0) && commitPlaces(s, 'us', c).some(isSpace);
+  });
+}

@@ -4,7 +4,7 @@ import { asSide, type Attack, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { assaultProblem, attackProblem, attackVoid, aimOf, resolveAttack, stukaToBomb } from './combat.js';
 import { decidePlay } from './cards.js';
-import { decideCommit, decideFly, decideRecrew, decideWithdrawAircraft, stukaPath } from './commitment.js';
+import { decideCommit, decideFly, decideRecrew, decideWithdrawAircraft, mustEnterMore, stukaPath } from './commitment.js';
 import { decideDiscard, decideDraw, overLimit } from './draw.js';
 import { convoyMustMove, decideMove, decideOpportunityFire, decidePassOpportunityFire } from './movement.js';
 import { isAreaWeapon, RULE } from './rules.js';
@@ -132,6 +132,7 @@ function decideDone(s: State, seat: Side, ctx: Ctx): Decision {
   if (s.phase === 'commitment') {
     const idle = Object.values(s.units).find((u) => u.side === seat && u.at === 'air' && u.path === null);
     if (idle && stukaPath(s, idle.id)) return no('commit/stuka-path', 'Declare the Stuka’s path over the Command Post', "003 §IV Gunter's Return");
+    if (mustEnterMore(s, seat)) return no('commit/two-must-enter', 'At least two US front-line units enter the village on turn 3', '003 §IV What Now, Sarge?');
   }
   if (s.phase === 'declaration') {
     if (stukaToBomb(s, seat)) return no('combat/stuka-must-bomb', 'The Stuka must bomb the Command Post this turn', "003 §IV Gunter's Return");

@@ -3,7 +3,7 @@ import type { Side } from '../frontline-general/data/schema.js';
 import { SPACES } from './map.js';
 import { asSide, type Command, type State } from './model.js';
 import { assaultProblem, attackProblem, featureRule, stukaToBomb } from './combat.js';
-import { commitPlaces, crewsFor, stukaPath, entrySpaces } from './commitment.js';
+import { commitPlaces, crewsFor, mustEnterMore, stukaPath, entrySpaces } from './commitment.js';
 import { plays } from './cards.js';
 import { overLimit } from './draw.js';
 import { cannotMove, mayExit, pathTo } from './movement.js';
@@ -59,7 +59,8 @@ const done: Command = { type: 'Done' };
 
 function doneAllowed(s: State, seat: Side): boolean {
   if (s.phase === 'movement') return convoyLeft(s, seat);
-  if (s.phase === 'commitment') return !Object.values(s.units).some((u) => u.side === seat && u.at === 'air' && u.path === null && stukaPath(s, u.id));
+  if (s.phase === 'commitment')
+    return !mustEnterMore(s, seat) && !Object.values(s.units).some((u) => u.side === seat && u.at === 'air' && u.path === null && stukaPath(s, u.id));
   if (s.phase === 'declaration') return stukaToBomb(s, seat) === null;
   return true;
 }

@@ -8,7 +8,7 @@ import { checkVictory, endTurn } from '../../domain/spearpoint-map/turn.js';
 import type { State } from '../../domain/spearpoint-map/model.js';
 import { view } from '../../domain/spearpoint-map/view.js';
 import { engine } from './play.js';
-import { given } from './given.js';
+import { given, refused, run } from './given.js';
 
 const idx = indexCatalog(BUILT_IN_CATALOG);
 const points = (cards: readonly string[]) => cards.reduce((n, c) => n + idx.unit(c).cost, 0);
@@ -156,5 +156,23 @@ describe('003 §IV scenarios: decks, setup and win conditions', () => {
     ]);
     const next = started('what-now-sarge', { tiles: carry.tiles });
     expect(next.tiles).toEqual({ A6: { kind: 'crops', intact: true }, B4: { kind: 'building', intact: false } });
+  });
+  it('What Now, Sarge?: at least two front-line US units enter on turn 3 while the hand allows; Done is refused and not listed until then', () => {
+    const s0 = given({ scenario: 'what-now-sarge', units: [], phase: 'commitment', turn: 3 });
+    const s = {
+      ...s0,
+      cards: { ...s0.cards, h1: { card: 'us-rifle-squad', owner: 'us' as const }, h2: { card: 'us-rifle-squad', owner: 'us' as const } },
+      seats: { ...s0.seats, us: { ...s0.seats.us, hand: ['h1', 'h2'] } },
+    };
+    const at = s.usEntry[0]!;
+    expect(refused(s, { type: 'Done' })).toBe('commit/two-must-enter');
+    expect(engine.legalCommands(s, 'us')).not.toContainEqual({ type: 'Done' });
+    const one = run(s, { type: 'Commit', unit: 'h1', at }).state;
+    expect(refused(one, { type: 'Done' })).toBe('commit/two-must-enter');
+    const two = run(one, { type: 'Commit', unit: 'h2', at }).state;
+    expect(engine.legalCommands(two, 'us')).toContainEqual({ type: 'Done' });
+    // With one unit in hand only, one entering is enough.
+    const short = { ...s, seats: { ...s.seats, us: { ...s.seats.us, hand: ['h1'] } } };
+    expect(engine.legalCommands(run(short, { type: 'Commit', unit: 'h1', at }).state, 'us')).toContainEqual({ type: 'Done' });
   });
 });

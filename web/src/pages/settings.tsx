@@ -16,6 +16,8 @@ const KINDS: Readonly<Record<NoticeKind, string>> = {
   started: 'Game started',
   ended: 'Game over',
   invited: 'Invitations',
+  reminder: 'Reminders as your time runs',
+  tournament: 'Tournament pairings and news',
 };
 
 /**

@@ -1,6 +1,6 @@
 import { ok } from '../kernel/result.js';
 import type { Side } from '../frontline-general/data/schema.js';
-import { isFlightPath, isSpace, neighbours } from './map.js';
+import { colOf, isFlightPath, isSpace, neighbours, onEdge, SPACES } from './map.js';
 import { cardEntry, other, unitIn, type Command, type State } from './model.js';
 import { firstWeapons } from './movement.js';
 import { no, Out, type Decision } from './out.js';
@@ -166,3 +166,33 @@ export function mustEnterMore(s: State, seat: Side): boolean {
     return card.type !== 'crew' && (card.crew === 'none' || crewsFor(s, 'us', c).length > 0) && commitPlaces(s, 'us', c).some(isSpace);
   });
 }
+
+/**
+ * What Now, Sarge?: the US may move one of its two Reserves Entry Points once a game "at the
+ * beginning of any Turn" (003 §IV). Ruling: in its part of the Movement phase (the turn's first
+ * phase), from turn 4, after the points are established on turn 3; the new point lies on a map
+ * edge, at least 2 columns from the German zone, and is not the other point.
+ */
+function entryChangeProblem(s: State, seat: Side, from: string, to: string): string | null {
+  if (s.scenario.id !== 'what-now-sarge' || seat !== 'us') return 'Only the US in What Now, Sarge? moves an entry point';
+  if (s.entryChanged) return 'The entry point has been changed once already';
+  if (s.turn < 4) return 'Entry points are established on turn 3 and changed from turn 4';
+  if (!s.usEntry.includes(from)) return `${from} is not one of your entry points`;
+  const zone = s.options.germanColumn - 1;
+  if (!isSpace(to) || !onEdge(to) || Math.abs(colOf(to) - zone) < 2 || s.usEntry.includes(to))
+    return 'The new entry point lies on a map edge, at least 2 columns from the German zone';
+  return null;
+}
+
+export function decideChangeEntry(s: State, seat: Side, c: Extract<Command, { type: 'ChangeEntryPoint' }>): Decision {
+  const p = entryChangeProblem(s, seat, c.from, c.to);
+  if (p) return no('commit/entry-change', p, '003 §IV What Now, Sarge?');
+  const out = new Out(s);
+  out.emit({ type: 'EntryPointChanged', from: c.from, to: c.to });
+  return ok(out.list);
+}
+
+export const entryChanges = (s: State, seat: Side): Command[] =>
+  s.usEntry.flatMap((from) =>
+    SPACES.filter((to) => entryChangeProblem(s, seat, from, to) === null).map((to): Command => ({ type: 'ChangeEntryPoint', from, to })),
+  );

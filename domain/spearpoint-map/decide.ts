@@ -4,7 +4,7 @@ import { asSide, type Attack, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { assaultProblem, attackProblem, attackVoid, aimOf, resolveAttack, stukaToBomb } from './combat.js';
 import { decidePlay } from './cards.js';
-import { decideCommit, decideFly, decideRecrew, decideWithdrawAircraft, mustEnterMore, stukaPath } from './commitment.js';
+import { decideChangeEntry, decideCommit, decideFly, decideRecrew, decideWithdrawAircraft, mustEnterMore, stukaPath } from './commitment.js';
 import { decideDiscard, decideDraw, overLimit } from './draw.js';
 import { convoyMustMove, decideMove, decideOpportunityFire, decidePassOpportunityFire } from './movement.js';
 import { isAreaWeapon, RULE } from './rules.js';
@@ -38,6 +38,7 @@ export function decide(s: State, command: Command, actor: string, ctx: Ctx): Dec
     Draw: ['draw'],
     Discard: ['draw'],
     PlayCommand: ['commitment', 'declaration'],
+    ChangeEntryPoint: ['movement'],
     Done: ['movement', 'commitment', 'declaration', 'draw'],
   };
   if (!phaseOf[command.type].includes(s.phase)) return no('phase/wrong-phase', `${command.type} is not taken in the ${s.phase} phase`, RULE.turn);
@@ -46,6 +47,8 @@ export function decide(s: State, command: Command, actor: string, ctx: Ctx): Dec
       return decideMove(s, seat, command, ctx);
     case 'PlayCommand':
       return decidePlay(s, seat, command);
+    case 'ChangeEntryPoint':
+      return decideChangeEntry(s, seat, command);
     case 'Commit':
       return decideCommit(s, seat, command);
     case 'Fly':

@@ -160,6 +160,7 @@ function initialState(o: Options, rulesVersion: number): State {
     lastAttack: null,
     weatherClear: !scenario.weather,
     usEntry: o.usEntry ?? (zone === 9 ? ['A1', 'C1'] : ['A9', 'C9']),
+    entryChanged: false,
     convoy: {
       entered: 0,
       arrived: 0,

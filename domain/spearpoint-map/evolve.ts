@@ -302,6 +302,10 @@ export function evolve(s0: State, e: Event): State {
       u.attached = [...u.attached, e.card];
       break;
     }
+    case 'EntryPointChanged':
+      s.usEntry = s0.usEntry.map((x) => (x === e.from ? e.to : x));
+      s.entryChanged = true;
+      break;
     case 'SmokeLaid': {
       const st = seat(e.seat);
       st.commands = st.commands.filter((c) => c !== e.card);

@@ -3,7 +3,7 @@ import type { Side } from '../frontline-general/data/schema.js';
 import { SPACES } from './map.js';
 import { asSide, type Command, type State } from './model.js';
 import { assaultProblem, attackProblem, featureRule, stukaToBomb } from './combat.js';
-import { commitPlaces, crewsFor, mustEnterMore, stukaPath, entrySpaces } from './commitment.js';
+import { commitPlaces, crewsFor, entryChanges, mustEnterMore, stukaPath, entrySpaces } from './commitment.js';
 import { plays } from './cards.js';
 import { overLimit } from './draw.js';
 import { cannotMove, mayExit, pathTo } from './movement.js';
@@ -41,7 +41,7 @@ export function legalCommands(s: State, seatId: string): Command[] {
   if (s.active !== seat) return [];
   switch (s.phase) {
     case 'movement':
-      return [...moves(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
+      return [...moves(s, seat), ...entryChanges(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
     case 'commitment':
       return [...commits(s, seat), ...plays(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
     case 'declaration':

@@ -175,4 +175,18 @@ describe('003 §IV scenarios: decks, setup and win conditions', () => {
     const short = { ...s, seats: { ...s.seats, us: { ...s.seats.us, hand: ['h1'] } } };
     expect(engine.legalCommands(run(short, { type: 'Commit', unit: 'h1', at }).state, 'us')).toContainEqual({ type: 'Done' });
   });
+  it('What Now, Sarge?: the US moves one entry point once a game, in the Movement phase from turn 4, to an edge 2+ columns from the German zone', () => {
+    const s = given({ scenario: 'what-now-sarge', units: [], phase: 'movement', turn: 4 });
+    expect(s.usEntry).toEqual(['A1', 'C1']);
+    expect(engine.legalCommands(s, 'us')).toContainEqual({ type: 'ChangeEntryPoint', from: 'A1', to: 'A3' });
+    expect(engine.legalCommands(s, 'us')).not.toContainEqual({ type: 'ChangeEntryPoint', from: 'A1', to: 'A8' }); // within 2 columns of column 9
+    expect(engine.legalCommands(s, 'us')).not.toContainEqual({ type: 'ChangeEntryPoint', from: 'A1', to: 'B5' }); // not on an edge
+    expect(refused({ ...s, turn: 3 }, { type: 'ChangeEntryPoint', from: 'A1', to: 'A3' })).toBe('commit/entry-change');
+    expect(refused(s, { type: 'ChangeEntryPoint', from: '__proto__', to: 'A3' })).toBe('commit/entry-change');
+    const moved = run(s, { type: 'ChangeEntryPoint', from: 'A1', to: 'A3' }).state;
+    expect(moved.usEntry).toEqual(['A3', 'C1']);
+    expect(refused(moved, { type: 'ChangeEntryPoint', from: 'C1', to: 'C3' })).toBe('commit/entry-change');
+    expect(engine.legalCommands(moved, 'us').some((c) => c.type === 'ChangeEntryPoint')).toBe(false);
+    expect(refused(given({ units: [], phase: 'movement', turn: 4 }), { type: 'ChangeEntryPoint', from: 'A1', to: 'A3' })).toBe('commit/entry-change');
+  });
 });

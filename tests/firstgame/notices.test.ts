@@ -94,6 +94,6 @@ describe('the webhook vocabulary', () => {
         'game.started',
       );
     }
-    expect(WEBHOOK_EVENT_TYPES).toEqual(['game.turn', 'game.started', 'game.ended', 'game.invited', 'tournament.notice']);
+    expect(WEBHOOK_EVENT_TYPES).toEqual(['game.turn', 'game.started', 'game.ended', 'game.invited', 'game.reminder', 'tournament.notice']);
   });
 });

@@ -58,6 +58,7 @@ import { MEMORY_MB } from '../../infra/fieldpost-stack.js';
 import { meterCapacity } from './capacity.js';
 import { PRICES } from './prices.js';
 import { playSpearpointGame, simulateProjector } from './spearpoint-game.js';
+import { benchMapCalls } from '../spearpoint-map/bench.js';
 
 const COMMANDS = Number(process.env['BENCH_COMMANDS'] ?? 600);
 const WARMUP = 40;
@@ -518,6 +519,16 @@ async function main(): Promise<number> {
     );
     await spearpointGame(client, tableName);
     if (!(await deadlineCalls(client, tableName, engines))) code = 1;
+    const map = await benchMapCalls(client, tableName);
+    Object.assign(figures, { mapReadsPerCommand: map.readsPerCommand, mapWritesPerCommand: map.writesPerCommand, mapCommandsNotOnePlusOne: map.notOnePlusOne });
+    say('');
+    say(
+      `9. spearpoint-1943-map, Gunter's Return through the service (${map.commands} commands, ${map.ended ? 'to its end' : 'NOT ENDED'}): reads ${map.readsPerCommand} + writes ${map.writesPerCommand} per command; not exactly 1 + 1: ${map.notOnePlusOne}`,
+    );
+    if (map.notOnePlusOne > 0 || !map.ended) {
+      console.error(`FAIL: spearpoint-1943-map commands must cost 1 read + 1 write and the game must end`);
+      code = 1;
+    }
     if (bad > 0 || reads !== COMMANDS || writes !== COMMANDS) {
       console.error(`FAIL: calls per command must be 1 read + 1 write; ${bad} of ${COMMANDS} commands were not`);
       code = 1;
@@ -586,4 +597,18 @@ import { benchFrontLine } from './bench-front-line.js';
   );
   // Every figure goes into the one JSON object `--json` prints (issue 16), none on stdout beside it.
   Object.assign(figures, { frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms });
+}
+
+// ---------------------------------------------------------------------------------------------
+// spearpoint-1943-map: decide time per command over a seeded game of every scenario.
+import { benchMapDecide } from '../spearpoint-map/bench.js';
+
+{
+  const m = benchMapDecide();
+  figures['mapDecideMedianMs'] = m.decideMedianMs;
+  figures['mapDecideP95Ms'] = m.decideP95Ms;
+  say('');
+  say(
+    `spearpoint-1943-map: decide per command over ${m.commands} commands (every scenario to its end): median ${m.decideMedianMs} ms, p95 ${m.decideP95Ms} ms, max ${m.decideMaxMs} ms; legalCommands median ${m.legalMedianMs} ms`,
+  );
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { zodSummary } from '../../domain/kernel/index.js';
 import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
+import { limitHeaders, tooMany, type Limit, type LimitCounter, type LimitName } from './limits.js';
 import { buildOpenApi, type OpenApiDocument } from './openapi.js';
 import { defineRoute, type ApiDeps, type Method, type Reply, type Route, type RouteModule } from './types.js';
 
@@ -11,6 +12,8 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 export interface RouterOptions {
   readonly authenticate: Authenticator;
+  /** Fair limits (http/limits.ts): counted in the table, so they hold across instances. Absent: nothing is limited (unit tests). */
+  readonly limits?: { readonly counter: LimitCounter; readonly limits: Readonly<Record<LimitName, Limit>> };
   readonly maxBodyBytes?: number;
   /** Where unexpected errors are reported (CloudWatch via console.error by default). */
   readonly logError?: (err: unknown, requestId: string) => void;
@@ -192,11 +195,21 @@ export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opt
       }
       const { route } = hit.c;
       const player = route.auth === 'required' ? opts.authenticate(event) : '';
+      // Counted before anything is parsed or read: a flood costs one conditional write per request.
+      let limited: Record<string, string> = {};
+      const name: LimitName | undefined = route.auth === 'none' ? 'public' : route.limit;
+      if (opts.limits && name) {
+        const address = event.requestContext?.http?.sourceIp ?? 'unknown';
+        const limit = opts.limits.limits[name];
+        const v = await opts.limits.counter.take(`${name}#${route.auth === 'none' ? address : player}`, limit, Date.parse(deps.clock.now()));
+        if (!v.ok) return respond(tooMany(name, limit, v, route.auth === 'none' ? `the address ${address}` : player), requestId);
+        limited = limitHeaders(name, limit, v);
+      }
       const params = parse(route.params, hit.params, 'path');
       const query = parse(route.query, event.queryStringParameters ?? {}, 'query');
       const body = route.body ? parse(route.body, readBody(event, max), 'body') : undefined;
       const reply = await route.handle({ params, query, body, player, requestId, deps });
-      return respond(reply, requestId);
+      return respond({ ...reply, headers: { ...limited, ...reply.headers } }, requestId);
     } catch (e) {
       return respond(toErrorReply(e, requestId, logError), requestId);
     }
@@ -206,7 +219,10 @@ export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opt
 export function toErrorReply(e: unknown, requestId: string, logError: (err: unknown, requestId: string) => void): Reply {
   if (e instanceof AppError) {
     if (e.status === 500) logError(e, requestId);
-    return errorReply(e.status, e.code, e.message, e.rule, e.status === 401 ? { 'www-authenticate': 'Bearer' } : undefined);
+    // A cap (open games, seats) frees up as games start or end: an hour is a fair time to look again.
+    const headers: Record<string, string> | undefined =
+      e.status === 401 ? { 'www-authenticate': 'Bearer' } : e.status === 429 ? { 'retry-after': '3600' } : undefined;
+    return errorReply(e.status, e.code, e.message, e.rule, headers);
   }
   logError(e, requestId);
   // Never leak internals: the request id lets an operator find the logged error.

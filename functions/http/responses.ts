@@ -212,8 +212,12 @@ export const deliveriesReply = z.object({
       error: z.string().optional(),
       outcome: z.enum(['sent', 'retrying', 'failed']),
       at: z.string(),
+      nextAttemptAt: z.string().optional(),
     }),
   ),
+  schedule: z
+    .array(z.number())
+    .describe('Seconds between the attempts of a webhook delivery: after the last, the webhook is switched off and its owner mailed'),
 });
 
 /** Shapes several replies share: named components of the document, referenced where they are used. */

@@ -13,7 +13,7 @@ export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /**
  * The webhook vocabulary: each notice kind goes out as one event type, in the
- * `Fieldpost-Event` header and the JSON payload's `type` (README: Notifications).
+ * JSON payload's `type` (README: Notifications).
  */
 export type WebhookEventType = `game.${NoticeKind}`;
 export const webhookEventType = (kind: NoticeKind): WebhookEventType => `game.${kind}`;
@@ -65,6 +65,8 @@ export const notifyJobSchema = z.object({
   notice: noticeSchema,
   channel: z.string().optional(),
   attempt: z.number().int().min(1).optional(),
+  /** Not before this time: a retry further off than one queue delay allows hops until it is due. */
+  dueAt: z.string().optional(),
 });
 export type NotifyJob = z.infer<typeof notifyJobSchema>;
 

@@ -1,5 +1,8 @@
 import { createRegistry } from './kernel/registry.js';
+import { actionFront } from './action-front/index.js';
+import { frontLine } from './front-line/engine.js';
 import { spearpoint } from './spearpoint/index.js';
+import { spearpointMap } from './spearpoint-map/index.js';
 
 /** Every game system Fieldpost serves. Adding a game is one line here. */
-export const registry = createRegistry([spearpoint]);
+export const registry = createRegistry([spearpoint, spearpointMap, frontLine, actionFront]);

@@ -3,16 +3,24 @@
  * table's item layout. Adapters live beside this file; the domain never sees any of it.
  *
  * TABLE LAYOUT (one table, pk/sk strings, stream NEW_AND_OLD_IMAGES)
- *   pk = GAME#<gameId>
- *     sk = EV#<seq, 10 digits>   an event: attributes gameId, seq, type, envelope (the
- *                                EventEnvelope as a JSON string, byte-exact for hashing)
- *     sk = HEAD                  version, hash, engine, status, summary (GameSummary as a
- *                                map), recent (commandId -> {from,to} for recent commands)
+ *   pk = GAME#<gameId>, the tip layout (every game created since issue 16; after Equinox's DynamoStore):
+ *     sk = HEAD                  the tip: layout = 2, version, hash, engine, status, updatedAt, summary
+ *                                (GameSummary as a map), recent (binary: 5-byte SHA-256 key, first seq and
+ *                                count of the newest 50 commands), snapVersion, and evs: the events after
+ *                                the snapshot, one compressed record per command (store/event-batch.ts)
  *     sk = SECRET                seed (hex). Never returned by any API until the game ends.
- *     sk = SNAP                  snapshot: version, engineVersion, kernelVersion, state (gzip JSON, binary)
+ *     sk = SNAP                  snapshot at snapVersion: version, engineVersion, kernelVersion, state (gzip JSON, binary)
+ *     sk = B#<first seq>         a batch: the tip's events moved out when a snapshot was written
+ *                                (first, last, cmds: the command keys, evs: compressed command records)
+ *   A load is one Query (sk >= EV#, newest first: SNAP, SECRET, HEAD); an append one conditional
+ *   UpdateItem of HEAD, or one TransactWriteItems (batch items, SNAP, HEAD) when a snapshot is due.
+ *   The item-per-event layout (games created before the tip; still loaded and appended to):
+ *     sk = EV#<seq, 10 digits>   an event: gameId, seq, type, envelope (the EventEnvelope as JSON)
+ *     sk = HEAD                  as above without layout, evs, snapVersion; recent is a map commandId -> {from,to}
+ *     sk = SECRET, SNAP          as above
  *     sk = CMD#<commandId>       idempotency record: {from, to} event range it produced
- *   Sort keys order EV# < HEAD < SECRET < SNAP, so one Query in reverse order returns the
- *   snapshot, secret, head and newest events first: a command loads in one round trip.
+ *   Sort keys order B# < CMD# < EV# < HEAD < SECRET < SNAP, so the same reverse Query returns an
+ *   older game's snapshot, secret, head and newest events: either layout loads in one round trip.
  *   Read models (built by the projector from HEAD's stream records):
  *     pk = INBOX#<player>  sk = GAME#<gameId>    that player's games, whose move, since when
  *     pk = LOBBY           sk = GAME#<gameId>    open games with free seats
@@ -34,10 +42,13 @@
  *   functions/handlers/projector.ts  DynamoDB stream batches: read models + notification jobs
  *   functions/handlers/notifier.ts   SQS batches: send email / webhooks
  *   functions/handlers/picture.ts    invoked by the notifier: a player's board as PNG (reads the game, posts nowhere)
+ *   functions/handlers/scheduler.ts  DynamoDB stream batches: an EventBridge Scheduler one-time schedule per game's next wake
+ *   functions/handlers/deadline.ts   invoked by those schedules: a due lapse, time-out or reminder (one read, at most one write)
  * ENVIRONMENT: TABLE_NAME, NOTIFY_QUEUE_URL, MAIL_FROM, APP_URL, AUTH_MODE=cognito|local,
+ *   SCHEDULE_GROUP, DEADLINE_FUNCTION_ARN, SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN (scheduler only),
  *   LOCAL_JWT_SECRET (local only), DYNAMODB_ENDPOINT (local only).
  */
-import type { EventEnvelope, GameState, GameSummary, RuleViolation } from '../domain/kernel/index.js';
+import type { EventEnvelope, GameState, GameSummary, ReminderLevel, RuleViolation } from '../domain/kernel/index.js';
 import type { NoticeKind } from './notify/decide.js';
 
 export interface Snapshot {
@@ -91,9 +102,9 @@ export class DuplicateCommandError extends Error {
 }
 
 export interface EventStore {
-  /** One read round trip: head, secret, snapshot and the tail after it. */
+  /** One read round trip: head, secret, snapshot and the tail after it. `recent` is keyed by commandId (older games) or by commandKey (store/event-batch.ts). */
   load(gameId: string): Promise<LoadedStream | undefined>;
-  /** One write round trip (TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
+  /** One write round trip (UpdateItem or TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
   append(req: AppendRequest): Promise<void>;
   getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined>;
   /** Events with seq > after, in order, at most limit. */
@@ -136,6 +147,8 @@ export interface NotificationSettings {
   readonly webhooks: readonly StoredWebhook[];
   /** Notice kinds not mailed: turned off in settings, or with a mail's one-click unsubscribe link. */
   readonly emailOff?: readonly NoticeKind[];
+  /** Reminder levels this player does not want, by mail or webhook (all are sent by default). */
+  readonly remindersOff?: readonly ReminderLevel[];
   /** The key this player's unsubscribe links are signed with (notify/unsubscribe.ts); never shown. */
   readonly unsubscribeKey?: string;
 }

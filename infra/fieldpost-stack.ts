@@ -8,6 +8,7 @@ import { FieldpostAlarms } from './alarms.js';
 import { FieldpostApi } from './api.js';
 import type { FieldpostConfig } from './config.js';
 import { FieldpostData } from './data.js';
+import { FieldpostDeadlines } from './deadlines.js';
 import { PICTURE_ASSETS } from '../functions/notify/png.js';
 import { HandlerFunction, type HandlerName, type LambdaCodeFactory } from './handler-function.js';
 import { suppressAcceptedFindings } from './nag-suppressions.js';
@@ -50,7 +51,20 @@ export const PROJECTOR_STREAM = {
   batchSize: 100,
   retryAttempts: 5,
   maxRecordAge: Duration.hours(6),
+  // Gather a second of HEAD changes per invocation: fewer invocations (and GB-seconds) under
+  // load, a second's delay on a "your move" that waits hours anyway.
+  maxBatchingWindow: Duration.seconds(1),
 } as const;
+
+/** The notifier's SQS mapping: up to ten notices per invocation, gathered for up to 2 s. */
+export const NOTIFIER_QUEUE = { batchSize: 10, maxBatchingWindow: Duration.seconds(2) } as const;
+
+/**
+ * Memory per function (MB). The API's work per request is a few ms of JSON and hashing
+ * (npm run bench): 512 MB is plenty and half the GB-seconds of 1024. The picture function
+ * rasterizes (CPU-bound, scales with memory) and keeps 1024.
+ */
+export const MEMORY_MB = { api: 512, projector: 512, notifier: 512, picture: 1024 } as const;
 
 /**
  * Fieldpost in one stack: the event table, the HTTP API behind Cognito, the projector fed
@@ -62,6 +76,7 @@ export class FieldpostStack extends Stack {
   readonly notifications: FieldpostNotifications;
   readonly api: FieldpostApi;
   readonly alarms: FieldpostAlarms;
+  readonly deadlines: FieldpostDeadlines;
   readonly functions: Readonly<Record<HandlerName, HandlerFunction>>;
 
   constructor(scope: Construct, id: string, props: FieldpostStackProps) {
@@ -93,33 +108,47 @@ export class FieldpostStack extends Stack {
       ...common,
       name: 'api',
       description: 'Fieldpost HTTP API: commands and queries',
-      memorySize: 1024,
+      memorySize: MEMORY_MB.api,
       timeout: Duration.seconds(15),
     });
     const projector = new HandlerFunction(this, 'ProjectorHandler', {
       ...common,
       name: 'projector',
       description: 'Fieldpost projector: read models and notification jobs from the table stream',
-      memorySize: 512,
+      memorySize: MEMORY_MB.projector,
       timeout: Duration.seconds(60),
     });
     const notifier = new HandlerFunction(this, 'NotifierHandler', {
       ...common,
       name: 'notifier',
       description: 'Fieldpost notifier: email (SES) and webhooks from the notification queue',
-      memorySize: 512,
+      memorySize: MEMORY_MB.notifier,
       timeout: notifierTimeout,
     });
     const picture = new HandlerFunction(this, 'PictureHandler', {
       ...common,
       name: 'picture',
       description: "Fieldpost picture: a player's board as PNG for their 'your move' mail, asked by the notifier",
-      memorySize: 1024,
+      memorySize: MEMORY_MB.picture,
       timeout: Duration.seconds(10),
       // The rasterizer needs resvg's WebAssembly and the DejaVu fonts beside the bundle (functions/notify/png.ts).
       assets: PICTURE_ASSETS,
     });
-    this.functions = { api, projector, notifier, picture };
+    const deadline = new HandlerFunction(this, 'DeadlineHandler', {
+      ...common,
+      name: 'deadline',
+      description: 'Fieldpost deadline: at a scheduled moment, lapses a window, ends a game on time or sends reminders, if still due',
+      memorySize: 512,
+      timeout: Duration.seconds(15),
+    });
+    const schedulerFn = new HandlerFunction(this, 'SchedulerHandler', {
+      ...common,
+      name: 'scheduler',
+      description: "Fieldpost scheduler: one EventBridge Scheduler one-time schedule per game's next deadline or reminder, from the table stream",
+      memorySize: 256,
+      timeout: Duration.seconds(30),
+    });
+    this.functions = { api, projector, notifier, picture, deadline, scheduler: schedulerFn };
 
     // Least privilege: data-plane item access on the one table (no table management),
     // stream reading for the projector only, the queue for its producers (projector; notifier's
@@ -146,10 +175,17 @@ export class FieldpostStack extends Stack {
     // (functions/notify/email-verification.ts); sending as the same identity only.
     identity.grantSendEmail(api.fn);
 
-    projector.fn.addEventSource(
+    // Clocks (issue 10): the deadline function runs the game service at a deadline, so it reaches
+    // game partitions (read the stream, append conditionally), and nothing else. The scheduler
+    // function reads no item at all: the head's summary in the stream record is enough.
+    grantPartitions(table, deadline.fn, ['GAME#*'], ['GetItem', 'Query', 'PutItem']);
+    this.deadlines = new FieldpostDeadlines(this, 'Deadlines', { planner: schedulerFn.fn, deadline: deadline.fn });
+    schedulerFn.fn.addEnvironment('SCHEDULE_GROUP', this.deadlines.group.scheduleGroupName);
+    schedulerFn.fn.addEnvironment('DEADLINE_FUNCTION_ARN', deadline.fn.functionArn);
+    schedulerFn.fn.addEnvironment('SCHEDULER_ROLE_ARN', this.deadlines.role.roleArn);
+    schedulerFn.fn.addEnvironment('SCHEDULE_DLQ_ARN', this.deadlines.deadLetterQueue.queueArn);
+    schedulerFn.fn.addEventSource(
       new DynamoEventSource(table, {
-        // The stream keeps 24 hours; start from its beginning so nothing written between
-        // table creation and mapping creation is missed.
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
         batchSize: PROJECTOR_STREAM.batchSize,
         bisectBatchOnError: true,
@@ -160,9 +196,26 @@ export class FieldpostStack extends Stack {
         filters: [lambda.FilterCriteria.filter(STREAM_FILTER)],
       }),
     );
+
+    projector.fn.addEventSource(
+      new DynamoEventSource(table, {
+        // The stream keeps 24 hours; start from its beginning so nothing written between
+        // table creation and mapping creation is missed.
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: PROJECTOR_STREAM.batchSize,
+        bisectBatchOnError: true,
+        retryAttempts: PROJECTOR_STREAM.retryAttempts,
+        maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
+        maxBatchingWindow: PROJECTOR_STREAM.maxBatchingWindow,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(streamFailureQueue),
+        filters: [lambda.FilterCriteria.filter(STREAM_FILTER)],
+      }),
+    );
     notifier.fn.addEventSource(
       new SqsEventSource(queue, {
-        batchSize: 10,
+        batchSize: NOTIFIER_QUEUE.batchSize,
+        maxBatchingWindow: NOTIFIER_QUEUE.maxBatchingWindow,
         reportBatchItemFailures: true,
         // Stay well inside SES sending quotas (a fresh account may send 1 mail a second).
         maxConcurrency: 5,
@@ -174,9 +227,9 @@ export class FieldpostStack extends Stack {
     notifier.fn.addEnvironment('API_URL', this.api.httpApi.apiEndpoint);
 
     this.alarms = new FieldpostAlarms(this, 'Alarms', {
-      functions: { api: api.fn, projector: projector.fn, notifier: notifier.fn, picture: picture.fn },
+      functions: { api: api.fn, projector: projector.fn, notifier: notifier.fn, picture: picture.fn, deadline: deadline.fn, scheduler: schedulerFn.fn },
       streamConsumer: projector.fn,
-      deadLetterQueues: { notify: deadLetterQueue, streamFailure: streamFailureQueue },
+      deadLetterQueues: { notify: deadLetterQueue, streamFailure: streamFailureQueue, deadline: this.deadlines.deadLetterQueue },
       httpApi: this.api.httpApi,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
@@ -192,6 +245,8 @@ export class FieldpostStack extends Stack {
     out('NotifyQueueUrl', queue.queueUrl, 'Notification jobs (projector to notifier)');
     out('NotifyDeadLetterQueueUrl', deadLetterQueue.queueUrl, 'Notification jobs that failed repeatedly');
     out('StreamFailureQueueUrl', streamFailureQueue.queueUrl, 'Stream batches the projector gave up on (shard and sequence numbers)');
+    out('DeadlineDeadLetterQueueUrl', this.deadlines.deadLetterQueue.queueUrl, 'Deadline wakes that still failed after their retries');
+    out('ScheduleGroup', this.deadlines.group.scheduleGroupName, "EventBridge Scheduler group of the games' one-time deadline schedules");
     out('AlarmTopicArn', this.alarms.topic.topicArn, 'SNS topic every alarm publishes to');
     out('MailIdentity', identity.emailIdentityName, 'SES identity to verify before mail can be sent');
     identity.dkimRecords.forEach((r, i) => {

@@ -8,6 +8,7 @@ export interface ReviewedResources {
   readonly functions: Readonly<Record<string, { readonly fn: IConstruct; readonly role: IConstruct }>>;
   readonly api: { readonly publicRoutes: readonly IConstruct[]; readonly userPool: IConstruct };
   readonly notifications: { readonly streamFailureQueue: IConstruct };
+  readonly deadlines: { readonly deadLetterQueue: IConstruct };
 }
 
 /**
@@ -37,6 +38,32 @@ export function suppressAcceptedFindings(stack: ReviewedResources, config: Field
       reason:
         'dynamodb:ListStreams, added by the stream event source mapping grant, has no resource-level ' +
         'permissions; every other stream action is scoped to the table stream ARN.',
+    },
+  ]);
+
+  // The scheduler function reads the stream like the projector, and makes schedules whose names
+  // are per game and moment, so its grant names the group, not each schedule.
+  const schedulerPolicy = stack.functions['scheduler']?.role.node.tryFindChild('DefaultPolicy');
+  if (!schedulerPolicy) throw new Error('the scheduler role has no DefaultPolicy to suppress on');
+  NagSuppressions.addResourceSuppressions(schedulerPolicy, [
+    {
+      id: 'AwsSolutions-IAM5',
+      appliesTo: [
+        'Resource::*',
+        { regex: '/^Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule\\/[A-Za-z0-9-]*Deadlines-Group-[0-9A-F]+\\/\\*$/g' },
+      ],
+      reason:
+        'dynamodb:ListStreams (from the stream event source mapping) has no resource-level permissions; ' +
+        'scheduler:CreateSchedule is limited to the one Fieldpost schedule group, whose schedules are named per game and moment when they are made.',
+    },
+  ]);
+
+  NagSuppressions.addResourceSuppressions(stack.deadlines.deadLetterQueue, [
+    {
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is itself a dead-letter destination: EventBridge Scheduler's for deadline wakes that failed " +
+        'after their retries. It keeps messages 14 days and its depth is alarmed; nothing consumes it automatically.',
     },
   ]);
 

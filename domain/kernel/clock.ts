@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Correspondence clocks: how much of a seat's time a stretch of waiting uses. A seat's clock

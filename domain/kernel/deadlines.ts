@@ -27,7 +27,7 @@ export const WINDOW_SHARE = 0.25;
 const HOUR_MS = 3_600_000;
 
 /** A pending entry as players see it: who, what, since when and until when (no deadline while its player is away). */
-export type PendingEntry = Pending & { player: string | null; since: string; deadline?: string; away?: true };
+export type PendingEntry = Pending & { player: string | null; since: string; deadline?: string; away?: true; awayUntil?: string };
 
 /** Who must act now and by when, empty unless the game is running. */
 export function pendingOf(engine: AnyEngine, state: GameState): PendingEntry[] {
@@ -37,13 +37,14 @@ export function pendingOf(engine: AnyEngine, state: GameState): PendingEntry[] {
     const since = sinceOf(meta, p.seat, waitingKey(p));
     const budget = budgetMs(meta, p.seat, p.window !== undefined);
     const deadline = budget === undefined ? undefined : deadlineAfter(since, budget, restOf(meta, p.seat));
-    const away = meta.away.some((a) => a.seat === p.seat && a.to === undefined);
+    // Away as of the last event: with no return set, or a leave that ends later (awayUntil; a reader compares it with the time).
+    const away = meta.away.find((a) => a.seat === p.seat && (a.to === undefined || a.to > meta.updatedAt));
     return {
       ...p,
       player: meta.seats.find((s) => s.id === p.seat)?.player ?? null,
       since,
       ...(deadline ? { deadline } : {}),
-      ...(away ? { away: true as const } : {}),
+      ...(away ? { away: true as const, ...(away.to !== undefined ? { awayUntil: away.to } : {}) } : {}),
     };
   });
 }
@@ -51,7 +52,7 @@ export function pendingOf(engine: AnyEngine, state: GameState): PendingEntry[] {
 const sinceOf = (meta: GameMeta, seat: Seat, key: string): string => meta.waiting.find((w) => w.seat === seat && w.key === key)?.since ?? meta.updatedAt;
 
 /** The running clock a seat has for its move (per move, or its bank), or for a window (a share of the move time). */
-function budgetMs(meta: GameMeta, seat: Seat, isWindow: boolean): number | undefined {
+export function budgetMs(meta: GameMeta, seat: Seat, isWindow: boolean): number | undefined {
   const control = meta.timeControl;
   if (control === undefined) return undefined;
   if (isWindow) {
@@ -134,14 +135,19 @@ export const nextDeadline = (engine: AnyEngine, state: GameState): string | unde
 
 /**
  * A player goes away (vacation) or comes back: every seat they hold in the game stops or
- * restarts its clocks. Everyone sees it, so opponents know why the clock stands still.
+ * restarts its clocks. Everyone sees it, so opponents know why the clock stands still. A leave
+ * with `until` (the end of the player's allowance) restarts the clocks by itself at that time;
+ * coming back earlier ends it then. `now` is the decision's time, recorded in the event.
  */
-export function decideAway<S>(state: GameState<S>, input: { player: string; away: boolean }): Result<NewEvent[], RuleViolation> {
+export function decideAway<S>(state: GameState<S>, input: { player: string; away: boolean; now: string; until?: string }): Result<NewEvent[], RuleViolation> {
   const { meta } = state;
   if (meta.status === 'ended') return err(violation('game/over', 'This game is over', RULE_PLATFORM));
   const seats = meta.seats.filter((s) => s.joined && s.player === input.player).map((s) => s.id);
   if (seats.length === 0) return err(violation('action/not-seated', 'You hold no seat in this game', RULE_PLATFORM));
-  const isAway = (seat: Seat) => meta.away.some((a) => a.seat === seat && a.to === undefined);
+  const { until } = input;
+  if (until !== undefined && !(input.away && isIsoTime(until) && until > input.now))
+    return err(violation('away/bad-until', `A leave ends after it starts (${input.now}), at an ISO time, not ${String(until)}`, RULE_PLATFORM));
+  const isAway = (seat: Seat) => meta.away.some((a) => a.seat === seat && a.from <= input.now && (a.to === undefined || a.to > input.now));
   const change = seats.filter((seat) => isAway(seat) !== input.away);
   if (change.length === 0)
     return err(
@@ -151,8 +157,18 @@ export function decideAway<S>(state: GameState<S>, input: { player: string; away
         RULE_PLATFORM,
       ),
     );
-  return ok(change.map((seat) => ({ type: input.away ? 'Game.AwayStarted' : 'Game.AwayEnded', data: { seat }, visibility: PUBLIC, actor: seat })));
+  return ok(
+    change.map((seat) => ({
+      type: input.away ? 'Game.AwayStarted' : 'Game.AwayEnded',
+      data: { seat, ...(until !== undefined ? { until } : {}) },
+      visibility: PUBLIC,
+      actor: seat,
+    })),
+  );
 }
+
+/** An ISO-8601 UTC time as the clock port writes it (so string order is time order). */
+const isIsoTime = (t: unknown): t is string => typeof t === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(t) && !Number.isNaN(Date.parse(t));
 
 /** The windows whose deadline has passed at `now`, earliest first. */
 export function dueWindows(engine: AnyEngine, state: GameState, now: string): (PendingEntry & { window: DecisionWindow })[] {

@@ -1,4 +1,5 @@
 import type { TimeControl } from './clock.js';
+import type { ReminderLevel } from './reminders.js';
 import type { Outcome } from './engine.js';
 import type { Seat } from './visibility.js';
 
@@ -6,7 +7,7 @@ import type { Seat } from './visibility.js';
  * The platform's own events wrap every engine: creation with the seed commitment, seats
  * joining with their entropy, the start (setup), each accepted command (kept for audit,
  * visible to its sender until the end), standing orders and the answers they gave, lapsed
- * decision windows, resignations, time-outs and the end with the seed revealed. Their types
+ * decision windows, reminders, resignations, time-outs and the end with the seed revealed. Their types
  * contain a dot; engine event types never do.
  */
 export type KernelEvent =
@@ -20,8 +21,11 @@ export type KernelEvent =
   | { type: 'Game.WindowLapsed'; data: { seat: Seat; window: string; deadline: string; command: unknown } & DrawRange }
   | { type: 'Game.Resigned'; data: { seat: Seat } }
   | { type: 'Game.Cancelled'; data: { by: string } }
-  | { type: 'Game.AwayStarted'; data: { seat: Seat } }
+  /** until: when the player's leave runs out (their allowance), after which the clocks run again by themselves. */
+  | { type: 'Game.AwayStarted'; data: { seat: Seat; until?: string } }
   | { type: 'Game.AwayEnded'; data: { seat: Seat } }
+  /** The scheduler reminded a seat that `level` of its move time is gone (kernel/reminders.ts). */
+  | { type: 'Game.Reminded'; data: { seat: Seat; level: ReminderLevel; deadline: string } }
   /** claimedBy: the seat that claimed, or null when the server's scheduler ended the game at the deadline. */
   | { type: 'Game.TimedOut'; data: { seats: Seat[]; claimedBy: Seat | null; idleHours: number } }
   | { type: 'Game.Ended'; data: { outcome: Outcome; seed: string } };

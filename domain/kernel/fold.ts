@@ -2,6 +2,7 @@ import { DAY_MS, runningMs, type ClockRest, type TimeControl } from './clock.js'
 import type { AnyEngine, Outcome } from './engine.js';
 import type { EventEnvelope } from './envelope.js';
 import { isKernelType, type GameCreated, type KernelEvent, type StandingOrder } from './events.js';
+import type { ReminderLevel } from './reminders.js';
 import type { Seat } from './visibility.js';
 
 /** The kernel's view of a game: who sits where, its status, clocks and standing orders; the engine's state beside it. */
@@ -45,6 +46,8 @@ export interface GameMeta {
   readonly banks: readonly { readonly seat: Seat; readonly ms: number }[];
   /** Stretches each seat's player spent away (vacation): its clocks stand still then. */
   readonly away: readonly { readonly seat: Seat; readonly from: string; readonly to?: string }[];
+  /** Reminders already sent for the moves the game waits for now (seat, waiting key and since name the wait; seq: the Game.Reminded event). */
+  readonly reminded: readonly { readonly seat: Seat; readonly key: string; readonly since: string; readonly level: ReminderLevel; readonly seq: number }[];
   /** What the game waits for and since when, kept in the order the engine lists it. */
   readonly waiting: readonly Waiting[];
   /** Each seat's standing orders (only that seat may see its own). */
@@ -65,10 +68,10 @@ export interface GameState<S = unknown> {
  * Bump when GameMeta's shape changes: snapshots record it, and one taken under another shape
  * is refolded from the events instead of being trusted.
  */
-export const KERNEL_STATE_VERSION = 3;
+export const KERNEL_STATE_VERSION = 4;
 
 /** Waiting keys of windows carry this prefix, so a window's key never equals a move's. */
-const WINDOW_KEY = 'window:';
+export const WINDOW_KEY = 'window:';
 export const waitingKey = (p: { kind: string; window?: { id: string } }): string => (p.window ? `${WINDOW_KEY}${p.window.id}` : p.kind);
 
 /** Folds one stored event (kernel or engine) into the game. Total over valid streams. */
@@ -96,6 +99,7 @@ export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined,
         ...(d.windowShare !== undefined ? { windowShare: d.windowShare } : {}),
         banks: control?.kind === 'bank' ? d.seats.map((s) => ({ seat: s.id, ms: control.days * DAY_MS })) : [],
         away: [],
+        reminded: [],
         waiting: [],
         standing: [],
         version: e.seq,
@@ -106,7 +110,9 @@ export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined,
   }
   const folded = foldKernelOrEngine(engine, state, e);
   const waiting = waitingAfter(engine, folded, e.at);
-  return { ...folded, meta: { ...folded.meta, waiting, banks: chargedBanks(folded.meta, waiting, e.at) } };
+  // A reminder belongs to one wait: once the game stops waiting for that move, it is forgotten.
+  const reminded = folded.meta.reminded.filter((r) => waiting.some((w) => w.seat === r.seat && w.key === r.key && w.since === r.since));
+  return { ...folded, meta: { ...folded.meta, waiting, reminded, banks: chargedBanks(folded.meta, waiting, e.at) } };
 }
 
 function foldKernelOrEngine<S>(engine: AnyEngine, state: GameState<S>, e: EventEnvelope): GameState<S> {
@@ -132,9 +138,21 @@ function foldKernelOrEngine<S>(engine: AnyEngine, state: GameState<S>, e: EventE
     case 'Game.StandingOrdersSet':
       return { ...state, meta: { ...base, standing: [...base.standing.filter((x) => x.seat !== k.data.seat), { seat: k.data.seat, orders: k.data.orders }] } };
     case 'Game.AwayStarted':
-      return { ...state, meta: { ...base, away: [...base.away, { seat: k.data.seat, from: e.at }] } };
+      return {
+        ...state,
+        meta: { ...base, away: [...base.away, { seat: k.data.seat, from: e.at, ...(k.data.until !== undefined ? { to: k.data.until } : {}) }] },
+      };
     case 'Game.AwayEnded':
-      return { ...state, meta: { ...base, away: base.away.map((a) => (a.seat === k.data.seat && a.to === undefined ? { ...a, to: e.at } : a)) } };
+      // Back before the leave ran out: the stretch ends now.
+      return {
+        ...state,
+        meta: { ...base, away: base.away.map((a) => (a.seat === k.data.seat && (a.to === undefined || a.to > e.at) ? { ...a, to: e.at } : a)) },
+      };
+    case 'Game.Reminded': {
+      const w = state.meta.waiting.find((x) => x.seat === k.data.seat && !x.key.startsWith(WINDOW_KEY));
+      if (!w) return { ...state, meta: base };
+      return { ...state, meta: { ...base, reminded: [...base.reminded, { seat: w.seat, key: w.key, since: w.since, level: k.data.level, seq: e.seq }] } };
+    }
     case 'Game.StandingOrderSkipped':
     case 'Game.Resigned':
     case 'Game.Cancelled':

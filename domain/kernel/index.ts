@@ -25,3 +25,4 @@ export * from './visibility.js';
 export * from './listing.js';
 export * from './deck.js';
 export * from './clock.js';
+export * from './reminders.js';

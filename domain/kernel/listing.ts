@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AnyEngine, EngineListing } from './engine.js';
 
 /**

@@ -94,7 +94,13 @@ class Painter {
     return { svg: parts.join(''), height: ms.length * 16 };
   }
 
+  /** A card wrapped in a group that names its piece, so the web client can make it clickable. */
   card(p: Piece, x: number, y: number): Drawn {
+    const drawn = this.cardBody(p, x, y);
+    return { height: drawn.height, svg: `<g data-piece="${escapeXml(p.id)}">${drawn.svg}</g>` };
+  }
+
+  private cardBody(p: Piece, x: number, y: number): Drawn {
     const height = p.faceDown ? 56 : 26 + p.details.length * 15 + p.markers.length * 16 + 6;
     const colour = this.sideColour(p.side);
     this.anchors.set(p.id, { x: x + CARD_W / 2, y: y + height / 2 });

@@ -13,7 +13,23 @@ const K = new Uint32Array([
 
 const W = new Uint32Array(64);
 
+let implementation: (data: Uint8Array) => Uint8Array = sha256Js;
+
+/**
+ * Hand the kernel a faster SHA-256 of the same function (the server injects node:crypto's,
+ * functions/app/adapters.ts); the browser and the verifier keep the plain one. The domain
+ * stays free of node:* and its results do not change.
+ */
+export function useSha256(fast: (data: Uint8Array) => Uint8Array): void {
+  implementation = fast;
+}
+
 export function sha256(data: Uint8Array): Uint8Array {
+  return implementation(data);
+}
+
+/** SHA-256 in plain TypeScript: the default, and what an injected implementation is checked against. */
+export function sha256Js(data: Uint8Array): Uint8Array {
   const bitLen = data.length * 8;
   const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
   padded.set(data);

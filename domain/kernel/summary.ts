@@ -1,4 +1,6 @@
+import type { TimeControl } from './clock.js';
 import { pendingOf, type PendingEntry } from './deadlines.js';
+import { nextWake, type ReminderLevel } from './reminders.js';
 import type { AnyEngine, Outcome } from './engine.js';
 import type { GameMeta, GameState } from './fold.js';
 import type { Seat } from './visibility.js';
@@ -24,11 +26,22 @@ export interface GameSummary {
   readonly timeLimitHours?: number;
   readonly windowShare?: number;
   readonly pending: readonly (Omit<PendingEntry, 'since'> & { since?: string })[];
+  /** The time control and whether clocks rest at weekends (absent: no time control). */
+  readonly timeControl?: TimeControl;
+  readonly weekendsOff?: true;
+  /** For a bank time control: each seat's bank as of its last charge, in ms. */
+  readonly banks?: readonly { seat: Seat; ms: number }[];
+  /** When the scheduler must next look at the game (a deadline or a reminder); absent when nothing is timed. */
+  readonly wakeAt?: string;
+  /** The reminders sent for the current waits (seq: the Game.Reminded event), from which the notices go out. */
+  readonly reminders?: readonly { seat: Seat; level: ReminderLevel; seq: number; deadline?: string }[];
   readonly outcome?: Outcome;
 }
 
 export function summarize(engine: AnyEngine, state: GameState): GameSummary {
   const m = state.meta;
+  const pending = pendingOf(engine, state);
+  const wakeAt = nextWake(engine, state);
   return {
     gameId: m.gameId,
     engine: m.engine,
@@ -42,7 +55,19 @@ export function summarize(engine: AnyEngine, state: GameState): GameSummary {
     seats: m.seats.map(({ id, name, side, player, joined }) => ({ id, name, side, player, joined })),
     ...(m.timeLimitHours !== undefined ? { timeLimitHours: m.timeLimitHours } : {}),
     ...(m.windowShare !== undefined ? { windowShare: m.windowShare } : {}),
-    pending: pendingOf(engine, state),
+    pending,
+    ...(m.timeControl ? { timeControl: m.timeControl } : {}),
+    ...(m.weekendsOff ? { weekendsOff: true as const } : {}),
+    ...(m.banks.length ? { banks: m.banks.map((b) => ({ ...b })) } : {}),
+    ...(wakeAt ? { wakeAt } : {}),
+    ...(m.reminded.length
+      ? {
+          reminders: m.reminded.map((r) => {
+            const deadline = pending.find((p) => p.seat === r.seat && p.window === undefined)?.deadline;
+            return { seat: r.seat, level: r.level, seq: r.seq, ...(deadline ? { deadline } : {}) };
+          }),
+        }
+      : {}),
     ...(m.outcome ? { outcome: m.outcome } : {}),
   };
 }

@@ -4,6 +4,7 @@ import { envelopeHash, GENESIS_HASH, type EventEnvelope, type NewEvent } from '.
 import { decideAway, decideClaimTimeout, decideLapse, decideTimeOut } from './deadlines.js';
 import type { GameCreated, StandingOrder } from './events.js';
 import { foldEvent, type GameState } from './fold.js';
+import { decideReminders } from './reminders.js';
 import { decideCancel, decideCreate, decideJoin, decideResign } from './lifecycle.js';
 import { decidePlay, decideStandingOrders } from './play.js';
 import { seedCommitment } from './random.js';
@@ -102,7 +103,7 @@ export function verifyLog(events: readonly EventEnvelope[], engines: (id: string
 /**
  * Decides again the decision an event opens, from the state before it: Game.Created (the
  * first event), Game.SeatJoined (which may start the game and run the setup),
- * Game.CommandAccepted, Game.StandingOrdersSet, Game.WindowLapsed, Game.Resigned, Game.Cancelled and Game.TimedOut. Anything else cannot open a decision.
+ * Game.CommandAccepted, Game.StandingOrdersSet, Game.WindowLapsed, Game.Resigned, Game.Cancelled, Game.AwayStarted/AwayEnded, Game.Reminded and Game.TimedOut. Anything else cannot open a decision.
  */
 function redecide(
   engine: AnyEngine,
@@ -156,7 +157,16 @@ function redecide(
     case 'Game.AwayStarted':
     case 'Game.AwayEnded':
       if (e.player === null || e.actor === null) return { ok: false, error: 'time away must name its player and seat' };
-      r = decideAway(state, { player: e.player, away: e.type === 'Game.AwayStarted' });
+      r = decideAway(state, {
+        player: e.player,
+        away: e.type === 'Game.AwayStarted',
+        now: e.at,
+        ...(typeof (e.data as { until?: unknown }).until === 'string' ? { until: (e.data as { until: string }).until } : {}),
+      });
+      break;
+    case 'Game.Reminded':
+      if (e.player !== null || e.actor !== null) return { ok: false, error: "a reminder is the scheduler's: it names no player and no seat" };
+      r = decideReminders(engine, state, { now: e.at });
       break;
     case 'Game.StandingOrdersSet':
       if (e.player === null || e.actor === null) return { ok: false, error: 'standing orders must name their player and seat' };

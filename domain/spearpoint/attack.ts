@@ -1,13 +1,14 @@
 import type { Ctx } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
 import { onlySeats } from '../kernel/visibility.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { endCombat, sweepVoid } from './combat.js';
 import { resolveHit } from './damage.js';
 import { friendlyFire } from './friendly-fire.js';
 import { unitIn, other, type Attack, type Boost, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
-import { assaultParticipants, attackVoid, hitThreshold, RULE, shotsOf, specialRoll } from './rules.js';
+import { assaultParticipants, attackVoid, hitThreshold, RULE, shotsOf } from './rules.js';
+import { attackResult, CARD_GAME, type AttackResult } from '../frontline-general/rules.js';
 
 /**
  * 001 Combat Phase: Attack. The side whose choice it is resolves one of its declared attacks:
@@ -89,11 +90,9 @@ function fireShot(out: Out, ctx: Ctx, a: Attack, weapon: number, boost: ShotBoos
   const needed = hitThreshold(s, shooter, weapon < 0 ? 'close-assault' : weapon, a.target, weapon < 0 ? assaultParticipants(s, a) : [shooter]);
   if (boost.hit !== undefined) out.emit({ type: 'CommandCardDiscardedForBonus', seat: a.seat, card: boost.hit, roll: 'hit' });
   const dice: [number, number] = [ctx.rng.die(10), ctx.rng.die(10)];
-  const natural = dice[0] + dice[1];
   const bonus = boost.hit !== undefined ? 1 : 0;
   // Special rolls read the dice as thrown; a discarded card's +1 only helps reach the attack value.
-  const special = specialRoll(natural);
-  const result = special ?? (natural + bonus >= needed ? 'hit' : 'miss');
+  const result = attackResult(dice, bonus, needed, CARD_GAME) as Exclude<AttackResult, 'damage-card'>;
   out.emit({ type: 'AttackRolled', attackId: a.id, weapon, dice, bonus, needed, result });
   if (result === 'miss') return false;
   if (result === 'friendly-fire') return friendlyFire(out, ctx, a, weapon);

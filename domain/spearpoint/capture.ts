@@ -1,5 +1,5 @@
 import type { Ctx } from '../kernel/engine.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { unitIn, type OrderStep } from './model.js';
 import type { Out } from './out.js';
 import { costOf, hasFrontInfantry, victoryPoints } from './rules.js';

@@ -2,7 +2,7 @@ import type { Ctx } from '../kernel/engine.js';
 import type { RuleViolation } from '../kernel/errors.js';
 import { ok, type Result } from '../kernel/result.js';
 import { onlySeats } from '../kernel/visibility.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { resolveCapture } from './capture.js';
 import { drawCommand } from './draw.js';
 import { unitIn, cardEntry, type Command, type OrderStep, type State } from './model.js';

@@ -1,8 +1,8 @@
 import { planDraw } from '../kernel/deck.js';
 import type { Ctx } from '../kernel/engine.js';
 import { HIDDEN } from '../kernel/visibility.js';
-import { indexCatalog } from './data/catalog.js';
-import type { Side } from './data/schema.js';
+import { indexCatalog } from '../frontline-general/data/catalog.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { unitIn, other, type Attack } from './model.js';
 import type { Out } from './out.js';
 import {

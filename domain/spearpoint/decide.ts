@@ -2,7 +2,7 @@ import type { Ctx } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
 import { onlySeats, type Seat } from '../kernel/visibility.js';
 import { decideResolveAttack } from './attack.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { decideDiscard, decideDraw } from './draw.js';
 import { decideFriendlyFireVictim } from './friendly-fire.js';
 import { atLeast, type Command, type State } from './model.js';

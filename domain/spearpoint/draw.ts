@@ -3,7 +3,7 @@ import type { Ctx } from '../kernel/engine.js';
 import { violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok } from '../kernel/result.js';
 import { HIDDEN, onlySeats } from '../kernel/visibility.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { SEATS, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { DRAWS_PER_TURN, HAND_LIMIT_COMMANDS, HAND_LIMIT_UNITS, RULE } from './rules.js';

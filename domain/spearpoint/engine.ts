@@ -1,12 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { deckOf, peek } from '../kernel/deck.js';
 import type { Emitted, GameEngine } from '../kernel/engine.js';
 import { violation } from '../kernel/errors.js';
 import { err, ok } from '../kernel/result.js';
 import { HIDDEN, PUBLIC, onlySeats } from '../kernel/visibility.js';
-import { BUILT_IN_CATALOG, BUILT_IN_CATALOG_V2, indexCatalog, loadCatalog } from './data/catalog.js';
+import { BUILT_IN_CATALOG, BUILT_IN_CATALOG_V2, indexCatalog, loadCatalog } from '../frontline-general/data/catalog.js';
 import { DEFAULT_PRESET, PRESET_DECKS } from './data/decks.js';
-import type { Catalog, Side } from './data/schema.js';
+import type { Catalog, Side } from '../frontline-general/data/schema.js';
 import { SITUATIONS, type Situation } from './data/situations.js';
 import { decide } from './decide.js';
 import { Out } from './out.js';

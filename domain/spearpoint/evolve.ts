@@ -1,7 +1,7 @@
 import { discarded, drawn, reshuffled, withOrder } from '../kernel/deck.js';
 import { assertNever } from '../kernel/errors.js';
-import { indexCatalog } from './data/catalog.js';
-import type { Side } from './data/schema.js';
+import { indexCatalog } from '../frontline-general/data/catalog.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import type { Event, Line, Removed, SeatState, State, UnitInPlay } from './model.js';
 import { cardEntry, unitIn, SEATS } from './model.js';
 import { cardOf, commandOf, damageEdge, recoveredEndurance } from './rules.js';

@@ -1,6 +1,6 @@
 import type { Ctx, DecisionWindow } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { runAttack } from './attack.js';
 import { resolveHit } from './damage.js';
 import { atLeast, unitIn, other, type Attack, type Command, type State } from './model.js';

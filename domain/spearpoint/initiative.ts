@@ -1,6 +1,6 @@
 import type { Ctx } from '../kernel/engine.js';
 import { onlySeats } from '../kernel/visibility.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { atLeast, other, SEATS, type OrderStep, type State } from './model.js';
 import type { Out } from './out.js';
 import { initiativeModifier, initiativeWinner } from './rules.js';

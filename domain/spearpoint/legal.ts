@@ -1,6 +1,6 @@
 import type { Pending } from '../kernel/engine.js';
 import type { Seat } from '../kernel/visibility.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { checkStep, orderUses } from './orders.js';
 import { commandCardsLeft } from './draw.js';
 import { friendlyFireWindow } from './friendly-fire.js';

@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deck } from '../kernel/deck.js';
 import { MAX_DRAFT_STEPS } from '../kernel/draft.js';
 import type { Seat } from '../kernel/visibility.js';
-import type { Catalog, CommandEffect, Side } from './data/schema.js';
+import type { Catalog, CommandEffect, Side } from '../frontline-general/data/schema.js';
 import type { Situation } from './data/situations.js';
 
 /** Seats are the two sides. */

@@ -3,7 +3,7 @@ import type { Rng } from '../kernel/random.js';
 import { violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { onlySeats } from '../kernel/visibility.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { atLeast, cardEntry, SEATS, type Command, type OrderStep, type State } from './model.js';
 import { draftOrder } from './orders.js';
 import { no, Out, type Decision } from './out.js';

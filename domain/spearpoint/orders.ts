@@ -2,7 +2,7 @@ import type { Ctx } from '../kernel/engine.js';
 import { violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { onlySeats } from '../kernel/visibility.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { evolve } from './evolve.js';
 import { checkCardStep } from './command-cards.js';
 import { checkCommitStep, revealCommitment } from './commitment.js';

@@ -1,6 +1,35 @@
 import { violation, type RuleViolation } from '../kernel/errors.js';
-import { indexCatalog } from './data/catalog.js';
-import type { CommandCard, CommandEffectKind, DamageEdge, UnitCard, UnitType, Weapon } from './data/schema.js';
+import { indexCatalog } from '../frontline-general/data/catalog.js';
+import type { CommandCard, CommandEffectKind, UnitCard } from '../frontline-general/data/schema.js';
+import {
+  CARD_GAME,
+  crewFate as coreCrewFate,
+  isImmobile,
+  isMobileArtillery,
+  specialRoll as coreSpecialRoll,
+  targetIcon,
+  weaponCanAffect,
+} from '../frontline-general/rules.js';
+
+export {
+  damageEdge,
+  initiativeWinner,
+  isGroundType,
+  isMobileArtillery,
+  needsDamageCard,
+  netDamage,
+  recoveredEndurance,
+  victoryPoints,
+  weaponCanAffect,
+} from '../frontline-general/rules.js';
+
+/** The card game plays the core's combat rules under the 001 variant. */
+export type SpecialRoll = 'friendly-fire' | 'double-intensity' | 'destroyed-outright' | null;
+/** Special attack rolls on the natural 2d10 sum: 2-3 friendly fire, 18 doubles intensity, 19-20 destroys outright. */
+export const specialRoll = (naturalSum: number): SpecialRoll => coreSpecialRoll(naturalSum, CARD_GAME) as SpecialRoll;
+export type CrewFate = 'returned' | 'captured' | 'lost';
+/** A destroyed unit's crew: base intensity 1-3 survives, 4-6 is captured if the enemy has a ground unit in play, 7+ is lost. */
+export const crewFate = (baseIntensity: number, enemyHasGround: boolean): CrewFate => coreCrewFate(baseIntensity, enemyHasGround, CARD_GAME) as CrewFate;
 import type { ActiveEffect, Attack, Line, State, UnitInPlay } from './model.js';
 import { atLeast, cardEntry, unitIn, other } from './model.js';
 
@@ -27,26 +56,6 @@ export const STARTING_HAND = 4;
 export const COMMANDS_DEALT = 3;
 export const DRAWS_PER_TURN = 3;
 
-export type TargetIcon = 'infantry' | 'vehicle' | 'aircraft';
-
-/** Which attack icon a unit type is attacked under: tanks, vehicles, guns and artillery all as vehicles. */
-export function targetIcon(type: UnitType): TargetIcon {
-  if (type === 'infantry' || type === 'crew') return 'infantry';
-  if (type === 'aircraft') return 'aircraft';
-  return 'vehicle';
-}
-
-/** The edge of a Damage card that applies to a unit type. */
-export function damageEdge(type: UnitType): DamageEdge {
-  if (type === 'infantry' || type === 'crew') return 'infantry';
-  if (type === 'tank' || type === 'vehicle') return 'vehicle';
-  if (type === 'aircraft') return 'aircraft';
-  return 'artillery';
-}
-
-/** Artillery and guns are immobile unless they are mobile artillery (committed to either line). */
-export const isImmobile = (card: UnitCard): boolean => (card.type === 'artillery' || card.type === 'gun') && card.line !== 'either';
-export const isMobileArtillery = (card: UnitCard): boolean => card.type === 'artillery' && card.line === 'either';
 /**
  * Attacked with the bonus of 2 (001 Combat Phase: Attack, "Artillery Units / Guns ... due to
  * immobility"). From rules version 3 every artillery unit and gun, mobile artillery such as the
@@ -55,8 +64,6 @@ export const isMobileArtillery = (card: UnitCard): boolean => card.type === 'art
  */
 export const artilleryBonusApplies = (s: State, card: UnitCard): boolean =>
   atLeast(s, 3) ? card.type === 'artillery' || card.type === 'gun' : isImmobile(card);
-export const isGroundType = (type: UnitType): boolean => type !== 'aircraft' && type !== 'crew';
-
 /** The line a unit goes to when committed, for cards with a fixed line. */
 export function commitLine(card: UnitCard, chosen?: 'front' | 'rear'): Line | null {
   if (card.line === 'none') return 'air';
@@ -68,14 +75,6 @@ export function commitLine(card: UnitCard, chosen?: 'front' | 'rear'): Line | nu
 export function lineAllows(attacker: Line, target: Line): boolean {
   if (attacker === 'air') return true;
   if (attacker === 'front') return target === 'front' || target === 'air';
-  return true;
-}
-
-/** Can this weapon, by its printed values, affect this kind of unit at all? Bullets cannot touch base Defense 2+. */
-export function weaponCanAffect(weapon: Weapon, target: UnitCard): boolean {
-  const icon = targetIcon(target.type);
-  if (weapon.attack[icon] === undefined) return false;
-  if (weapon.bullets && target.defense >= 2) return false;
   return true;
 }
 
@@ -201,16 +200,6 @@ export function closeAssaultProblem(s: State, attacker: string, target: string):
 
 export const MIN_CLOSE_ASSAULT = 3;
 
-export type SpecialRoll = 'friendly-fire' | 'double-intensity' | 'destroyed-outright' | null;
-
-/** Special attack rolls on the natural 2d10 sum: 2-3 friendly fire, 18 doubles intensity, 19-20 destroys outright. */
-export function specialRoll(naturalSum: number): SpecialRoll {
-  if (naturalSum <= 3) return 'friendly-fire';
-  if (naturalSum === 18) return 'double-intensity';
-  if (naturalSum >= 19) return 'destroyed-outright';
-  return null;
-}
-
 /**
  * The 2d10 sum needed: the printed value for the target's icon, 2 easier against artillery and
  * guns (artilleryBonusApplies), easier by the attacker's accuracy cards, harder by its accuracy damage
@@ -250,18 +239,6 @@ export function effectiveDefense(s: State, unit: string): number {
 }
 
 /**
- * Raw damage is Intensity plus Damage Index; net damage is what gets past Defense. Intensity is the
- * roll with its bonuses (a discarded card's +1 improves the roll itself, intensity cards add to it);
- * an attack sum of 18 doubles that Intensity before the Damage Index is added. Only crew survival
- * reads the base (unmodified) Intensity die.
- */
-export function netDamage(intensity: number, damageIndex: number, defense: number, opts: { doubled?: boolean; bonus?: number } = {}): number {
-  const withBonus = intensity + (opts.bonus ?? 0);
-  const raw = (opts.doubled ? withBonus * 2 : withBonus) + damageIndex;
-  return Math.max(0, raw - defense);
-}
-
-/**
  * Why a Damage card may not kill the crew of this unit, or null (rules version 2 let it). 001
  * Damage Resolution keeps a crew out of harm unless the hit destroys the unit it crews, and a
  * Damage card is only drawn for a unit the hit left standing: from version 3 such an effect is
@@ -272,25 +249,6 @@ export function crewProtected(s: State, unit: string): RuleViolation | null {
   return violation('damage/crew-protected', 'A crew is harmed only when the hit destroys the unit it crews; this Damage effect does not apply', RULE.damage);
 }
 
-export type CrewFate = 'returned' | 'captured' | 'lost';
-
-/** A destroyed unit's crew: base intensity 1-3 survives, 4-6 is captured if the enemy has a ground unit in play, 7+ is lost. */
-export function crewFate(baseIntensity: number, enemyHasGround: boolean): CrewFate {
-  if (baseIntensity <= 3) return 'returned';
-  if (baseIntensity <= 6) return enemyHasGround ? 'captured' : 'returned';
-  return 'lost';
-}
-
-/** Victory points: destroyed units score their cost, captured units double. */
-export const victoryPoints = (cost: number, captured: boolean): number => (captured ? cost * 2 : cost);
-
-/** A unit survives the phase: back to Half Endurance if it has a Damage card, otherwise to Full. */
-export const recoveredEndurance = (card: UnitCard, hasDamageCard: boolean): number => (hasDamageCard ? card.endurance.half : card.endurance.full);
-
-/** Does this hit take the unit to its Half Endurance breakpoint without a Damage card yet? */
-export const needsDamageCard = (card: UnitCard, enduranceAfter: number, hasDamageCard: boolean): boolean =>
-  !hasDamageCard && enduranceAfter > 0 && enduranceAfter <= card.endurance.half;
-
 export const landUnits = (s: State, seat: string): UnitInPlay[] => Object.values(s.inPlay).filter((u) => u.controller === seat && u.line !== 'air');
 export const hasGroundUnit = (s: State, seat: string): boolean => landUnits(s, seat).length > 0;
 /** Capturing needs one of your infantry units on the front line. */
@@ -298,11 +256,6 @@ export const hasFrontInfantry = (s: State, seat: string): boolean => landUnits(s
 
 /** Overrun: a seat with a land unit in play while the enemy has none. */
 export const unopposed = (s: State, seat: string): boolean => landUnits(s, seat).length > 0 && landUnits(s, other(seat)).length === 0;
-
-/** Initiative: 1d10 plus modifiers; a tie is re-rolled. Returns the winner or null for a tie. */
-export function initiativeWinner(us: number, de: number): 'us' | 'de' | null {
-  return us > de ? 'us' : de > us ? 'de' : null;
-}
 
 /** Reserves deck points, and why a list is not a legal deck for a side. */
 export function deckProblems(catalogUnits: readonly UnitCard[], side: string, cards: readonly string[], min: number, max: number): string[] {

@@ -1,6 +1,6 @@
 import type { Region, Lane, Link, Marker, Note, Piece, Scene } from '../kernel/scene.js';
 import type { Viewer } from '../kernel/visibility.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { SEATS, other, type OrderStep, type State } from './model.js';
 import { view } from './view.js';
 

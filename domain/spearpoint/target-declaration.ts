@@ -1,7 +1,7 @@
 import type { Ctx } from '../kernel/engine.js';
 import type { RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import { endCombat, sweepVoid } from './combat.js';
 import { playCard } from './command-cards.js';
 import { rollInitiative } from './initiative.js';

@@ -1,5 +1,5 @@
 import { SEATS } from './model.js';
-import type { Side } from './data/schema.js';
+import type { Side } from '../frontline-general/data/schema.js';
 import type { Out } from './out.js';
 import { landUnits } from './rules.js';
 

@@ -1,7 +1,7 @@
 import { deckCounts } from '../kernel/deck.js';
 import type { Viewer } from '../kernel/visibility.js';
-import { indexCatalog } from './data/catalog.js';
-import type { Side, Weapon } from './data/schema.js';
+import { indexCatalog } from '../frontline-general/data/catalog.js';
+import type { Side, Weapon } from '../frontline-general/data/schema.js';
 import { pending } from './legal.js';
 import { atLeast, cardEntry, SEATS, type State, type UnitInPlay } from './model.js';
 import { cardOf, damageEdge, effectiveDefense } from './rules.js';

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { canonicalJson } from '../kernel/canonical.js';
+import { timeControlSchema } from '../kernel/clock.js';
 import { assertNever, violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { sha256Hex } from '../kernel/sha256.js';
@@ -29,6 +30,8 @@ export const clubSettingsSchema = z
       .min(1)
       .max(24 * 60)
       .optional(),
+    /** The correspondence clock a member's club game or a tournament gets when it names none (the kernel's time control). */
+    defaultTimeControl: timeControlSchema.optional(),
     /** Days a player may pause their clocks each year. */
     vacationDaysPerYear: z.number().int().min(0).max(366).optional(),
   })

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assertNever, violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { DEFAULT_TAU, NEW_PLAYER, glicko2Update, type Glicko2Rating } from './glicko2.js';

@@ -89,6 +89,27 @@ export function pairSwiss(entrants: readonly SwissEntrant[]): RoundPlan {
 
 const without = (xs: readonly number[], x: number): number[] => xs.filter((y) => y !== x);
 
+/**
+ * Pairs more of a score group among itself (the group's own matching, grown along augmenting
+ * paths over pairs that are no rematch and no side clash); answers who is left to float.
+ */
+function regroup(group: readonly number[], mate: Int32Array, fits: (a: number, b: number) => boolean): number[] {
+  const g = group.length;
+  const local = new Map(group.map((x, i) => [x, i]));
+  if (group.every((x) => mate[x] !== -1)) return [];
+  const sub = new Uint8Array(g * g);
+  for (let i = 0; i < g; i++) for (let j = 0; j < g; j++) sub[i * g + j] = i !== j && fits(group[i]!, group[j]!) ? 1 : 0;
+  const start = new Int32Array(g).fill(-1);
+  group.forEach((x, i) => {
+    const m = mate[x]!;
+    if (m !== -1) start[i] = local.get(m) ?? -1;
+  });
+  const order = group.map((_, i) => i).reverse();
+  const grown = augmentMatching(g, sub, start, order);
+  group.forEach((x, i) => (mate[x] = grown[i] === -1 ? -1 : group[grown[i]!]!));
+  return group.filter((x) => mate[x] === -1);
+}
+
 /** Greedy score-group pairing, blossom repair, then (only if unavoidable) rematches among the rest. */
 function pairActive(field: Field, active: readonly number[], bye?: number): { mate: Int32Array; perfect: boolean } {
   const { ranked } = field;
@@ -118,7 +139,6 @@ function pairActive(field: Field, active: readonly number[], bye?: number): { ma
     const score = ranked[active[start]!]!.score;
     while (end < active.length && ranked[active[end]!]!.score === score) end++;
     const group = [...floaters, ...active.slice(start, end)];
-    floaters = [];
     const half = Math.floor(group.length / 2);
     for (let gi = 0; gi < group.length; gi++) {
       const x = group[gi]!;
@@ -127,12 +147,15 @@ function pairActive(field: Field, active: readonly number[], bye?: number): { ma
       const order = gi < half ? [...group.slice(gi + half), ...group.slice(half, gi + half), ...group.slice(gi + 1, half)] : group.slice(gi + 1);
       const free = order.filter((y) => mate[y] === -1 && allowed[x * n + y] === 1);
       const y = free.find((c) => clash(x, c) === 0) ?? free.find((c) => clash(x, c) === 1) ?? free[0];
-      if (y === undefined) floaters.push(x);
-      else {
+      if (y !== undefined) {
         mate[x] = y;
         mate[y] = x;
       }
     }
+    // Within the group, exchange partners along augmenting paths before anyone floats down (a
+    // transposition: 2 v 6 and 5 v 4 where 5 v 6 would be a rematch), so the greedy order never
+    // sends down a player the group itself can pair.
+    floaters = regroup(group, mate, (a, b) => allowed[a * n + b] === 1 && clash(a, b) < 2);
     start = end;
   }
   const bottomFirst = [...active].reverse();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assertNever, violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { advancing, eliminationPlaces, firstLineup } from './elimination.js';
@@ -7,6 +7,7 @@ import { roundRobinSchedule } from './round-robin.js';
 import { computeStandings, type ByeScore, type GameScore, type Standing } from './standings.js';
 import { pairSwiss, type SwissEntrant } from './swiss.js';
 import type { ClubRole } from './club.js';
+import { timeControlSchema, type TimeControl } from '../kernel/clock.js';
 
 /**
  * A tournament as a Decider. Commands come from players and directors (through the API) and
@@ -34,7 +35,8 @@ export const tournamentCommandSchema = z.discriminatedUnion('type', [
     .object({
       type: z.literal('CreateTournament'),
       tournamentId: z.string().min(1).max(200),
-      clubId: z.string().min(1).max(200),
+      /** null: a tournament of its own, run by whoever created it, open to anyone. */
+      clubId: z.string().min(1).max(200).nullable(),
       name: z.string().min(1).max(200),
       engine: z.string().min(1).max(100),
       format: formatSchema,
@@ -52,6 +54,10 @@ export const tournamentCommandSchema = z.discriminatedUnion('type', [
         .min(1)
         .max(24 * 60)
         .optional(),
+      /** The games' correspondence clock (the kernel's time control), instead of timeLimitHours. */
+      timeControl: timeControlSchema.optional(),
+      /** When the director means to start (ISO-8601): shown to players; the start itself is StartTournament. */
+      startsAt: z.iso.datetime().optional(),
     })
     .strict(),
   z.object({ type: z.literal('JoinTournament'), player, rating: z.number() }).strict(),
@@ -78,7 +84,7 @@ export type TournamentEvent =
   | {
       type: 'TournamentCreated';
       tournamentId: string;
-      clubId: string;
+      clubId: string | null;
       name: string;
       engine: string;
       format: Format;
@@ -86,6 +92,8 @@ export type TournamentEvent =
       maxPlayers?: number;
       gameOptions?: Record<string, unknown>;
       timeLimitHours?: number;
+      timeControl?: TimeControl;
+      startsAt?: string;
       createdBy: string;
     }
   | { type: 'PlayerJoined'; player: PlayerId; rating: number }
@@ -111,6 +119,7 @@ export type TournamentEvent =
       rated: boolean;
       options?: Record<string, unknown>;
       timeLimitHours?: number;
+      timeControl?: TimeControl;
     }
   | { type: 'GameBound'; pairingId: string; gameId: string }
   | { type: 'ResultRecorded'; pairingId: string; points: [number, number]; winner: PlayerId | null; how: ResultHow; reason?: string }
@@ -173,7 +182,7 @@ export interface RoundState {
 export interface TournamentState {
   readonly status: 'none' | 'open' | 'running' | 'finished';
   readonly tournamentId: string;
-  readonly clubId: string;
+  readonly clubId: string | null;
   readonly name: string;
   readonly engine: string;
   readonly format: Format;
@@ -181,6 +190,8 @@ export interface TournamentState {
   readonly maxPlayers?: number;
   readonly gameOptions?: Readonly<Record<string, unknown>>;
   readonly timeLimitHours?: number;
+  readonly timeControl?: TimeControl;
+  readonly startsAt?: string;
   readonly createdBy: string;
   readonly players: ReadonlyMap<PlayerId, PlayerEntry>;
   readonly seeds: readonly PlayerId[];
@@ -225,6 +236,8 @@ export function evolveTournament(s: TournamentState, e: TournamentEvent): Tourna
         ...(e.maxPlayers !== undefined ? { maxPlayers: e.maxPlayers } : {}),
         ...(e.gameOptions !== undefined ? { gameOptions: e.gameOptions } : {}),
         ...(e.timeLimitHours !== undefined ? { timeLimitHours: e.timeLimitHours } : {}),
+        ...(e.timeControl !== undefined ? { timeControl: e.timeControl } : {}),
+        ...(e.startsAt !== undefined ? { startsAt: e.startsAt } : {}),
       };
     case 'PlayerJoined':
       return { ...s, players: withEntry(s.players, e.player, { player: e.player, rating: e.rating, joined: s.players.size }) };
@@ -343,6 +356,8 @@ export function decideTournament(s: TournamentState, c: TournamentCommand, actor
         ...(c.maxPlayers !== undefined ? { maxPlayers: c.maxPlayers } : {}),
         ...(c.gameOptions !== undefined ? { gameOptions: c.gameOptions } : {}),
         ...(c.timeLimitHours !== undefined ? { timeLimitHours: c.timeLimitHours } : {}),
+        ...(c.timeControl !== undefined ? { timeControl: c.timeControl } : {}),
+        ...(c.startsAt !== undefined ? { startsAt: c.startsAt } : {}),
       },
     ]);
   }
@@ -565,6 +580,7 @@ function nextRound(s: TournamentState): TournamentEvent[] {
         rated: s.rated,
         ...(s.gameOptions !== undefined ? { options: { ...s.gameOptions } } : {}),
         ...(s.timeLimitHours !== undefined ? { timeLimitHours: s.timeLimitHours } : {}),
+        ...(s.timeControl !== undefined ? { timeControl: s.timeControl } : {}),
       });
   }
   return events;

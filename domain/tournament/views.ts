@@ -2,6 +2,7 @@ import type { ClubRole, ClubSettings, ClubState } from './club.js';
 import type { LeaderboardRow, RatingsState } from './ratings.js';
 import { PROVISIONAL_DEVIATION, leaderboard, ratingOf } from './ratings.js';
 import type { Standing } from './standings.js';
+import type { TimeControl } from '../kernel/clock.js';
 import { tournamentStandings, type Format, type PairingResult, type TournamentState } from './tournament.js';
 
 /**
@@ -12,7 +13,7 @@ import { tournamentStandings, type Format, type PairingResult, type TournamentSt
 
 export interface TournamentView {
   readonly tournamentId: string;
-  readonly clubId: string;
+  readonly clubId: string | null;
   readonly name: string;
   readonly engine: string;
   readonly format: Format;
@@ -21,6 +22,8 @@ export interface TournamentView {
   readonly maxPlayers?: number;
   readonly gameOptions?: Readonly<Record<string, unknown>>;
   readonly timeLimitHours?: number;
+  readonly timeControl?: TimeControl;
+  readonly startsAt?: string;
   readonly players: readonly { player: string; rating: number; seed?: number; withdrawn?: { round: number; reason: string } }[];
   readonly rounds: readonly {
     round: number;
@@ -45,6 +48,8 @@ export function tournamentView(s: TournamentState): TournamentView | undefined {
     ...(s.maxPlayers !== undefined ? { maxPlayers: s.maxPlayers } : {}),
     ...(s.gameOptions !== undefined ? { gameOptions: s.gameOptions } : {}),
     ...(s.timeLimitHours !== undefined ? { timeLimitHours: s.timeLimitHours } : {}),
+    ...(s.timeControl !== undefined ? { timeControl: s.timeControl } : {}),
+    ...(s.startsAt !== undefined ? { startsAt: s.startsAt } : {}),
     players: [...s.players.values()].map((p) => ({
       player: p.player,
       rating: p.rating,

@@ -8,6 +8,8 @@ import {
   decideCreate,
   decideLapse,
   decideTimeOut,
+  decideReminders,
+  decideAway,
   decideStandingOrders,
   dueWindows,
   standingOrdersOf,
@@ -39,6 +41,7 @@ import {
 } from '../../domain/kernel/index.js';
 import { listing, resultInWords, sideAndPlayer, sideName, withSideNames } from './names.js';
 import { wasCancelled } from '../projections/project.js';
+import { commandKey } from '../store/event-batch.js';
 import {
   AppError,
   ConcurrencyError,
@@ -153,6 +156,11 @@ export interface GameService {
   claimTimeout(player: string, gameId: string, input: { commandId: string; seat?: string }): Promise<CommandResult>;
   /** A seat replaces its standing orders (an empty list clears them); open windows they answer are answered at once. */
   setStandingOrders(player: string, gameId: string, input: { orders: unknown; commandId: string; seat?: string }): Promise<CommandResult>;
+  /**
+   * A seated player goes away (vacation: their clocks in this game stop until `until`, or until
+   * they come back) or comes back. Recorded as Game.AwayStarted / AwayEnded, seen by everyone.
+   */
+  away(player: string, gameId: string, input: { away: boolean; until?: string; commandId: string }): Promise<CommandResult>;
   /** A seated player takes the default answer of a window whose deadline has passed. */
   lapse(player: string, gameId: string, input: { window: string; commandId: string; seat?: string }): Promise<CommandResult>;
   /**
@@ -161,7 +169,13 @@ export interface GameService {
    * on time. Idempotent: what was answered, lapsed or ended already is left alone, so a late or
    * repeated call is harmless.
    */
-  runDeadlines(gameId: string): Promise<{ lapsed: string[]; timedOut: boolean }>;
+  runDeadlines(gameId: string): Promise<{ lapsed: string[]; timedOut: boolean; reminded: string[] }>;
+  /**
+   * One deadline, for the scheduler's handler: one read of the game and, when something is
+   * still due, one write conditional on the version read (a lapse, the time-out or the due
+   * reminders). 'raced': a move got in first; 'nothing': nothing was due (a stale or repeated wake).
+   */
+  deadlineStep(gameId: string): Promise<DeadlineStep>;
   /** The creator withdraws a game that has not started (422 'game/not-open' once it has). */
   cancel(player: string, gameId: string, input: { commandId: string }): Promise<CommandResult>;
   view(player: string | null, gameId: string, opts?: { seat?: string }): Promise<GameView>;
@@ -178,6 +192,13 @@ export interface GameService {
   /** The full log, for audit; only once the game has ended (409 'game/not-ended' before). */
   exportLog(player: string | null, gameId: string): Promise<EventEnvelope[]>;
 }
+
+/** What one scheduler wake did (GameService.deadlineStep). */
+export type DeadlineStep =
+  | { readonly done: 'lapsed'; readonly window: string }
+  | { readonly done: 'timed-out' }
+  | { readonly done: 'reminded'; readonly reminders: readonly string[] }
+  | { readonly done: 'nothing' | 'raced' };
 
 export interface GameServiceDeps {
   store: EventStore;
@@ -320,7 +341,9 @@ export function createGameService(deps: GameServiceDeps): GameService {
   /** Where a command already applied is remembered on a normal load: HEAD's recent list or the tail. */
   function knownCommand(l: Loaded, commandId: string): CommandRecord | undefined {
     // A player's string never indexes a plain object: '__proto__' or 'constructor' would find Object's own members.
-    const r = Object.hasOwn(l.stream.recent, commandId) ? l.stream.recent[commandId] : undefined;
+    // The tip layout remembers commands by a short key (store/event-batch.ts), the older one by id.
+    const key = commandKey(commandId);
+    const r = Object.hasOwn(l.stream.recent, commandId) ? l.stream.recent[commandId] : Object.hasOwn(l.stream.recent, key) ? l.stream.recent[key] : undefined;
     if (r) return r;
     let from = 0;
     let to = 0;
@@ -445,6 +468,59 @@ export function createGameService(deps: GameServiceDeps): GameService {
   function snapshotFor(l: Loaded, next: GameState): { snapshot?: Snapshot } {
     if (next.meta.version - l.snapVersion < snapshotEvery) return {};
     return { snapshot: { version: next.meta.version, engineVersion: l.engine.version, kernelVersion: KERNEL_STATE_VERSION, state: next } };
+  }
+
+  /**
+   * The one deadline to settle now, earliest in kind: a window that ran out takes its default,
+   * then a move that ran out ends the game, then a reminder. Each has a command id of its own
+   * (a window's opening, the game's one time-out, a wait's reminder level), so a repeated or
+   * racing scheduler call is a duplicate, never a second event.
+   */
+  function dueStep(l: Loaded, at: string): { commandId: string; events: NewEvent[]; result: DeadlineStep } | undefined {
+    const seed = l.stream.seed;
+    const window = dueWindows(l.engine, l.state, at)[0];
+    if (window) {
+      const lapsed = decideLapse(l.engine, l.state, { player: null, window: window.window.id, now: at }, seed);
+      if (!lapsed.ok) return undefined;
+      const commandId = `lapse:${createHash('sha256').update(`${window.window.id}\u0000${window.since}`).digest('base64url').slice(0, 32)}`;
+      return { commandId, events: lapsed.value, result: { done: 'lapsed', window: window.window.id } };
+    }
+    const out = decideTimeOut(l.engine, l.state, { now: at }, seed);
+    if (out.ok) return { commandId: 'time-out', events: out.value, result: { done: 'timed-out' } };
+    const reminded = decideReminders(l.engine, l.state, { now: at });
+    if (!reminded.ok) return undefined;
+    const sent = reminded.value.map((e) => e.data as { seat: string; level: string });
+    const waits = sent.map((d) => `${d.seat}\u0000${d.level}\u0000${l.state.meta.waiting.find((w) => w.seat === d.seat)?.since ?? ''}`).join('\u0001');
+    const commandId = `remind:${createHash('sha256').update(waits).digest('base64url').slice(0, 32)}`;
+    return { commandId, events: reminded.value, result: { done: 'reminded', reminders: sent.map((d) => `${d.seat} ${d.level}`) } };
+  }
+
+  async function deadlineStep(gameId: string): Promise<DeadlineStep> {
+    const l = await loadGame(gameId);
+    if (l.state.meta.status !== 'active') return { done: 'nothing' };
+    const at = clock.now();
+    const step = dueStep(l, at);
+    if (!step || knownCommand(l, step.commandId)) return { done: 'nothing' };
+    const { version, hash } = l.state.meta;
+    const envs = chain({ version, hash }, step.events, { gameId, commandId: step.commandId, at, player: null, seed: l.stream.seed });
+    const next = foldAll(l.engine, envs, l.state)!;
+    try {
+      // Conditional on the version just read: a move that got in first wins, and the stream schedules again from it.
+      await store.append({
+        gameId,
+        expectedVersion: version,
+        events: envs,
+        commandId: step.commandId,
+        summary: summarize(l.engine, next),
+        recent: l.stream.recent,
+        ...snapshotFor(l, next),
+      });
+    } catch (e) {
+      if (e instanceof DuplicateCommandError) return { done: 'nothing' };
+      if (e instanceof ConcurrencyError) return { done: 'raced' };
+      throw e;
+    }
+    return step.result;
   }
 
   const conflict = (expected: number, actual?: number) =>
@@ -664,6 +740,18 @@ export function createGameService(deps: GameServiceDeps): GameService {
       );
     },
 
+    away(player, gameId, input) {
+      return run(
+        gameId,
+        player,
+        input.commandId,
+        undefined,
+        undefined,
+        (l, at) => decideAway(l.state, { player, away: input.away, now: at, ...(input.until !== undefined ? { until: input.until } : {}) }),
+        (first) => dataOf(first[0], input.away ? 'Game.AwayStarted' : 'Game.AwayEnded') !== undefined,
+      );
+    },
+
     lapse(player, gameId, input) {
       return run(
         gameId,
@@ -677,42 +765,19 @@ export function createGameService(deps: GameServiceDeps): GameService {
       );
     },
 
+    deadlineStep,
+
     async runDeadlines(gameId) {
-      const lapsed: string[] = [];
-      for (;;) {
-        const l = await loadGame(gameId);
-        if (l.state.meta.status !== 'active') return { lapsed, timedOut: false };
-        const due = dueWindows(l.engine, l.state, clock.now())[0];
-        if (!due) {
-          // One time-out per game: a second call finds the game ended, or sees the same commandId.
-          const r = await run(
-            gameId,
-            null,
-            'time-out',
-            undefined,
-            undefined,
-            (l2, at) => decideTimeOut(l2.engine, l2.state, { now: at }, l2.stream.seed),
-            (first) => dataOf(first[0], 'Game.TimedOut')?.['claimedBy'] === null,
-          ).catch((e: unknown) => {
-            if (e instanceof AppError && e.code === 'time/not-yet') return undefined;
-            throw e;
-          });
-          return { lapsed, timedOut: r !== undefined && !r.duplicate };
-        }
-        // One command id per window opening: a repeated or racing scheduler call is a duplicate, never a second lapse.
-        const commandId = `lapse:${createHash('sha256').update(`${due.window.id}\u0000${due.since}`).digest('base64url').slice(0, 32)}`;
-        const r = await run(
-          gameId,
-          null,
-          commandId,
-          undefined,
-          undefined,
-          (l2, at) => decideLapse(l2.engine, l2.state, { player: null, window: due.window.id, now: at }, l2.stream.seed),
-          (first) => dataOf(first[0], 'Game.WindowLapsed')?.['window'] === due.window.id,
-        );
-        if (r.duplicate) return { lapsed, timedOut: false };
-        lapsed.push(due.window.id);
+      const out = { lapsed: [] as string[], timedOut: false, reminded: [] as string[] };
+      // Each step settles one deadline; a bounded loop, since a game has few windows open at once.
+      for (let i = 0; i < 50; i++) {
+        const r = await deadlineStep(gameId);
+        if (r.done === 'nothing') break;
+        if (r.done === 'lapsed') out.lapsed.push(r.window);
+        if (r.done === 'timed-out') out.timedOut = true;
+        if (r.done === 'reminded') out.reminded.push(...r.reminders);
       }
+      return out;
     },
 
     cancel(player, gameId, input) {

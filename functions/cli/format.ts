@@ -204,12 +204,32 @@ interface Entry {
   readonly alts: Map<string, Set<string>>;
 }
 
+/** One line of choices: what they share ("→ Tiger (de-001)"), then each choice with its number. */
+export interface LegalRow {
+  readonly lead: string;
+  readonly options: readonly { readonly n: number; readonly text: string }[];
+}
+/** The choices about one unit, card or attack (header), or of a kind with no subject (header ''). */
+export interface LegalGroup {
+  readonly header: string;
+  /** The subject is the whole choice: nothing more to pick ("3. Rifle Squad (us-002)"). */
+  readonly subjectOnly: boolean;
+  readonly rows: readonly LegalRow[];
+}
+/** Every legal command of one type, with a line saying what it does. */
+export interface LegalKind {
+  readonly type: string;
+  readonly help: string;
+  readonly groups: readonly LegalGroup[];
+}
+
 /**
  * The legal commands grouped by kind (a line saying what it does) and by the unit, card or
- * attack they are about, one line each, with the numbers `play <n>` takes. Commands that differ
- * only by naming identical-looking units are listed once ("us-001 or us-002: identical").
+ * attack they are about, with their numbers (1-based places in the list). Commands that differ
+ * only by naming identical-looking units are listed once ("us-001 or us-002: identical"). The
+ * terminal prints it (formatLegal); the web client draws it as buttons.
  */
-export function formatLegal(commands: readonly unknown[], view: unknown): string[] {
+export function legalGroups(commands: readonly unknown[], view: unknown): LegalKind[] {
   const names = glossary(view);
   const looks = lookalikes(view);
   const equivalence = (c: unknown) => canonicalJson(c).replace(/"([^"\\]+)"/g, (m, id: string) => (looks.has(id) ? JSON.stringify(`≈${looks.get(id)!}`) : m));
@@ -288,29 +308,43 @@ export function formatLegal(commands: readonly unknown[], view: unknown): string
     group.options.push({ n: e.n, parts });
   }
 
+  return [...byKind].map(([type, groups]) => ({
+    type,
+    help: kindHelp(type),
+    groups: [...groups.values()].map((g): LegalGroup => {
+      if (g.header && g.options.every((o) => o.parts.length === 0))
+        return { header: g.header, subjectOnly: true, rows: [{ lead: '', options: g.options.map((o) => ({ n: o.n, text: g.header })) }] };
+      // Options that share their first words (an attack's target) share a line.
+      const rows = new Map<string, { n: number; text: string }[]>();
+      for (const o of g.options) {
+        const [first = '', ...rest] = o.parts;
+        const lead = rest.length ? first : '';
+        const text = (rest.length ? rest : [first]).join(', ') || (g.header ? 'as it is' : type);
+        rows.set(lead, [...(rows.get(lead) ?? []), { n: o.n, text }]);
+      }
+      return { header: g.header, subjectOnly: false, rows: [...rows].map(([lead, options]) => ({ lead, options })) };
+    }),
+  }));
+}
+
+/**
+ * The legal commands grouped by kind (a line saying what it does) and by the unit, card or
+ * attack they are about, one line each, with the numbers `play <n>` takes. Commands that differ
+ * only by naming identical-looking units are listed once ("us-001 or us-002: identical").
+ */
+export function formatLegal(commands: readonly unknown[], view: unknown): string[] {
   const num = (n: number) => `${n}.`;
   const lines: string[] = [];
-  for (const [type, groups] of byKind) {
-    lines.push(`${kindHelp(type)}:`);
-    for (const g of groups.values()) {
-      // A unit or card with nothing more to choose takes one line: "3. Rifle Squad (us-002)".
-      if (g.header && g.options.every((o) => o.parts.length === 0)) {
-        lines.push(`    ${g.options.map((o) => num(o.n)).join(' ')} ${g.header}`);
+  for (const kind of legalGroups(commands, view)) {
+    lines.push(`${kind.help}:`);
+    for (const g of kind.groups) {
+      if (g.subjectOnly) {
+        lines.push(`    ${g.rows[0]!.options.map((o) => num(o.n)).join(' ')} ${g.header}`);
         continue;
       }
       const pad = g.header ? '      ' : '    ';
       if (g.header) lines.push(`    ${g.header}`);
-      // Options that share their first words (an attack's target) share a line.
-      const rows = new Map<string, { n: number; rest: string }[]>();
-      for (const o of g.options) {
-        const [first = '', ...rest] = o.parts;
-        const lead = rest.length ? first : '';
-        rows.set(lead, [...(rows.get(lead) ?? []), { n: o.n, rest: (rest.length ? rest : [first]).join(', ') }]);
-      }
-      for (const [lead, opts] of rows) {
-        const each = opts.map((o) => `${num(o.n)} ${o.rest || (g.header ? 'as it is' : type)}`.trim());
-        lines.push(`${pad}${lead ? `${lead}: ` : ''}${each.join('   ')}`);
-      }
+      for (const row of g.rows) lines.push(`${pad}${row.lead ? `${row.lead}: ` : ''}${row.options.map((o) => `${num(o.n)} ${o.text}`.trim()).join('   ')}`);
     }
   }
   return lines;
@@ -581,6 +615,7 @@ export function formatSettings(
     email: string | null;
     emailVerification?: { status: string; expiresAt?: string } | null;
     emailOff?: readonly string[];
+    remindersOff?: readonly string[];
     webhooks: readonly { id: string; url: string; format: string; secretHint?: string; secret?: string; disabled?: { reason: string } }[];
   },
   me: string,
@@ -602,6 +637,10 @@ export function formatSettings(
       `  mailed:   ${off.length ? `every notice but ${off.join(', ')} (turn one back on with  settings mail <kind> on)` : 'every notice (your move, started, ended, invited)'}`,
     );
   }
+  const remindersOff = s.remindersOff ?? [];
+  lines.push(
+    `  reminders: ${remindersOff.length ? `all but ${remindersOff.join(', ')} (settings reminder <level> on)` : 'at 50% and 80% of your move time and when a day is left (settings reminder <level> off)'}`,
+  );
   if (!s.webhooks.length) lines.push('  webhooks: none (add one with  npm run cli -- settings add-webhook <url> --format json|discord|slack)');
   else {
     lines.push('  webhooks:');

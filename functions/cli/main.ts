@@ -19,6 +19,7 @@ import {
 } from './config.js';
 import { auditFile } from './audit.js';
 import { NOTICE_KINDS } from '../notify/decide.js';
+import { REMINDER_LEVELS } from '../../domain/kernel/index.js';
 import {
   explainCommand,
   formatEngine,
@@ -82,7 +83,10 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
                                       post notices there (a JSON receiver gets a signing secret, shown once)
   settings remove-webhook <id>        stop posting to that webhook
   settings mail <${NOTICE_KINDS.join('|')}> on|off   which notices are mailed
+  settings reminder <${REMINDER_LEVELS.join('|')}> on|off   which reminders are sent (half, 80% of your move time gone, a day left)
   verify-email <code>                 confirm your notification email with the code mailed to it
+  vacation [on [days] | off]          your yearly leave (30 days unless the server says otherwise):
+                                      your clocks stop in every game until it ends or you are back
   clock +<N>h | +<N>d                 move a local server's clock forward (npm start only): deadlines
                                       that pass are run at once
 
@@ -552,6 +556,34 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     out(`The server's clock now reads ${r.now}.${r.changed.length ? ` Deadlines passed in: ${r.changed.join(', ')}.` : ''}`);
   },
 
+  async vacation(ctx) {
+    // vacation | vacation on [days] | vacation off: your yearly leave; your clocks stop in every game.
+    const action = ctx.args[0];
+    type Vacation = {
+      allowanceDays: number;
+      usedDays: number;
+      leftDays: number;
+      away: boolean;
+      until?: string;
+      games?: { gameId: string; recorded: boolean; reason?: string }[];
+    };
+    let r: Vacation;
+    if (action === undefined || action === 'show') r = await client(ctx).request<Vacation>('GET', '/v1/me/vacation');
+    else if (action === 'on') {
+      const days = ctx.args[1] === undefined ? undefined : Number(ctx.args[1]);
+      if (days !== undefined && !(days > 0)) throw new UsageError('vacation on [days]: days is a number above 0 (all you have left when left out)');
+      r = await client(ctx).request<Vacation>('PUT', '/v1/me/vacation', { away: true, ...(days !== undefined ? { days } : {}) });
+    } else if (action === 'off') r = await client(ctx).request<Vacation>('PUT', '/v1/me/vacation', { away: false });
+    else throw new UsageError('vacation [on [days] | off]');
+    if (ctx.flags.json) return void out(JSON.stringify(r, null, 2));
+    const lines = [
+      r.away ? `On vacation until ${r.until}: your clocks stand still in every game, and your opponents see it.` : 'Not on vacation: your clocks run.',
+      `Allowance this year: ${r.allowanceDays} days, ${r.usedDays} used, ${r.leftDays} left.`,
+    ];
+    for (const g of r.games ?? []) lines.push(`  ${g.gameId}: ${g.recorded ? 'recorded' : `not recorded (${g.reason})`}`);
+    out(lines.join('\n'));
+  },
+
   async engines(ctx) {
     const r = await client(ctx).request<{ engines: EngineDescription[] }>('GET', '/v1/engines');
     out(ctx.flags.json ? JSON.stringify(r, null, 2) : r.engines.map(formatEngine).join('\n\n'));
@@ -660,9 +692,21 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
         body = { emailOff: [...off] };
         break;
       }
+      case 'reminder': {
+        // settings reminder <50%|80%|24h> on|off: which reminders are sent (by mail and webhook).
+        const levels: readonly string[] = REMINDER_LEVELS;
+        const onOff = ctx.args[2];
+        if (!value || !levels.includes(value) || (onOff !== 'on' && onOff !== 'off')) throw new UsageError(`settings reminder <${levels.join('|')}> on|off`);
+        const current = await api.request<Settings>('GET', '/v1/me/settings');
+        const off = new Set(current.remindersOff ?? []);
+        if (onOff === 'off') off.add(value);
+        else off.delete(value);
+        body = { remindersOff: [...off] };
+        break;
+      }
       default:
         throw new UsageError(
-          'settings [show] | email <address|none> | add-webhook <url> [--format json|discord|slack] [--secret S] | remove-webhook <id> | mail <kind> on|off',
+          'settings [show] | email <address|none> | add-webhook <url> [--format json|discord|slack] [--secret S] | remove-webhook <id> | mail <kind> on|off | reminder <level> on|off',
         );
     }
     const r = body ? await api.request<Settings>('PUT', '/v1/me/settings', body) : await api.request<Settings>('GET', '/v1/me/settings');

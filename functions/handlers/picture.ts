@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { registry } from '../../domain/registry.js';
 import { createDynamoGameService } from '../app/adapters.js';
 import { drawBoard, type PictureRequest } from '../notify/board-picture.js';

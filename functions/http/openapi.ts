@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { errorBody, sharedSchemas } from './responses.js';
 import type { Method, Route, TextResponse } from './types.js';
@@ -32,6 +32,8 @@ export function routerStatuses(route: Pick<Route, 'auth' | 'params' | 'query' | 
     // A fair limit (http/limits.ts): per player on a limited route, per address on every route open without sign-in.
     ...(route.limit || route.auth === 'none' ? [429] : []),
     500,
+    // The store busy or unreachable after the client's retries (router.ts isTransient).
+    503,
   ];
 }
 
@@ -115,7 +117,7 @@ export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry):
         ? { description, content: { [r.contentType]: { schema: { type: 'string' } } } }
         : {
             description,
-            ...(status === 429 ? { headers: TOO_MANY_HEADERS } : {}),
+            ...(status === 429 ? { headers: TOO_MANY_HEADERS } : status === 503 ? { headers: { 'Retry-After': TOO_MANY_HEADERS['Retry-After'] } } : {}),
             content: { 'application/json': { schema: ref(name(r, `${op}.${status}`)) } },
           };
     }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NOTICE_KINDS } from '../notify/decide.js';
 
 /**
@@ -187,9 +187,19 @@ export const settingsReply = z.object({
       url: z.string().describe('Masked: chat webhook URLs carry tokens'),
       format: z.enum(['json', 'discord', 'slack']),
       secretHint: z.string(),
+      secret: z
+        .string()
+        .optional()
+        .describe('The whsec_ signing secret (Standard Webhooks), in the one reply that made it (a new JSON webhook, or rotateSecret): never shown again'),
+      previousSecretUntil: z.string().optional().describe('While a secret is rotated: until then each delivery is signed with the old secret too'),
+      disabled: z
+        .object({ at: z.string(), reason: z.string() })
+        .optional()
+        .describe('Switched off by the server (410 Gone, or every attempt of the retry schedule failed); {"id", "enabled": true} switches it on'),
     }),
   ),
   emailOff: z.array(z.enum(NOTICE_KINDS)),
+  remindersOff: z.array(z.string()).describe('Reminder levels not sent'),
 });
 
 export const resendReply = settingsReply.extend({ mailed: z.boolean(), error: z.string().optional() });

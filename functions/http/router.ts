@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { zodSummary } from '../../domain/kernel/index.js';
 import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
@@ -68,6 +69,23 @@ function respond(reply: Reply, requestId: string): APIGatewayProxyStructuredResu
     headers: { ...JSON_HEADERS, 'x-request-id': requestId, ...reply.headers },
     ...(reply.text !== undefined ? { body: reply.text } : reply.body === undefined ? {} : { body: JSON.stringify(reply.body) }),
   };
+}
+
+/**
+ * Conditional GETs: every 200 answer to a GET carries an ETag (a hash of its body), and a
+ * request whose If-None-Match names it gets 304 with no body. Clients that poll (the web
+ * client's live updates) then download nothing while nothing has changed.
+ */
+function conditional(event: APIGatewayProxyEventV2, method: Method, r: APIGatewayProxyStructuredResultV2): APIGatewayProxyStructuredResultV2 {
+  if (method !== 'GET' || r.statusCode !== 200 || typeof r.body !== 'string') return r;
+  const etag = `W/"${createHash('sha256').update(r.body).digest('base64url').slice(0, 27)}"`;
+  const headers: Record<string, string | number | boolean> = { ...r.headers, etag };
+  const asked = event.headers?.['if-none-match'];
+  if (asked !== undefined && asked.split(',').some((t) => t.trim() === etag || t.trim() === etag.slice(2))) {
+    delete headers['content-type'];
+    return { statusCode: 304, headers };
+  }
+  return { ...r, headers };
 }
 
 export function errorReply(status: number, code: string, message: string, rule?: string, headers?: Record<string, string>): Reply {
@@ -209,11 +227,35 @@ export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opt
       const query = parse(route.query, event.queryStringParameters ?? {}, 'query');
       const body = route.body ? parse(route.body, readBody(event, max), 'body') : undefined;
       const reply = await route.handle({ params, query, body, player, requestId, deps });
-      return respond({ ...reply, headers: { ...limited, ...reply.headers } }, requestId);
+      return conditional(event, method, respond({ ...reply, headers: { ...limited, ...reply.headers } }, requestId));
     } catch (e) {
       return respond(toErrorReply(e, requestId, logError), requestId);
     }
   };
+}
+
+/** Seconds a client waits after a 503 before sending the same request again. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** DynamoDB's own "try again" answers, and a connection that timed out or dropped (the write may or may not have happened). */
+const TRANSIENT = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TransactionConflictException',
+  'TimeoutError',
+  'RequestTimeout',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
+export function isTransient(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  return TRANSIENT.has(e.name) || (typeof code === 'string' && TRANSIENT.has(code)) || (e as { $retryable?: unknown }).$retryable !== undefined;
 }
 
 export function toErrorReply(e: unknown, requestId: string, logError: (err: unknown, requestId: string) => void): Reply {
@@ -225,6 +267,15 @@ export function toErrorReply(e: unknown, requestId: string, logError: (err: unkn
     return errorReply(e.status, e.code, e.message, e.rule, headers);
   }
   logError(e, requestId);
+  if (isTransient(e))
+    // The store's client has already retried with backoff and jitter (the AWS SDK's standard mode).
+    return errorReply(
+      503,
+      'store/unavailable',
+      `The game store is busy or unreachable for a moment (request ${requestId}); send the same request again, with the same commandId, after Retry-After seconds: a command is never applied twice`,
+      undefined,
+      { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    );
   // Never leak internals: the request id lets an operator find the logged error.
   return errorReply(
     500,

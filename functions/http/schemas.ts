@@ -1,5 +1,5 @@
 import { MAX_DRAFT_STEPS, MAX_STANDING_ORDERS, MAX_TIME_LIMIT_HOURS, MIN_TIME_LIMIT_HOURS } from '../../domain/kernel/index.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLAYER_ID } from './auth.js';
 
 /** Shapes accepted at the edge. Engines validate options and commands themselves. */

@@ -5,8 +5,8 @@ import type { RuntimeContext, RuntimeExtension, Stoppable } from './runtime.js';
 /**
  * Deadlines on your machine: the scheduler's part of the local runtime. Every few seconds it
  * looks at the games waiting on someone (their HEAD items) and asks the service to run every
- * deadline that has passed (lapse a window, end a game on time), as EventBridge Scheduler will
- * in AWS. The clock it reads is the runtime's, which POST /local/clock moves forward.
+ * deadline that has passed (lapse a window, end a game on time, send a reminder), one step at a
+ * time as the scheduler's handler does in AWS (functions/handlers/deadline.ts). The clock it reads is the runtime's, which POST /local/clock moves forward.
  */
 
 /** A clock that runs with the wall clock (or another) and can be moved forward, never back. */
@@ -26,7 +26,7 @@ export function localClock(base: Clock = { now: () => new Date().toISOString() }
   };
 }
 
-/** The games whose earliest pending deadline has passed. */
+/** The games whose next deadline or reminder (the summary's wakeAt) has passed. */
 async function gamesDue(ctx: RuntimeContext, now: string): Promise<string[]> {
   const due: string[] = [];
   const doc = DynamoDBDocumentClient.from(ctx.client);
@@ -43,8 +43,8 @@ async function gamesDue(ctx: RuntimeContext, now: string): Promise<string[]> {
       }),
     );
     for (const item of page.Items ?? []) {
-      const { gameId, summary } = item as { gameId: string; summary?: { pending?: { deadline?: string }[] } };
-      if ((summary?.pending ?? []).some((p) => p.deadline !== undefined && p.deadline <= now)) due.push(gameId);
+      const { gameId, summary } = item as { gameId: string; summary?: { wakeAt?: string } };
+      if (summary?.wakeAt !== undefined && Date.parse(summary.wakeAt) <= Date.parse(now)) due.push(gameId);
     }
     start = page.LastEvaluatedKey;
   } while (start);
@@ -57,7 +57,8 @@ export async function sweepDeadlines(ctx: RuntimeContext, clock: Clock): Promise
   for (const gameId of await gamesDue(ctx, clock.now())) {
     try {
       const r = await ctx.deps.service.runDeadlines(gameId);
-      if (r.lapsed.length || r.timedOut) changed.push(gameId);
+      if (r.lapsed.length || r.timedOut || r.reminded.length) changed.push(gameId);
+      for (const x of r.reminded) ctx.log(`[deadlines] ${gameId}: reminded ${x}`);
       for (const w of r.lapsed) ctx.log(`[deadlines] ${gameId}: window ${w} lapsed to its default`);
       if (r.timedOut) ctx.log(`[deadlines] ${gameId}: ended on time`);
     } catch (e) {

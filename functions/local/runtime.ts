@@ -22,6 +22,7 @@ import type { ApiDeps, RouteModule } from '../http/types.js';
 import type { Mailer } from '../notify/mailer.js';
 import { localClient, startDynamoLocal, type RunningDynamo } from '../store/dynamodb-local.js';
 import { ensureTable } from '../store/table.js';
+import { webClientHandler } from './web-client.js';
 
 /** Something the runtime started and must stop on shutdown (stopped in reverse order). */
 export interface Stoppable {
@@ -84,6 +85,8 @@ export interface LocalRuntimeOptions {
   readonly clock?: Clock;
   /** Fair limits (http/limits.ts); default: FIELDPOST_LIMITS over the deployed defaults. */
   readonly limits?: Readonly<Record<LimitName, Limit>>;
+  /** Serve the built web client from this folder at / (npm start: web/dist; see web-client.ts). */
+  readonly webRoot?: string;
 }
 
 export interface LocalRuntime {
@@ -224,8 +227,8 @@ function tokenEndpoint(body: Buffer, issue: (player: string) => { token: string;
 const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * GET /games/{id}: where the links in local mail land. There is no web client yet, so it
- * shows the game's public summary (what any spectator may see) and how to play it from a
+ * GET /games/{id}: where the links in local mail land. Without the web client (a runtime
+ * started with no webRoot, as most tests do), it shows the game's public summary (what any spectator may see) and how to play it from a
  * terminal.
  */
 /**
@@ -371,6 +374,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
         ),
     });
     const handler: ApiHandler = api.handler;
+    const web = opts.webRoot ? webClientHandler(opts.webRoot) : undefined;
 
     const server = createServer((req, res) => {
       void (async () => {
@@ -399,6 +403,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
             );
             return;
           }
+          const page = web?.(req.method ?? 'GET', path);
+          if (page) return send(res, page);
           const gamePage = /^\/games\/([A-Za-z0-9_-]{1,64})$/.exec(path);
           if (gamePage && req.method === 'GET') return send(res, await gamePageFor(api.deps, gamePage[1]!, `http://${req.headers.host ?? '127.0.0.1'}`));
           if (path === '/verify-email' && req.method === 'GET')

@@ -5,6 +5,7 @@ import { loadEngineModules, withEngines } from './engine-modules.js';
 import { defaultExtensions, startLocalRuntime } from './runtime.js';
 import { deadlinesExtension } from './deadlines.js';
 import { notificationsExtension } from './stream-poller.js';
+import { ensureWebBuild, WEB_DIST } from './web-client.js';
 
 /**
  * `npm start [-- --memory] [--port N] [--data DIR] [--engines path/to/engine.ts]`
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   console.log(
     values.memory ? 'Starting DynamoDB Local in memory (nothing is kept)...' : `Starting DynamoDB Local with data in ${values.data ?? '.data'}/dynamodb ...`,
   );
+  await ensureWebBuild((line) => console.log(line));
   const rt = await startLocalRuntime({
     port,
     memory: values.memory,
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     // that count table items see no read models appear behind their back.
     extensions: [...defaultExtensions, notificationsExtension, deadlinesExtension()],
     ...(values.data ? { dataDir: values.data } : {}),
+    webRoot: WEB_DIST,
     log: (line) => console.log(line),
   });
 
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
 
   const ids = engines.ids();
   console.log(`
+Web client:     ${rt.url}/   (play in the browser: sign in with any player name)
 Fieldpost API:  ${rt.url}   (health: ${rt.url}/v1/health)
 DynamoDB Local: ${rt.endpoint}   table "${rt.tableName}"${rt.dynamoPid ? `   (java pid ${rt.dynamoPid})` : ''}
 Game engines:   ${ids.length ? ids.join(', ') : 'none registered yet (add one in domain/registry.ts, or --engines tests/fixtures/dice-race.ts)'}

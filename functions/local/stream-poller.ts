@@ -10,17 +10,19 @@ import {
   type _Record,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
-import { SmtpMailer, type Mailer } from '../notify/mailer.js';
+import type { Mailer } from '../notify/mailer.js';
 import type { Notifier, RetryPolicy } from '../notify/notifier.js';
 import { InProcessQueue } from '../notify/queue.js';
 import { boardPictureFrom } from '../notify/board-picture.js';
 import { createNotifier, retryPolicyFromEnv } from '../notify/wiring.js';
 import type { WebhookTransport } from '../notify/webhook.js';
 import { ReadModelStore } from '../projections/read-model-store.js';
+import { createTournamentWorld, processTournamentRecords } from '../app/tournament-reactor.js';
 import { processStreamRecords, type BatchResult } from '../projections/stream.js';
 import type { StreamRecordLike } from '../projections/stream-image.js';
 import type { Clock } from '../ports.js';
 import { mailHttp, startMailSink, type MailSink } from './mail-sink.js';
+import { SmtpMailer, smtpMailerFromUrl } from './smtp-mailer.js';
 import type { RuntimeContext, Stoppable } from './runtime.js';
 
 /**
@@ -347,7 +349,7 @@ export interface LocalNotificationsOptions {
 export async function startLocalNotifications(
   ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log' | 'provideMail'> & {
     url?: string;
-    deps?: Pick<RuntimeContext['deps'], 'service'>;
+    deps?: Pick<RuntimeContext['deps'], 'service' | 'engines' | 'clock'>;
   },
   opts: LocalNotificationsOptions = {},
 ): Promise<LocalNotifications> {
@@ -364,8 +366,12 @@ export async function startLocalNotifications(
     let mailSink: MailSink | undefined;
     let mailer = opts.mailer;
     if (!mailer) {
+      const from = env['MAIL_FROM'] ?? 'Fieldpost <turns@fieldpost.local>';
       if (env['SMTP_URL']) {
         ctx.log(`Mail:           sent over SMTP to ${env['SMTP_URL']}`);
+        const relay = smtpMailerFromUrl(env['SMTP_URL'], from);
+        stops.push(async () => relay.close());
+        mailer = relay;
       } else {
         const throwaway = !opts.mailDir && !ctx.dataDir;
         const dir = opts.mailDir ?? (ctx.dataDir ? join(ctx.dataDir, 'mail') : mkdtempSync(join(tmpdir(), 'fieldpost-mail-')));
@@ -373,7 +379,7 @@ export async function startLocalNotifications(
         if (throwaway) stops.push(async () => rmSync(dir, { recursive: true, force: true }));
         mailSink = await startMailSink({ dir, ...(opts.smtpPort !== undefined ? { port: opts.smtpPort } : {}) });
         stops.push(() => mailSink!.stop());
-        const smtp = new SmtpMailer({ host: '127.0.0.1', port: mailSink.port }, env['MAIL_FROM'] ?? 'Fieldpost <turns@fieldpost.local>');
+        const smtp = new SmtpMailer({ host: '127.0.0.1', port: mailSink.port }, from);
         stops.push(async () => smtp.close());
         mailer = smtp;
       }
@@ -402,6 +408,18 @@ export async function startLocalNotifications(
     // The API's verification mail goes through the same mailer, with links to the same place.
     ctx.provideMail?.({ mailer: mailer!, appUrl: env['APP_URL'] ?? 'http://127.0.0.1' });
     const readModels = new ReadModelStore(ctx.client, ctx.tableName);
+    // Tournaments follow the same stream: games made for pairings, results, ratings, the director's notices.
+    const deps = ctx.deps;
+    const reactor = deps
+      ? {
+          world: createTournamentWorld({ client: ctx.client, tableName: ctx.tableName, engines: deps.engines, clock: deps.clock, games: deps.service }),
+          games: deps.service,
+          engines: deps.engines,
+          clock: deps.clock,
+          queue,
+          log: (msg: string) => ctx.log(msg),
+        }
+      : undefined;
     const poller = new StreamPoller({
       client: ctx.client,
       endpoint: ctx.endpoint,
@@ -415,8 +433,18 @@ export async function startLocalNotifications(
         const mark = queue.mark();
         return () => queue.finishedThrough(mark);
       },
-      onRecords: (records) =>
-        processStreamRecords(records, { readModels, queue, log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`) }),
+      // The projector and the tournament reactor read the same records and depend on nothing of each other's: side by side.
+      onRecords: async (records) => {
+        const [projected, reacted] = await Promise.all([
+          processStreamRecords(records, {
+            readModels,
+            queue,
+            log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`),
+          }),
+          reactor ? processTournamentRecords(records, reactor) : { batchItemFailures: [] },
+        ]);
+        return { batchItemFailures: [...projected.batchItemFailures, ...reacted.batchItemFailures] };
+      },
     });
     poller.start();
     stops.push(async () => {

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import type { GameSummary } from '../../domain/kernel/index.js';
+import * as z from 'zod';
+import { REMINDER_LEVELS, type GameSummary } from '../../domain/kernel/index.js';
 import { newlyAsked } from '../projections/asked.js';
 import { wasCancelled } from '../projections/project.js';
 
@@ -8,15 +8,16 @@ import { wasCancelled } from '../projections/project.js';
  * hold only public information, so nothing decided here can reveal a hidden card, a
  * sealed order or a hand: a notice says whose move it is, never what anyone holds.
  */
-export const NOTICE_KINDS = ['turn', 'started', 'ended', 'invited'] as const;
+export const NOTICE_KINDS = ['turn', 'started', 'ended', 'invited', 'reminder', 'tournament'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /**
  * The webhook vocabulary: each notice kind goes out as one event type, in the
- * JSON payload's `type` (README: Notifications).
+ * JSON payload's `type` (README: Notifications). A tournament's notices (a pairing, and for
+ * its director a time-out or a withdrawal) are `tournament.notice`; the others are about one game.
  */
-export type WebhookEventType = `game.${NoticeKind}`;
-export const webhookEventType = (kind: NoticeKind): WebhookEventType => `game.${kind}`;
+export type WebhookEventType = `game.${Exclude<NoticeKind, 'tournament'>}` | 'tournament.notice';
+export const webhookEventType = (kind: NoticeKind): WebhookEventType => (kind === 'tournament' ? 'tournament.notice' : `game.${kind}`);
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = NOTICE_KINDS.map(webhookEventType);
 
 const seatRef = z.object({ seat: z.string(), name: z.string(), player: z.string().nullable() });
@@ -49,6 +50,18 @@ export const noticeSchema = z.object({
   hash: z.string(),
   at: z.string(),
   invitedBy: z.string().optional(),
+  /** Tournament notices: which event, what happened (a pairing; for the director, a time-out or a withdrawal), in words. */
+  tournament: z
+    .object({
+      tournamentId: z.string(),
+      name: z.string(),
+      round: z.number().int().optional(),
+      about: z.enum(['paired', 'time-out', 'withdrawal']),
+      text: z.string(),
+    })
+    .optional(),
+  /** A reminder (kernel/reminders.ts): how much of the recipient's move time is gone, and its deadline. */
+  reminder: z.object({ level: z.enum(REMINDER_LEVELS), deadline: z.string() }).optional(),
   outcome: z
     .object({
       winners: z.array(z.string()),
@@ -156,6 +169,22 @@ export function decideNotices(old: GameSummary | undefined, next: GameSummary): 
     )) {
       notices.push({ ...base(player, seats), key: noticeKey(next.gameId, 'turn', seats, next.version), kind: 'turn', asked: askedOf(seats) });
     }
+  }
+
+  // Reminders: each Game.Reminded (by its seq) once, to the player of the reminded seat.
+  const remindedBefore = new Set((old?.reminders ?? []).map((r) => r.seq));
+  for (const r of next.reminders ?? []) {
+    if (remindedBefore.has(r.seq) || next.status !== 'active') continue;
+    const seat = next.seats.find((s) => s.id === r.seat);
+    const entry = next.pending.find((p) => p.seat === r.seat && p.window === undefined);
+    if (!seat?.player || !entry || r.deadline === undefined) continue;
+    notices.push({
+      ...base(seat.player, [r.seat]),
+      key: noticeKey(next.gameId, 'reminder', [r.seat], r.seq),
+      kind: 'reminder',
+      asked: [{ seat: r.seat, name: seat.name, kind: entry.kind, prompt: entry.prompt, deadline: r.deadline }],
+      reminder: { level: r.level, deadline: r.deadline },
+    });
   }
 
   if (next.status === 'ended' && old?.status !== 'ended' && next.outcome) {

@@ -1,5 +1,4 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { createTransport, type Transporter } from 'nodemailer';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { AUTO_SUBMITTED_HEADERS } from './unsubscribe.js';
 
 /** One outgoing mail. `deliveryId` is stable across retries so duplicates can be recognised. */
@@ -29,13 +28,16 @@ export interface Mailer {
 
 /** Amazon SES v2 (in AWS). The From address must be a verified SES identity. */
 export class SesMailer implements Mailer {
+  /** `client` may be a function that makes it on the first mail (mailerFromEnv). */
   constructor(
-    private readonly client: SESv2Client,
+    private readonly client: SESv2Client | (() => Promise<SESv2Client>),
     private readonly from: string,
     private readonly configurationSet?: string,
   ) {}
   async send(m: OutgoingMail): Promise<void> {
-    await this.client.send(
+    const { SendEmailCommand } = await import('@aws-sdk/client-sesv2');
+    const client = typeof this.client === 'function' ? await this.client() : this.client;
+    await client.send(
       new SendEmailCommand({
         FromEmailAddress: this.from,
         Destination: { ToAddresses: [m.to] },
@@ -65,57 +67,13 @@ export class SesMailer implements Mailer {
   }
 }
 
-/** Plain SMTP through nodemailer: locally into the mail sink, or any relay a club runs. */
-export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
-  constructor(
-    opts: { host: string; port: number; secure?: boolean; user?: string; pass?: string },
-    private readonly from: string,
-  ) {
-    this.transport = createTransport({
-      host: opts.host,
-      port: opts.port,
-      secure: opts.secure ?? false,
-      // The local sink speaks plain SMTP on loopback; a real relay negotiates STARTTLS itself.
-      ignoreTLS: opts.host === '127.0.0.1' || opts.host === 'localhost',
-      ...(opts.user ? { auth: { user: opts.user, pass: opts.pass ?? '' } } : {}),
-    });
-  }
-  async send(m: OutgoingMail): Promise<void> {
-    const domain = /@([^>\s]+)/.exec(this.from)?.[1] ?? 'fieldpost.local';
-    await this.transport.sendMail({
-      from: this.from,
-      to: m.to,
-      subject: m.subject,
-      text: m.text,
-      html: m.html,
-      messageId: `<${m.deliveryId}@${domain}>`,
-      ...(m.attachments?.length
-        ? { attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })) }
-        : {}),
-      headers: mailHeaders(m),
-    });
-  }
-  close(): void {
-    this.transport.close();
-  }
-}
-
-/** SMTP_URL (smtp://host:port) selects SMTP; otherwise SES in the Lambda's region. */
+/**
+ * The deployed mailer: SES in the Lambda's region. SMTP (nodemailer) is the local runtime's
+ * (functions/local/smtp-mailer.ts), so it never enters a Lambda bundle.
+ */
 export function mailerFromEnv(env: Readonly<Record<string, string | undefined>>): Mailer {
-  const from = env['MAIL_FROM'] ?? 'Fieldpost <turns@fieldpost.local>';
-  const smtp = env['SMTP_URL'];
-  if (smtp) {
-    const u = new URL(smtp);
-    return new SmtpMailer(
-      {
-        host: u.hostname,
-        port: Number(u.port || 25),
-        secure: u.protocol === 'smtps:',
-        ...(u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : {}),
-      },
-      from,
-    );
-  }
-  return new SesMailer(new SESv2Client({}), from, env['SES_CONFIGURATION_SET']);
+  // The SES SDK is loaded with the first mail, not at cold start: most API calls send none.
+  let client: Promise<SESv2Client> | undefined;
+  const ses = () => (client ??= import('@aws-sdk/client-sesv2').then((m) => new m.SESv2Client({})));
+  return new SesMailer(ses, env['MAIL_FROM'] ?? 'Fieldpost <turns@fieldpost.local>', env['SES_CONFIGURATION_SET']);
 }

@@ -101,8 +101,10 @@ const unsubscribeNote = (kind: Notice['kind']) =>
 export const deliveryIdOf = (key: string, player: string, channel: string) =>
   `dlv_${createHash('sha256').update(`${key}\n${player}\n${channel}`).digest('hex').slice(0, 32)}`;
 
-function channelsOf(s: NotificationSettings | undefined, kind: Notice['kind'], nowIso: string): Channel[] {
+function channelsOf(s: NotificationSettings | undefined, kind: Notice['kind'], nowIso: string, reminder?: Notice['reminder']): Channel[] {
   if (!s) return [];
+  // A reminder level the player turned off goes nowhere.
+  if (reminder && (s.remindersOff ?? []).includes(reminder.level)) return [];
   // An unverified address stays a channel so the skipped notice is recorded where its owner looks.
   // A kind of notice the player turned off for mail (settings, or a mail's unsubscribe link) is not mailed.
   return [
@@ -138,7 +140,7 @@ export class Notifier {
       await this.deps.queue.enqueue([job], Math.min(SQS_MAX_DELAY_SECONDS, left));
       return [];
     }
-    const all = channelsOf(await this.deps.settings.get(notice.player), notice.kind, this.deps.clock.now());
+    const all = channelsOf(await this.deps.settings.get(notice.player), notice.kind, this.deps.clock.now(), notice.reminder);
     const rendered = renderNotice(notice, this.deps.appUrl);
     if (job.channel !== undefined) {
       // A scheduled retry of one channel (requeue mode), or a re-check of a claim left 'sending'.
@@ -149,7 +151,8 @@ export class Notifier {
       if (taken === false) return [{ channel: ch.id, outcome: await this.recheckIfSending(notice, ch.id) }];
       return [await this.deliverTaken(notice, rendered, ch, attempt, taken)];
     }
-    if (notice.kind === 'turn' && (await this.deps.isStale?.(notice))) return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
+    if ((notice.kind === 'turn' || notice.kind === 'reminder') && (await this.deps.isStale?.(notice)))
+      return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
     // On a replay the ledger returns the channels chosen the first time, so a channel
     // added since then does not receive old news.
     // Opened even with no channels: a channel added later must not receive this notice on a replay.

@@ -28,6 +28,10 @@ export interface JsonPayload {
   };
   readonly invitedBy?: string;
   readonly outcome?: Notice['outcome'];
+  /** Tournament notices: the tournament, the round, what happened and the same in words. */
+  readonly tournament?: Notice['tournament'];
+  /** game.reminder: how much of the move time is gone (50%, 80%, or 24h: a day left) and the deadline. */
+  readonly reminder?: Notice['reminder'];
 }
 
 /** Slack mrkdwn treats &, < and > as markup. */
@@ -53,6 +57,8 @@ export function webhookPayload(format: WebhookFormat, n: Notice, r: Rendered, de
         game: { id: n.gameId, title: n.title, engine: n.engine, url: r.link, version: n.version, hash: n.hash },
         ...(n.invitedBy !== undefined ? { invitedBy: n.invitedBy } : {}),
         ...(n.outcome ? { outcome: n.outcome } : {}),
+        ...(n.tournament ? { tournament: n.tournament } : {}),
+        ...(n.reminder ? { reminder: n.reminder } : {}),
       };
       return p;
     }

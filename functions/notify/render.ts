@@ -34,8 +34,11 @@ const endSeats = (n: Notice) => [
 
 const kindNote = { move: '', sealed: ' (a sealed order: nobody sees it until all have submitted)', reaction: " (a reaction on another seat's turn)" } as const;
 
+/** A tournament notice's link: the game it is about, or the tournament itself. */
+const tournamentLink = (appUrl: string, tournamentId: string) => `${appUrl.replace(/\/+$/, '')}/v1/tournaments/${encodeURIComponent(tournamentId)}`;
+
 export function renderNotice(n: Notice, appUrl: string): Rendered {
-  const link = gameLink(appUrl, n.gameId);
+  const link = n.kind === 'tournament' && n.gameId === '' && n.tournament ? tournamentLink(appUrl, n.tournament.tournamentId) : gameLink(appUrl, n.gameId);
   const opponents = listing(n.opponents.map(who));
   const partners = n.partners?.length ? listWords(n.partners.map(who), '') : '';
   const withPartners = partners ? `, with your partner${n.partners!.length > 1 ? 's' : ''} ${partners}` : '';
@@ -65,14 +68,29 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
       headline = `${n.player}: ${game} against ${opponents} is over (${verdict}: ${n.outcome ? withSideNames(n.outcome.reason, endSeats(n)) : 'ended'}).`;
       break;
     }
+    case 'reminder': {
+      const gone = n.reminder?.level === '24h' ? 'a day of your time is left' : `${n.reminder?.level ?? 'most'} of your time is gone`;
+      subject = `Reminder: ${gone} in ${n.title} against ${opponents}`;
+      headline = `${n.player}: ${gone} for your move in ${game} against ${opponents}${withPartners}; move by ${n.reminder?.deadline ?? deadline ?? 'the deadline'} or lose on time.`;
+      break;
+    }
     case 'invited':
       subject = `${n.invitedBy ?? 'Someone'} invited you to ${n.title}`;
       headline = `${n.player}: ${n.invitedBy ?? 'someone'} reserved a seat for you in ${game}; join it to play against ${opponents}.`;
       break;
+    case 'tournament':
+      subject = `${n.tournament?.name ?? 'Tournament'}: ${n.tournament?.about === 'paired' ? `round ${n.tournament.round ?? ''} paired` : (n.tournament?.about ?? 'news')}`;
+      headline = `${n.player}: ${n.tournament?.text ?? ''}`;
+      break;
   }
   // Seats are named by side ("United States"), never by id ("us").
   const seats = endSeats(n);
-  const lines = [`Hello ${n.player},`, '', headline.slice(n.player.length + 2), `You play ${listing(n.seats.map((id) => sideName(seats, id)))}.`];
+  const lines = [
+    `Hello ${n.player},`,
+    '',
+    headline.slice(n.player.length + 2),
+    ...(n.seats.length ? [`You play ${listing(n.seats.map((id) => sideName(seats, id)))}.`] : []),
+  ];
   if (asked.length) lines.push('', 'What is asked:', ...asked.map((a) => `  - ${a}`), '', deadline ? `Deadline: ${deadline}` : 'Deadline: none set.');
   if (n.kind === 'ended' && n.outcome) {
     lines.push(

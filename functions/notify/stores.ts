@@ -22,12 +22,14 @@ export class DynamoSettingsStore implements SettingsStore {
   async get(player: string): Promise<NotificationSettings | undefined> {
     const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: this.key(player), ConsistentRead: true }));
     if (!r.Item) return undefined;
-    const { email, webhooks, emailVerifiedAt, emailVerification, verificationMailedAt, emailOff, unsubscribeKey } = r.Item as NotificationSettings & {
-      webhooks?: NotificationSettings['webhooks'];
-    };
+    const { email, webhooks, emailVerifiedAt, emailVerification, verificationMailedAt, emailOff, remindersOff, unsubscribeKey } =
+      r.Item as NotificationSettings & {
+        webhooks?: NotificationSettings['webhooks'];
+      };
     return {
       ...(email ? { email } : {}),
       ...(emailOff?.length ? { emailOff: [...emailOff] } : {}),
+      ...(remindersOff?.length ? { remindersOff: [...remindersOff] } : {}),
       ...(unsubscribeKey ? { unsubscribeKey } : {}),
       ...(email && emailVerifiedAt ? { emailVerifiedAt } : {}),
       ...(email && emailVerification ? { emailVerification: { tokenHash: emailVerification.tokenHash, expiresAt: emailVerification.expiresAt } } : {}),
@@ -36,7 +38,7 @@ export class DynamoSettingsStore implements SettingsStore {
     };
   }
   async put(player: string, settings: NotificationSettings): Promise<void> {
-    const { email, emailVerifiedAt, emailVerification, verificationMailedAt, webhooks, emailOff, unsubscribeKey } = settings;
+    const { email, emailVerifiedAt, emailVerification, verificationMailedAt, webhooks, emailOff, remindersOff, unsubscribeKey } = settings;
     await this.doc.send(
       new PutCommand({
         TableName: this.tableName,
@@ -49,6 +51,7 @@ export class DynamoSettingsStore implements SettingsStore {
           ...(email && emailVerification ? { emailVerification } : {}),
           ...(verificationMailedAt ? { verificationMailedAt } : {}),
           ...(emailOff?.length ? { emailOff } : {}),
+          ...(remindersOff?.length ? { remindersOff } : {}),
           ...(unsubscribeKey ? { unsubscribeKey } : {}),
           webhooks,
         },

@@ -91,12 +91,16 @@ export function createNotifier(opts: {
 
 /**
  * A turn notice is stale when the game's summary read model (written before the notice was
- * queued) says one of its seats is no longer pending since the notice's version.
+ * queued) says one of its seats is no longer pending since the notice's version; a reminder,
+ * when its seat is no longer waited on since before it.
  */
 export function turnIsStale(models: Pick<ReadModelStore, 'getSummary'>): (n: Notice) => Promise<boolean> {
   return async (n) => {
     const s = await models.getSummary(n.gameId);
     if (!s || s.version < n.version) return false;
-    return n.seats.some((seat) => (Object.hasOwn(s.pendingSince, seat) ? s.pendingSince[seat]?.version : undefined) !== n.version);
+    const since = (seat: string) => (Object.hasOwn(s.pendingSince, seat) ? s.pendingSince[seat]?.version : undefined);
+    // A reminder is old news once the seat has moved: it is no longer pending since before the reminder.
+    if (n.kind === 'reminder') return n.seats.some((seat) => (since(seat) ?? Infinity) > n.version);
+    return n.seats.some((seat) => since(seat) !== n.version);
   };
 }

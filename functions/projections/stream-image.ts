@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import type { GameSummary } from '../../domain/kernel/index.js';
+import * as z from 'zod';
+import { REMINDER_LEVELS, type GameSummary } from '../../domain/kernel/index.js';
 
 /**
  * DynamoDB stream records as both Lambda (aws-lambda's DynamoDBRecord) and the local
@@ -61,6 +61,11 @@ export const gameSummarySchema = z.object({
   timeLimitHours: z.number().optional(),
   windowShare: z.number().optional(),
   pending: z.array(pendingSchema),
+  timeControl: z.looseObject({ kind: z.enum(['per-move', 'bank']), days: z.number() }).optional(),
+  weekendsOff: z.literal(true).optional(),
+  banks: z.array(z.object({ seat: z.string(), ms: z.number() })).optional(),
+  wakeAt: z.string().optional(),
+  reminders: z.array(z.object({ seat: z.string(), level: z.enum(REMINDER_LEVELS), seq: z.number().int(), deadline: z.string().optional() })).optional(),
   outcome: outcomeSchema.optional(),
 });
 

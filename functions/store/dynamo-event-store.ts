@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope, GameState } from '../../domain/kernel/index.js';
 import {
   AppError,
@@ -12,13 +12,19 @@ import {
   type LoadedStream,
   type Snapshot,
 } from '../ports.js';
+import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent } from './event-batch.js';
 import { itemSize, MAX_ITEM_BYTES, MAX_TRANSACT_BYTES, MAX_TRANSACT_ITEMS } from './item-size.js';
 
 /**
  * The event store on the one DynamoDB table (layout in functions/ports.ts). A game is one
- * partition: events EV#<seq>, then HEAD, SECRET and SNAP, which sort after every event, so
- * one reverse Query returns the snapshot, the seed, the head and the newest events; and
- * every append is one TransactWriteItems guarded by the head's version.
+ * partition. New games use the tip layout (after Equinox's DynamoStore): HEAD is the tip and
+ * holds, besides the head, the events after the snapshot (one compressed record per command);
+ * SNAP holds the snapshot and SECRET the seed. A load is one Query returning SNAP, SECRET and
+ * HEAD; an append is one conditional UpdateItem of HEAD, or, when the service hands a new
+ * snapshot, one TransactWriteItems that moves the tip's events out to batch items (B#<first seq>),
+ * writes SNAP and empties the tip. Games written in the item-per-event layout (EV#<seq> items,
+ * a CMD# item per command) keep loading and appending as they were: the same Query returns
+ * their newest events after HEAD.
  */
 export interface DynamoEventStoreOptions {
   readonly client: DynamoDBClient | DynamoDBDocumentClient;
@@ -31,7 +37,11 @@ export interface DynamoEventStoreOptions {
   readonly snapshotInterval?: number;
   /** How many recent commandIds HEAD remembers. */
   readonly recentLimit?: number;
+  /** The layout new games are created in: 'tip' (default), or the older 'item-per-event' (tests of games stored before the tip). */
+  readonly newGames?: Layout;
 }
+
+type Layout = 'tip' | 'item-per-event';
 
 /** Counters a test or the benchmark can read; they never affect behaviour. */
 export interface StoreStats {
@@ -44,16 +54,32 @@ export interface StoreStats {
   appends: number;
   snapshotsWritten: number;
   snapshotsSkipped: number;
+  /** Appends that moved the tip's events out to batch items. */
+  calves: number;
+  /** Appends that had to read the tip first (no load of it by this store at that version). */
+  tipRereads: number;
 }
 
 export const DEFAULT_SNAPSHOT_INTERVAL = 50;
 const DEFAULT_RECENT = 50;
 const EV = 'EV#';
+/** Batch items of the tip layout sort before CMD# and EV#, outside the load's range. */
+const BATCH = 'B#';
+const TIP = 2;
+/** Stay under DynamoDB's 400 KB per item with room for the head's own attributes. */
+const MAX_BATCH_BYTES = 300 * 1024;
 const MAX_SEQ_SK = `${EV}9999999999`;
 
 export const gamePk = (gameId: string): string => `GAME#${gameId}`;
 export const eventSk = (seq: number): string => `${EV}${String(seq).padStart(10, '0')}`;
 export const commandSk = (commandId: string): string => `CMD#${commandId}`;
+const batchSk = (firstSeq: number): string => `${BATCH}${String(firstSeq).padStart(10, '0')}`;
+
+/** What this store saw of a tip-layout game's tip, so an append that moves it out need not read it again. */
+interface TipSeen {
+  readonly version: number;
+  readonly evs: readonly Uint8Array[];
+}
 
 interface HeadItem {
   version: number;
@@ -66,7 +92,20 @@ export class DynamoEventStore implements EventStore {
   readonly tableName: string;
   readonly snapshotInterval: number;
   readonly recentLimit: number;
-  readonly stats: StoreStats = { loads: 0, loadQueries: 0, extraPages: 0, tornReads: 0, appends: 0, snapshotsWritten: 0, snapshotsSkipped: 0 };
+  readonly newGames: Layout;
+  readonly stats: StoreStats = {
+    loads: 0,
+    loadQueries: 0,
+    extraPages: 0,
+    tornReads: 0,
+    appends: 0,
+    snapshotsWritten: 0,
+    snapshotsSkipped: 0,
+    calves: 0,
+    tipRereads: 0,
+  };
+  /** Layout and tip by game, from this store's own loads and appends (bounded; a miss costs one read). */
+  private readonly seen = new Map<string, { layout: Layout; tip?: TipSeen }>();
 
   constructor(opts: DynamoEventStoreOptions) {
     this.doc =
@@ -76,6 +115,13 @@ export class DynamoEventStore implements EventStore {
     this.tableName = opts.tableName;
     this.snapshotInterval = opts.snapshotInterval ?? DEFAULT_SNAPSHOT_INTERVAL;
     this.recentLimit = opts.recentLimit ?? DEFAULT_RECENT;
+    this.newGames = opts.newGames ?? 'tip';
+  }
+
+  private remember(gameId: string, layout: Layout, tip?: TipSeen): void {
+    this.seen.delete(gameId);
+    this.seen.set(gameId, { layout, ...(tip ? { tip } : {}) });
+    if (this.seen.size > 512) this.seen.delete(this.seen.keys().next().value!);
   }
 
   async load(gameId: string): Promise<LoadedStream | undefined> {
@@ -98,6 +144,7 @@ export class DynamoEventStore implements EventStore {
     let snapshot: Snapshot | undefined;
     /** Newest first. */
     const events: EventEnvelope[] = [];
+    let tipHead: Record<string, unknown> | undefined;
     let startKey: Record<string, unknown> | undefined;
     let limit = this.snapshotInterval + 3;
     for (let page = 0; ; page++) {
@@ -118,6 +165,7 @@ export class DynamoEventStore implements EventStore {
         const sk = item['sk'] as string;
         if (sk === 'SNAP') snapshot = decodeSnapshot(item);
         else if (sk === 'SECRET') seed = item['seed'] as string;
+        else if (sk === 'HEAD' && item['layout'] === TIP) tipHead = item;
         else if (sk === 'HEAD')
           head = {
             version: item['version'] as number,
@@ -132,6 +180,8 @@ export class DynamoEventStore implements EventStore {
         }
       }
       startKey = out.LastEvaluatedKey;
+      // SNAP, SECRET and HEAD sort last: a tip-layout game is whole in the first page.
+      if (tipHead) return this.fromTip(gameId, tipHead, seed, snapshot);
       if (!head) {
         if (!startKey && events.length === 0 && !snapshot && seed === undefined) return undefined;
         if (!startKey) return 'torn';
@@ -153,20 +203,255 @@ export class DynamoEventStore implements EventStore {
     if (lastSeq !== head.version) return 'torn';
     const lastHash = tail.length ? tail[tail.length - 1]!.hash : snapshot!.state.meta.hash;
     if (lastHash !== head.hash) return 'torn';
+    this.remember(gameId, 'item-per-event');
     return { gameId, version: head.version, hash: head.hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: head.recent ?? {} };
   }
 
+  private fromTip(gameId: string, item: Record<string, unknown>, seed: string | undefined, snapshot: Snapshot | undefined): LoadedStream | 'torn' {
+    const version = item['version'] as number;
+    const hash = item['hash'] as string;
+    const snapVersion = (item['snapVersion'] as number | undefined) ?? 0;
+    // SNAP and HEAD are written together; a Query may see one transaction's SNAP and another's HEAD.
+    if (seed === undefined || (snapshot?.version ?? 0) !== snapVersion) return 'torn';
+    const evs = (item['evs'] as Uint8Array[] | undefined) ?? [];
+    const tail = evs.flatMap((b) => decodeCommand(gameId, b));
+    for (const [i, e] of tail.entries()) if (e.seq !== snapVersion + i + 1) return 'torn';
+    const lastHash = tail.length ? tail[tail.length - 1]!.hash : snapshot?.state.meta.hash;
+    if ((tail.length ? tail[tail.length - 1]!.seq : snapVersion) !== version || lastHash !== hash) {
+      throw new Error(`game ${gameId}: the tip's events do not end at its head (version ${version}); the stored game is damaged`);
+    }
+    this.remember(gameId, 'tip', { version, evs });
+    return { gameId, version, hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: decodeRecent(item['recent'] as Uint8Array | undefined) };
+  }
+
   async append(req: AppendRequest): Promise<void> {
-    const { gameId, expectedVersion, events, commandId } = req;
-    const pk = gamePk(gameId);
-    const first = events[0];
-    const last = events[events.length - 1];
-    if (!first || !last) throw new Error('append needs at least one event');
+    const { gameId, expectedVersion, events } = req;
     events.forEach((e, i) => {
       if (e.seq !== expectedVersion + i + 1 || e.gameId !== gameId)
         throw new Error(`event ${i} of the append is numbered ${e.seq} for game ${e.gameId}, expected ${expectedVersion + i + 1} for ${gameId}`);
     });
+    if (!events.length) throw new Error('append needs at least one event');
     if (expectedVersion === 0 && req.seed === undefined) throw new Error('creating a game needs its seed');
+    const layout = expectedVersion === 0 ? this.newGames : this.seen.get(gameId)?.layout;
+    if (layout === 'item-per-event') return this.appendItems(req);
+    try {
+      await this.appendTip(req);
+    } catch (e) {
+      // A game this store has not loaded yet may be an older one: its HEAD has no tip.
+      if (e instanceof NotATip) return this.appendItems(req);
+      throw e;
+    }
+  }
+
+  /** The tip layout: one conditional UpdateItem, or one transaction that moves the tip out with a new snapshot. */
+  private async appendTip(req: AppendRequest): Promise<void> {
+    const { gameId, expectedVersion, events, commandId } = req;
+    const pk = gamePk(gameId);
+    const last = events[events.length - 1]!;
+    const record: CommandRecord = { from: events[0]!.seq, to: last.seq };
+    const key = commandKey(commandId);
+    const known = this.seen.get(gameId)?.tip;
+    if (known?.version === expectedVersion) {
+      const recent = req.recent ?? {};
+      const prior = Object.hasOwn(recent, key) ? recent[key] : undefined;
+      if (prior) throw new DuplicateCommandError(prior);
+      for (const b of known.evs) {
+        const evs = decodeCommand(gameId, b);
+        if (evs[0]?.commandId === commandId) throw new DuplicateCommandError({ from: evs[0].seq, to: evs[evs.length - 1]!.seq });
+      }
+    }
+    const batch = encodeCommand(events);
+    if (batch.byteLength > MAX_ITEM_BYTES && !req.snapshot) {
+      throw new AppError(
+        413,
+        'store/command-too-large',
+        `This command's events come to ${Math.ceil(batch.byteLength / 1024)} KB compressed; one command may write at most ${MAX_ITEM_BYTES / 1024} KB. Nothing was written.`,
+      );
+    }
+    const head = {
+      gameId,
+      version: last.seq,
+      hash: last.hash,
+      engine: req.summary.engine,
+      status: req.summary.status,
+      updatedAt: last.at,
+      summary: req.summary,
+      recent: encodeRecent(this.nextRecent(req.recent ?? {}, key, record)),
+    };
+    this.stats.appends += 1;
+
+    let snap = req.snapshot ? encodeSnapshot(pk, gameId, req.snapshot) : undefined;
+    if (snap && itemSize(snap) > MAX_ITEM_BYTES) {
+      // A snapshot that does not fit is skipped: the tip just keeps the events.
+      this.stats.snapshotsSkipped += 1;
+      snap = undefined;
+    }
+    if (expectedVersion === 0) return this.createTip(req, head, batch, snap);
+    if (!snap) {
+      try {
+        await this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk, sk: 'HEAD' },
+            UpdateExpression:
+              'SET #v = :v, #h = :h, engine = :engine, #s = :status, updatedAt = :at, summary = :summary, recent = :recent, evs = list_append(evs, :evs)',
+            ConditionExpression: '#v = :expected AND layout = :tip',
+            ExpressionAttributeNames: { '#v': 'version', '#h': 'hash', '#s': 'status' },
+            ExpressionAttributeValues: {
+              ':v': head.version,
+              ':h': head.hash,
+              ':engine': head.engine,
+              ':status': head.status,
+              ':at': head.updatedAt,
+              ':summary': head.summary,
+              ':recent': head.recent,
+              ':evs': [batch],
+              ':expected': expectedVersion,
+              ':tip': TIP,
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+      } catch (e) {
+        throw this.tipRefusal(e, gameId, commandId, expectedVersion);
+      }
+      const evs = known?.version === expectedVersion ? [...known.evs, batch] : undefined;
+      if (evs) this.remember(gameId, 'tip', { version: head.version, evs });
+      else this.seen.delete(gameId);
+      return;
+    }
+
+    // A new snapshot: the tip's events and this command's go to batch items, the tip starts empty.
+    let tipEvs = known?.version === expectedVersion ? known.evs : undefined;
+    if (!tipEvs) {
+      this.stats.tipRereads += 1;
+      const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: 'HEAD' }, ConsistentRead: true }));
+      if (out.Item?.['layout'] !== TIP) throw new NotATip();
+      if (out.Item['version'] !== expectedVersion) throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
+      tipEvs = (out.Item['evs'] as Uint8Array[] | undefined) ?? [];
+    }
+    const batches = batchItems(pk, gameId, [...tipEvs, batch]);
+    const items = [
+      ...batches.map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
+      { Put: { TableName: this.tableName, Item: snap } },
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: { pk, sk: 'HEAD' },
+          UpdateExpression:
+            'SET #v = :v, #h = :h, engine = :engine, #s = :status, updatedAt = :at, summary = :summary, recent = :recent, evs = :evs, snapVersion = :snap',
+          ConditionExpression: '#v = :expected AND layout = :tip',
+          ExpressionAttributeNames: { '#v': 'version', '#h': 'hash', '#s': 'status' },
+          ExpressionAttributeValues: {
+            ':v': head.version,
+            ':h': head.hash,
+            ':engine': head.engine,
+            ':status': head.status,
+            ':at': head.updatedAt,
+            ':summary': head.summary,
+            ':recent': head.recent,
+            ':evs': [],
+            ':snap': snap['version'] as number,
+            ':expected': expectedVersion,
+            ':tip': TIP,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+        },
+      },
+    ];
+    this.checkTransaction([...batches, snap]);
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (e) {
+      const reasons = cancellationReasons(e);
+      const headReason = reasons?.[reasons.length - 1];
+      if (headReason?.Code === 'ConditionalCheckFailed')
+        throw this.tipRefusal({ name: 'ConditionalCheckFailedException', Item: headReason.Item }, gameId, commandId, expectedVersion);
+      if (reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict'))
+        throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
+      if (!reasons && isItemSizeError(e))
+        throw new AppError(413, 'store/command-too-large', 'This command writes more than DynamoDB accepts in one item or transaction. Nothing was written.');
+      throw e;
+    }
+    this.stats.snapshotsWritten += 1;
+    this.stats.calves += 1;
+    this.remember(gameId, 'tip', { version: head.version, evs: [] });
+  }
+
+  private async createTip(req: AppendRequest, head: Record<string, unknown>, batch: Uint8Array, snap: Record<string, unknown> | undefined): Promise<void> {
+    const { gameId } = req;
+    const pk = gamePk(gameId);
+    const items: { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string } }[] = [
+      { Put: { TableName: this.tableName, Item: { pk, sk: 'SECRET', gameId, seed: req.seed }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ];
+    if (snap) {
+      items.push(
+        ...batchItems(pk, gameId, [batch]).map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
+      );
+      items.push({ Put: { TableName: this.tableName, Item: snap } });
+    }
+    const tip = { pk, sk: 'HEAD', layout: TIP, ...head, evs: snap ? [] : [batch], snapVersion: snap ? (snap['version'] as number) : 0 };
+    items.push({ Put: { TableName: this.tableName, Item: tip, ConditionExpression: 'attribute_not_exists(pk)' } });
+    this.checkTransaction(items.map((i) => i.Put.Item));
+    try {
+      await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (e) {
+      const reasons = cancellationReasons(e);
+      if (reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict'))
+        throw new ConcurrencyError(`game ${gameId} already exists`);
+      throw e;
+    }
+    if (snap) this.stats.snapshotsWritten += 1;
+    this.remember(gameId, 'tip', { version: head['version'] as number, evs: tip.evs });
+  }
+
+  /** Every item within DynamoDB's item limit, and the whole within the transaction's; 413 otherwise. */
+  private checkTransaction(items: readonly Record<string, unknown>[]): void {
+    let total = 0;
+    for (const item of items) {
+      const size = itemSize(item);
+      total += size;
+      if (size > MAX_ITEM_BYTES)
+        throw new AppError(
+          413,
+          'store/item-too-large',
+          `The game's ${String(item['sk'])} record would take ${Math.ceil(size / 1024)} KB, over the ${MAX_ITEM_BYTES / 1024} KB limit. Nothing was written.`,
+        );
+    }
+    if (items.length > MAX_TRANSACT_ITEMS || total > MAX_TRANSACT_BYTES)
+      throw new AppError(
+        413,
+        'store/command-too-large',
+        `This command's events come to ${Math.ceil(total / 1024)} KB compressed; one command may write at most ${Math.floor(MAX_TRANSACT_BYTES / 1024)} KB. Nothing was written.`,
+      );
+  }
+
+  /** Why a conditional write on the tip failed: this command already applied, an older layout, or another command first. */
+  private tipRefusal(e: unknown, gameId: string, commandId: string, expectedVersion: number): Error {
+    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') return e as Error;
+    const old = (e as { Item?: Record<string, unknown> }).Item;
+    const item = old ? unmarshallMaybe(old) : undefined;
+    if (item && item['layout'] !== TIP && item['sk'] === 'HEAD') return new NotATip();
+    if (item) {
+      const recent = decodeRecent(item['recent'] as Uint8Array | undefined);
+      const key = commandKey(commandId);
+      const prior = Object.hasOwn(recent, key) ? recent[key] : undefined;
+      if (prior) return new DuplicateCommandError(prior);
+      for (const b of (item['evs'] as Uint8Array[] | undefined) ?? []) {
+        const evs = decodeCommand(gameId, b);
+        if (evs[0]?.commandId === commandId) return new DuplicateCommandError({ from: evs[0].seq, to: evs[evs.length - 1]!.seq });
+      }
+    }
+    this.seen.delete(gameId);
+    return new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
+  }
+
+  /** The item-per-event layout: CMD, HEAD and every event in one TransactWriteItems. */
+  private async appendItems(req: AppendRequest): Promise<void> {
+    const { gameId, expectedVersion, events, commandId } = req;
+    const pk = gamePk(gameId);
+    const first = events[0]!;
+    const last = events[events.length - 1]!;
     const record: CommandRecord = { from: first.seq, to: last.seq };
 
     const puts: {
@@ -198,7 +483,7 @@ export class DynamoEventStore implements EventStore {
       ...(expectedVersion === 0
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
         : {
-            ConditionExpression: '#v = :expected',
+            ConditionExpression: '#v = :expected AND attribute_not_exists(layout)',
             ExpressionAttributeNames: { '#v': 'version' },
             ExpressionAttributeValues: { ':expected': expectedVersion },
           }),
@@ -253,6 +538,7 @@ export class DynamoEventStore implements EventStore {
     }
 
     this.stats.appends += 1;
+    this.remember(gameId, 'item-per-event');
     try {
       await this.doc.send(new TransactWriteCommand({ TransactItems: puts.map((p) => ({ Put: { TableName: this.tableName, ...p } })) }));
     } catch (e) {
@@ -290,14 +576,56 @@ export class DynamoEventStore implements EventStore {
     ]);
   }
 
+  /**
+   * Where a command's events are. Tip layout: the head's recent commands, then the tip's events,
+   * then the batch items' command keys (a Query with a filter: only for retries of old commands).
+   */
   async getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined> {
-    const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: gamePk(gameId), sk: commandSk(commandId) }, ConsistentRead: true }));
-    return out.Item ? { from: out.Item['from'] as number, to: out.Item['to'] as number } : undefined;
+    const pk = gamePk(gameId);
+    const cmd = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: commandSk(commandId) }, ConsistentRead: true }));
+    if (cmd.Item) return { from: cmd.Item['from'] as number, to: cmd.Item['to'] as number };
+    const head = (await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: 'HEAD' }, ConsistentRead: true }))).Item;
+    if (head?.['layout'] !== TIP) return undefined;
+    const key = commandKey(commandId);
+    const recent = decodeRecent(head['recent'] as Uint8Array | undefined);
+    const hit = Object.hasOwn(recent, key) ? recent[key] : undefined;
+    const candidates: Uint8Array[] = [...((head['evs'] as Uint8Array[] | undefined) ?? [])];
+    let startKey: Record<string, unknown> | undefined;
+    if (!hit) {
+      do {
+        const page: QueryCommandOutput = await this.doc.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :b)',
+            FilterExpression: 'contains(cmds, :k)',
+            ExpressionAttributeValues: { ':pk': pk, ':b': BATCH, ':k': key },
+            ConsistentRead: true,
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+          }),
+        );
+        for (const item of page.Items ?? []) candidates.push(...((item['evs'] as Uint8Array[] | undefined) ?? []));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+    }
+    // The key is a hash: the events themselves say whether it is this command.
+    for (const b of candidates) {
+      const evs = decodeCommand(gameId, b);
+      if (evs[0]?.commandId === commandId) return { from: evs[0].seq, to: evs[evs.length - 1]!.seq };
+    }
+    return hit;
   }
 
   async readEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]> {
     const out: EventEnvelope[] = [];
     if (limit <= 0) return out;
+    let layout = this.seen.get(gameId)?.layout;
+    if (!layout) {
+      const head = await this.doc.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: gamePk(gameId), sk: 'HEAD' }, ProjectionExpression: 'layout', ConsistentRead: true }),
+      );
+      layout = head.Item?.['layout'] === TIP ? 'tip' : 'item-per-event';
+    }
+    if (layout === 'tip') return this.readTipEvents(gameId, after, limit);
     let startKey: Record<string, unknown> | undefined;
     do {
       const page: QueryCommandOutput = await this.doc.send(
@@ -316,6 +644,77 @@ export class DynamoEventStore implements EventStore {
     } while (startKey && out.length < limit);
     return out;
   }
+
+  /** The tip layout's events after `after`: the batch items that hold any, then the tip (HEAD sorts after every batch). */
+  private async readTipEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]> {
+    const out: EventEnvelope[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :b AND :head',
+          FilterExpression: 'attribute_not_exists(#last) OR #last > :after',
+          ExpressionAttributeNames: { '#last': 'last' },
+          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':b': BATCH, ':head': 'HEAD', ':after': after },
+          ConsistentRead: true,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const sk = item['sk'] as string;
+        if (sk !== 'HEAD' && !sk.startsWith(BATCH)) continue;
+        for (const b of (item['evs'] as Uint8Array[] | undefined) ?? []) {
+          for (const e of decodeCommand(gameId, b, true)) if (e.seq > after && out.length < limit) out.push(e);
+        }
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && out.length < limit);
+    return out;
+  }
+}
+
+/** Signals an append to the tip layout that met a HEAD of the older layout. */
+class NotATip extends Error {
+  override name = 'NotATip';
+}
+
+/** The tip's command records as batch items of at most MAX_BATCH_BYTES each, keyed by their first event. */
+function batchItems(pk: string, gameId: string, commands: readonly Uint8Array[]): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  let group: { evs: Uint8Array[]; first: number; last: number; keys: Set<string>; bytes: number } | undefined;
+  const flush = () => {
+    if (group) items.push({ pk, sk: batchSk(group.first), gameId, first: group.first, last: group.last, cmds: group.keys, evs: group.evs });
+    group = undefined;
+  };
+  for (const b of commands) {
+    const evs = decodeCommand(gameId, b);
+    if (group && group.bytes + b.byteLength > MAX_BATCH_BYTES) flush();
+    group ??= { evs: [], first: evs[0]!.seq, last: 0, keys: new Set(), bytes: 0 };
+    group.evs.push(b);
+    group.last = evs[evs.length - 1]!.seq;
+    group.keys.add(commandKey(evs[0]!.commandId));
+    group.bytes += b.byteLength;
+  }
+  flush();
+  return items;
+}
+
+/** An item as the SDK returns it with a failed condition (AttributeValues), or already plain. */
+function unmarshallMaybe(item: Record<string, unknown>): Record<string, unknown> {
+  const value = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null || v instanceof Uint8Array) return v;
+    const av = v as Record<string, unknown>;
+    if ('S' in av) return av['S'];
+    if ('N' in av) return Number(av['N']);
+    if ('B' in av) return av['B'];
+    if ('BOOL' in av) return av['BOOL'];
+    if ('NULL' in av) return null;
+    if ('L' in av) return (av['L'] as unknown[]).map(value);
+    if ('M' in av) return unmarshallMaybe(av['M'] as Record<string, unknown>);
+    return v;
+  };
+  return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, value(v)]));
 }
 
 function encodeSnapshot(pk: string, gameId: string, s: Snapshot): Record<string, unknown> {

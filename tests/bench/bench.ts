@@ -8,10 +8,17 @@ import '../../functions/quiet-sdk.js';
  *      same shape run interleaved in the same process against the same DynamoDB Local,
  *   3. fold throughput of the fixture engine (events per second), and verifier throughput,
  *   4. events appended per command in a seeded Spearpoint game (median, p95, max), and
- *   5. the time to draw a Spearpoint mid-game scene as SVG and as PNG (median of many renders).
+ *   5. the time to draw a Spearpoint mid-game scene as SVG and as PNG (median of many renders),
+ *   6. cold start of every Lambda bundle against a hello-world bundle, and each bundle's size,
+ *   7. a finished Spearpoint game through the service: read and write units, latency against a
+ *      raw baseline of the same bytes, bytes stored per event, and its cost in dollars,
+ *   8. the projector over a synthetic stream of many such games (time and units).
  * BENCH_COMMANDS (default 600) sets the game's length. With --json, the figures are printed
  * as one JSON object on stdout (the report goes to stderr).
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { QueryCommand, TransactWriteItemsCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -24,6 +31,7 @@ import {
   renderSvg,
   seedCommitment,
   seededRng,
+  sha256Js,
   verifyLog,
   type EventEnvelope,
   type GameState,
@@ -34,12 +42,18 @@ import {
 } from '../../domain/kernel/index.js';
 import { spearpoint, type State } from '../../domain/spearpoint/index.js';
 import { pngReady, svgToPng } from '../../functions/notify/png.js';
-import { createDynamoGameService } from '../../functions/app/adapters.js';
+import { createDynamoGameService, nodeSha256 } from '../../functions/app/adapters.js';
 import { gamePk, eventSk, commandSk } from '../../functions/store/dynamo-event-store.js';
 import { localClient, startDynamoLocal } from '../../functions/store/dynamodb-local.js';
 import { ensureTable } from '../../functions/store/table.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { countCalls } from '../store/call-counter.js';
+import { BUNDLE, HANDLERS, entryPath } from '../../infra/handler-function.js';
+import { HELLO_ENTRY, buildBundle, coldStarts, provideSdk } from '../support/bundles.js';
+import { MEMORY_MB } from '../../infra/fieldpost-stack.js';
+import { meterCapacity } from './capacity.js';
+import { PRICES } from './prices.js';
+import { playSpearpointGame, simulateProjector } from './spearpoint-game.js';
 
 const COMMANDS = Number(process.env['BENCH_COMMANDS'] ?? 600);
 const WARMUP = 40;
@@ -50,7 +64,7 @@ const WRITES = new Set(['TransactWriteItemsCommand', 'PutItemCommand', 'UpdateIt
 const JSON_OUT = process.argv.includes('--json');
 /** The report: on stdout, or on stderr when stdout carries the JSON figures. */
 const say = (line = '') => (JSON_OUT ? console.error(line) : console.log(line));
-const figures: Record<string, number | boolean> = {};
+const figures: Record<string, unknown> = {};
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -208,6 +222,137 @@ async function pictures(): Promise<void> {
   );
 }
 
+/** Microseconds per SHA-256 of an event-sized input: the kernel's plain one and node:crypto's, which the server injects. */
+function hashes(): void {
+  const data = new TextEncoder().encode('x'.repeat(400));
+  const per = (f: (d: Uint8Array) => Uint8Array) => {
+    for (let i = 0; i < 2000; i++) f(data);
+    const t0 = performance.now();
+    for (let i = 0; i < 20_000; i++) f(data);
+    return ((performance.now() - t0) / 20_000) * 1000;
+  };
+  const [js, node] = [per(sha256Js), per(nodeSha256)];
+  Object.assign(figures, { sha256JsUs: js, sha256NodeUs: node });
+  say('');
+  say(`SHA-256 of 400 bytes: plain TypeScript ${js.toFixed(2)} µs, node:crypto (injected on the server) ${node.toFixed(2)} µs`);
+}
+
+const SIM_COPIES = Number(process.env['BENCH_PROJECTOR_GAMES'] ?? 30);
+
+/**
+ * Section 7 and 8: a whole Spearpoint game (tests/bench/spearpoint-game.ts) and what it costs,
+ * with the price table in tests/bench/prices.ts; then the projector over SIM_COPIES such games.
+ */
+async function spearpointGame(client: DynamoDBClient, tableName: string): Promise<void> {
+  const meter = meterCapacity(client);
+  const g = await playSpearpointGame(client, tableName, meter);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const [cmdP50, baseP50] = [pct(g.command.ms, 50), pct(g.baselineMs, 50)];
+  const gbs = (msList: number[], mb: number) => (sum(msList) / 1000) * (mb / 1024);
+  const apiRequests = g.commands + g.views;
+  const dollars = {
+    dynamoReads: (g.command.rru + g.view.rru + g.projector.rru) * PRICES.dynamoReadRequestUnit,
+    dynamoWrites: (g.command.wru + g.projector.wru) * PRICES.dynamoWriteRequestUnit,
+    streamReads: g.records.length * PRICES.dynamoStreamReadByLambda,
+    apiLambda: gbs([...g.command.ms, ...g.view.ms], MEMORY_MB.api) * PRICES.lambdaGbSecondArm + apiRequests * PRICES.lambdaRequest,
+    httpApi: apiRequests * PRICES.httpApiRequest,
+    projectorLambda: gbs(g.projector.ms, MEMORY_MB.projector) * PRICES.lambdaGbSecondArm + g.records.length * PRICES.lambdaRequest,
+  };
+  const withoutMail = sum(Object.values(dollars));
+  // Mail: each notice one SQS message (send, receive, delete) and one SES mail; the notifier's own
+  // time is not measured here: counted as one 100 ms invocation at its memory (an assumption).
+  const mail =
+    g.projector.jobs * (3 * PRICES.sqsRequest + PRICES.sesEmail + 0.1 * (MEMORY_MB.notifier / 1024) * PRICES.lambdaGbSecondArm + PRICES.lambdaRequest);
+  const storageMonth = (g.storedBytes / 1024 ** 3) * PRICES.dynamoStorageGbMonth;
+  Object.assign(figures, {
+    latencyRatioP50: cmdP50 / baseP50,
+    spearpointCommandP50Ms: cmdP50,
+    spearpointBaselineP50Ms: baseP50,
+    spearpointCommands: g.commands,
+    spearpointEvents: g.events,
+    rruPerCommand: g.command.rru / g.commands,
+    wruPerCommand: g.command.wru / g.commands,
+    rruPerView: g.view.rru / g.views,
+    projectorWruPerCommand: g.projector.wru / g.records.length,
+    projectorRruPerCommand: g.projector.rru / g.records.length,
+    bytesPerEvent: g.storedBytes / g.events,
+    eventBytesPerEvent: g.eventBytes / g.events,
+    headBytes: g.headBytes,
+    snapshotBytes: g.snapBytes,
+    costPerGameUsd: withoutMail,
+    costPerGameWithMailUsd: withoutMail + mail,
+    cost: { ...dollars, mail, storagePerMonth: storageMonth, prices: PRICES.asOf },
+  });
+  say('');
+  say(`7. A finished Spearpoint game through the service (${g.commands} commands, ${g.views} views, ${g.events} events), DynamoDB's own units:`);
+  say(
+    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; projector per HEAD change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, ${g.projector.jobs} notices`,
+  );
+  say(
+    `   latency p50: command ${ms(cmdP50)}, raw Query + conditional write of the same items ${ms(baseP50)}: ratio ${(cmdP50 / baseP50).toFixed(2)}x (target 1.2x)`,
+  );
+  say(
+    `   stored ${g.storedBytes.toLocaleString('en')} bytes: ${(g.storedBytes / g.events).toFixed(0)} per event (target 400), events alone ${(g.eventBytes / g.events).toFixed(0)}; HEAD without its events ${g.headBytes} bytes (target under 1 KB), snapshot ${g.snapBytes} bytes`,
+  );
+  say(`   cost (prices ${PRICES.asOf}, tests/bench/prices.ts):`);
+  for (const [k, v] of Object.entries(dollars)) say(`     ${k.padEnd(16)} $${v.toFixed(7)}`);
+  say(
+    `     total without mail $${withoutMail.toFixed(6)} per game (target under $0.001); with mail $${(withoutMail + mail).toFixed(6)}; storage $${storageMonth.toFixed(8)} a month`,
+  );
+
+  const sim = await simulateProjector(client, tableName, meter, g, SIM_COPIES);
+  Object.assign(figures, {
+    projectorSimulation: { games: SIM_COPIES, records: sim.records, events: sim.events, ms: sim.ms, rru: sim.rru, wru: sim.wru, notices: sim.jobs },
+  });
+  say('');
+  say(
+    `8. Projector simulation: ${SIM_COPIES} such games interleaved, ${sim.records.toLocaleString('en')} HEAD records (${sim.events.toLocaleString('en')} events) in batches of 100: ${(sim.ms / 1000).toFixed(1)} s (${((sim.records / sim.ms) * 1000).toFixed(0)} records/s), ${sim.wru} WRU + ${sim.rru} RRU (${(sim.wru / sim.events).toFixed(2)} WRU per event)`,
+  );
+}
+
+const COLD_RUNS = 9;
+
+/**
+ * Every Lambda handler (HANDLERS, whichever exist) bundled as the stack bundles it, and its cold
+ * start: a fresh Node process that imports the bundle (with the Lambda environment and the AWS
+ * SDK beside it, as the Node 22 runtime provides it), against one that imports a hello-world
+ * bundle built the same way. Targets: at most 1.3x, at most 400 KB.
+ */
+async function coldStart(): Promise<boolean> {
+  const dir = mkdtempSync(join(tmpdir(), 'fieldpost-bench-bundles-'));
+  try {
+    provideSdk(dir);
+    const names = HANDLERS.filter((n) => existsSync(entryPath(n)));
+    const files: Record<string, string> = { hello: join(dir, 'hello', 'index.mjs') };
+    const bytes: Record<string, number> = { hello: await buildBundle(HELLO_ENTRY, join(dir, 'hello')) };
+    for (const n of names) {
+      bytes[n] = await buildBundle(entryPath(n), join(dir, n));
+      files[n] = join(dir, n, 'index.mjs');
+    }
+    const cold = coldStarts(files, COLD_RUNS);
+    const hello = cold['hello']!;
+    const ratio = Object.fromEntries(names.map((n) => [n, cold[n]!.processMs / hello.processMs]));
+    figures['bundleBytes'] = Object.fromEntries(names.map((n) => [n, bytes[n]!]));
+    figures['coldStartRatio'] = ratio;
+    figures['coldStartMs'] = Object.fromEntries(Object.entries(cold).map(([n, c]) => [n, c.processMs]));
+    figures['coldImportMs'] = Object.fromEntries(Object.entries(cold).map(([n, c]) => [n, c.importMs]));
+    say('');
+    say(
+      `6. Cold start: a fresh Node process importing each Lambda bundle (AWS SDK from the runtime), median of ${COLD_RUNS}, against a hello-world bundle built the same way:`,
+    );
+    say(`   hello-world    ${(bytes['hello']! / 1024).toFixed(1).padStart(6)} KB  process ${ms(hello.processMs)}  import ${ms(hello.importMs)}`);
+    for (const n of names) {
+      const c = cold[n]!;
+      say(
+        `   ${n.padEnd(14)} ${(bytes[n]! / 1024).toFixed(1).padStart(6)} KB  process ${ms(c.processMs)}  import ${ms(c.importMs)}  ratio ${ratio[n]!.toFixed(2)}x (target 1.3x)${bytes[n]! > BUNDLE.maxBytes ? '  OVER 400 KB' : ''}`,
+      );
+    }
+    return names.every((n) => bytes[n]! <= BUNDLE.maxBytes);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
   say(`Fieldpost bench: ${COMMANDS} commands of Dice Race on DynamoDB Local (in memory), snapshot every ${SNAPSHOT_EVERY} events`);
@@ -290,7 +435,9 @@ async function main(): Promise<number> {
       rawP95Ms: bp95,
     });
     say('');
-    say('2. Command latency against DynamoDB Local (same process, interleaved):');
+    say(
+      '2. Command latency against DynamoDB Local (same process, interleaved), Dice Race against a raw Query + TransactWriteItems of one item per event (the layout before the tip):',
+    );
     say(`   service command        p50 ${ms(sp50)}  p95 ${ms(sp95)}`);
     say(`   raw Query+TransactWrite p50 ${ms(bp50)}  p95 ${ms(bp95)}`);
     say(`   ratio service/raw      p50 ${(sp50 / bp50).toFixed(2)}x  p95 ${(sp95 / bp95).toFixed(2)}x`);
@@ -315,6 +462,7 @@ async function main(): Promise<number> {
     say(
       `   verifyLog of the exported log (hash chain, every die, refold): ${report.ok ? 'ok' : 'FAILED ' + report.problems.join('; ')}, ${Math.round(log.length / verifySecs).toLocaleString('en')} events/s`,
     );
+    await spearpointGame(client, tableName);
     if (bad > 0 || reads !== COMMANDS || writes !== COMMANDS) {
       console.error(`FAIL: calls per command must be 1 read + 1 write; ${bad} of ${COMMANDS} commands were not`);
       code = 1;
@@ -327,6 +475,11 @@ async function main(): Promise<number> {
   // Pure CPU work, timed once DynamoDB Local's JVM has stopped: on a small machine it would
   // otherwise share the cores with the rasterizer, which the mail notifier never does.
   await pictures();
+  hashes();
+  if (!(await coldStart())) {
+    console.error('FAIL: a Lambda bundle is over 400 KB');
+    code = 1;
+  }
   say('');
   say(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (JSON_OUT) console.log(JSON.stringify(figures));
@@ -348,10 +501,33 @@ import { benchSwissPairing } from '../tournament/bench-swiss.js';
 
 {
   const swiss = benchSwissPairing();
+  figures['swissPair500Ms'] = swiss.swissPair500Ms;
+  say('');
+  say(`Tournaments: pairing a 500-player Swiss round 5 (median of ${swiss.runs}): ${swiss.swissPair500Ms} ms, worst ${swiss.worstMs} ms (target < 1000 ms)`);
+  if (swiss.worstMs >= 1000) console.error('SLOW: Swiss pairing of 500 players took 1 s or more');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Action Front!: decide time per command over seeded games of every scenario and builder type.
+import { benchActionFrontDecide } from '../action-front/bench-decide.js';
+
+{
+  const af = benchActionFrontDecide();
   console.log('');
   console.log(
-    `Tournaments: pairing a 500-player Swiss round 5 (median of ${swiss.runs}): ${swiss.swissPair500Ms} ms, worst ${swiss.worstMs} ms (target < 1000 ms)`,
+    `Action Front!: decide per command over ${af.commands} commands: median ${af.decideMedianMs} ms, p95 ${af.decideP95Ms} ms, max ${af.decideMaxMs} ms; legalCommands median ${af.legalMedianMs} ms`,
   );
-  console.log(JSON.stringify({ swissPair500Ms: swiss.swissPair500Ms }));
-  if (swiss.worstMs >= 1000) console.error('SLOW: Swiss pairing of 500 players took 1 s or more');
+  console.log(JSON.stringify({ actionFrontDecideMedianMs: af.decideMedianMs, actionFrontDecideP95Ms: af.decideP95Ms }));
+}
+
+// Front Line: decide time per command over seeded random games (two players and Allies). Pure.
+import { benchFrontLine } from './bench-front-line.js';
+
+{
+  const fl = benchFrontLine();
+  console.log('');
+  console.log(
+    `Front Line: decide per command over ${fl.commands} commands of random legal games: median ${fl.frontLineDecideMedianMs} ms, p95 ${fl.frontLineDecideP95Ms} ms`,
+  );
+  console.log(JSON.stringify({ frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms }));
 }

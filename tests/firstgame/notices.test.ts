@@ -93,6 +93,6 @@ describe('the webhook vocabulary', () => {
       expect(payload.type).toBe('game.started');
       expect(JSON.parse(signedRequest(payload, { secrets: [newWebhookSecret()], deliveryId: 'dlv_1', nowSeconds: 1 }).body).type).toBe('game.started');
     }
-    expect(WEBHOOK_EVENT_TYPES).toEqual(['game.turn', 'game.started', 'game.ended', 'game.invited']);
+    expect(WEBHOOK_EVENT_TYPES).toEqual(['game.turn', 'game.started', 'game.ended', 'game.invited', 'game.reminder', 'tournament.notice']);
   });
 });

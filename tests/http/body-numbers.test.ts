@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createRouter } from '../../functions/http/router.js';
 import { defineRoute, type ApiDeps, type RouteModule } from '../../functions/http/types.js';
 

@@ -12,7 +12,10 @@ import { apiEvent, cid, http, itemCount } from './support.js';
  * Fair limits on the local runtime (DynamoDB Local): small limits so a test can reach them.
  * Every reply here is also checked against the API document (tests/support/contract.ts).
  */
-const LIMITS: Record<LimitName, Limit> = { ...DEFAULT_LIMITS, create: { max: 12, windowSeconds: 3600 }, public: { max: 8, windowSeconds: 60 } };
+/** Fewer creations an hour than the cap on open games, so the first test meets the rate limit, not the cap. */
+const LIMITS: Record<LimitName, Limit> = { ...DEFAULT_LIMITS, create: { max: MAX_OPEN_GAMES - 2, windowSeconds: 3600 }, public: { max: 8, windowSeconds: 60 } };
+/** The runtime's clock: the cap test moves it on an hour, to a fresh window of the create limit. */
+let offsetMs = 0;
 let rt: LocalRuntime;
 let api: ReturnType<typeof http>;
 
@@ -23,6 +26,7 @@ beforeAll(async () => {
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName: `limits-${Date.now().toString(36)}`,
     limits: LIMITS,
+    clock: { now: () => new Date(Date.now() + offsetMs).toISOString() },
     // The projector keeps the inbox and lobby the open-games and seats caps count from.
     extensions: [(ctx) => startLocalNotifications(ctx, { pollIntervalMs: 100 })],
   });
@@ -39,9 +43,9 @@ describe('fair limits', () => {
   it('answer a player who creates too many games 429 with Retry-After and the IETF RateLimit headers, writing nothing', async () => {
     const first = await create('alice');
     expect(first.status).toBe(201);
-    expect(first.headers.get('ratelimit-policy')).toBe('"create";q=12;w=3600');
-    expect(first.headers.get('ratelimit')).toMatch(/^"create";r=11;t=\d+$/);
-    for (let i = 1; i < 12; i++) expect((await create('alice')).status).toBe(201);
+    expect(first.headers.get('ratelimit-policy')).toBe(`"create";q=${LIMITS.create.max};w=3600`);
+    expect(first.headers.get('ratelimit')).toMatch(new RegExp(`^"create";r=${LIMITS.create.max - 1};t=\\d+$`));
+    for (let i = 1; i < LIMITS.create.max; i++) expect((await create('alice')).status).toBe(201);
     const before = await itemCount(rt.client, rt.tableName);
     const refused = await create('alice');
     expect(refused.status).toBe(429);
@@ -82,7 +86,11 @@ describe('fair limits', () => {
 
   it('cap the open games a player may have created', async () => {
     const olga = rt.issueToken('olga');
-    for (let i = 0; i < MAX_OPEN_GAMES; i++) expect((await create('olga')).status).toBe(201);
+    for (let i = 0; i < MAX_OPEN_GAMES; i++) {
+      // The rate limit counts per hour: an hour later olga may create more, up to the cap.
+      if (i === LIMITS.create.max) offsetMs += 3600_000;
+      expect((await create('olga')).status).toBe(201);
+    }
     // The cap counts from the lobby read model, which the projector fills a moment later.
     await waitFor('the lobby to list olga’s open games', async () => {
       const r = await api.get('/v1/lobby?limit=100', olga);

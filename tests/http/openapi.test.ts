@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { z } from 'zod';
+import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { registry } from '../../domain/registry.js';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { cognitoAuthenticator, localAuthenticator } from '../../functions/http/auth.js';
 import { signLocalJwt } from '../../functions/http/jwt.js';
 import { createRouter } from '../../functions/http/router.js';

@@ -58,6 +58,12 @@ describe('cdk-nag AwsSolutions checks', () => {
         'AwsSolutions-COG2 on /Fieldpost/Api/UserPool/Resource',
         'AwsSolutions-COG8 on /Fieldpost/Api/UserPool/Resource',
         'AwsSolutions-IAM5 on /Fieldpost/ProjectorHandler/Role/DefaultPolicy/Resource',
+        // Twice: ListStreams' Resource::* and the schedule group's schedules.
+        'AwsSolutions-IAM5 on /Fieldpost/SchedulerHandler/Role/DefaultPolicy/Resource',
+        'AwsSolutions-IAM5 on /Fieldpost/SchedulerHandler/Role/DefaultPolicy/Resource',
+        'AwsSolutions-L1 on /Fieldpost/DeadlineHandler/Function/Resource',
+        'AwsSolutions-L1 on /Fieldpost/SchedulerHandler/Function/Resource',
+        'AwsSolutions-SQS3 on /Fieldpost/Deadlines/DeadLetterQueue/Resource',
         'AwsSolutions-L1 on /Fieldpost/ApiHandler/Function/Resource',
         'AwsSolutions-L1 on /Fieldpost/NotifierHandler/Function/Resource',
         'AwsSolutions-L1 on /Fieldpost/PictureHandler/Function/Resource',
@@ -80,10 +86,11 @@ describe('cdk-nag AwsSolutions checks', () => {
     for (const s of all) expect(fired, s.id).toContain(s.id);
   });
 
-  it('limit the wildcard suppression to Resource::* (dynamodb:ListStreams)', () => {
+  it("limit the wildcard suppressions to Resource::* (dynamodb:ListStreams) and the scheduler function's own schedule group", () => {
     const iam5 = suppressions(defaults).filter((s) => s.id === 'AwsSolutions-IAM5');
-    expect(iam5).toHaveLength(1);
+    expect(iam5).toHaveLength(2);
     expect(iam5[0]!.appliesTo).toEqual(['Resource::*']);
+    expect(iam5[1]!.appliesTo).toEqual(['Resource::*', { regex: expect.stringContaining(':schedule\\/[A-Za-z0-9-]*Deadlines-Group-') }]);
   });
 
   it('need no Cognito suppressions when the club opts into MFA and the Plus plan', () => {

@@ -7,7 +7,7 @@ import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.js';
-import { PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
+import { MEMORY_MB, NOTIFIER_QUEUE, PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
 import { API_5XX_THRESHOLD, ITERATOR_AGE_THRESHOLD } from '../../infra/alarms.js';
 import { matchesStreamFilter, policyStatementsOf, resourcesOf, synth, type Statement } from './support.js';
 
@@ -62,8 +62,8 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the four handlers (api, projector, notifier, picture): no helper functions hide in the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 4);
+  it('are exactly the six handlers (api, projector, notifier, picture, deadline, scheduler): no helper functions hide in the stack', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 6);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -80,11 +80,12 @@ describe('the handler functions', () => {
           MAIL_FROM: 'turns@example.org',
           APP_URL: 'https://fieldpost.example.org',
           AUTH_MODE: 'cognito',
-          NODE_OPTIONS: '--enable-source-maps',
         },
       },
       LoggingConfig: { LogFormat: 'JSON' },
     });
+    // Source maps at run time slow every cold start; the bundles ship none (issue 16).
+    expect((fn!.Properties['Environment'] as { Variables: Record<string, unknown> }).Variables).not.toHaveProperty('NODE_OPTIONS');
   });
 
   it('each log to their own log group, which has a retention', () => {
@@ -163,6 +164,18 @@ describe('least-privilege grants', () => {
   });
 });
 
+describe('batching and memory (issue 16)', () => {
+  it('the notifier gathers up to ten notices for up to 2 s; the API runs on 512 MB', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId.notifier },
+      BatchSize: NOTIFIER_QUEUE.batchSize,
+      MaximumBatchingWindowInSeconds: 2,
+    });
+    expect(resourcesOf(template, 'AWS::Lambda::Function')[fnId.api]!.Properties['MemorySize']).toBe(MEMORY_MB.api);
+    expect(MEMORY_MB.api).toBe(512);
+  });
+});
+
 describe('the projector stream mapping', () => {
   it('bisects, retries a bounded number of times, ages out, reports item failures, and parks failures in SQS', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -172,6 +185,7 @@ describe('the projector stream mapping', () => {
       BisectBatchOnFunctionError: true,
       MaximumRetryAttempts: PROJECTOR_STREAM.retryAttempts,
       MaximumRecordAgeInSeconds: PROJECTOR_STREAM.maxRecordAge.toSeconds(),
+      MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamFailureId, 'Arn'] } } },
     });
@@ -224,7 +238,7 @@ describe('notification queues', () => {
   });
 
   it('are all encrypted and refuse requests without TLS', () => {
-    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId].sort());
+    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)].sort());
     for (const q of Object.values(queues)) expect(q.Properties['SqsManagedSseEnabled']).toBe(true);
     const policies = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'));
     for (const qid of Object.keys(queues)) {
@@ -352,7 +366,7 @@ describe('alarms', () => {
     alarms.filter((a) => a.Properties['MetricName'] === metric && JSON.stringify(a.Properties['Dimensions']).includes(JSON.stringify(dimension)));
 
   it('fire when anything waits in either dead-letter queue', () => {
-    for (const qid of [dlqId, streamFailureId]) {
+    for (const qid of [dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)]) {
       const found = alarmOn('ApproximateNumberOfMessagesVisible', { 'Fn::GetAtt': [qid, 'QueueName'] });
       expect(found, qid).toHaveLength(1);
       expect(found[0]!.Properties).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
@@ -381,7 +395,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(8);
+    expect(alarms).toHaveLength(11);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

@@ -1,3 +1,4 @@
+import type { HandlerName } from '../../infra/handler-function.js';
 import { Stack, type CfnElement } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { resourcesOf, synth } from './support.js';
@@ -18,7 +19,7 @@ interface RawStatement {
   Condition?: Record<string, Record<string, string | string[]>>;
 }
 
-function tableStatements(name: 'api' | 'projector' | 'notifier' | 'picture'): RawStatement[] {
+function tableStatements(name: HandlerName): RawStatement[] {
   const role = stack.functions[name].role;
   const roleId = Stack.of(role).getLogicalId(role.node.defaultChild as CfnElement);
   return Object.values(resourcesOf(template, 'AWS::IAM::Policy'))
@@ -92,6 +93,16 @@ describe('table access by partition', () => {
       .flatMap((p) => (p.Properties['PolicyDocument'] as { Statement: RawStatement[] }).Statement)
       .filter((st) => actions(st).includes('lambda:InvokeFunction'));
     expect(JSON.stringify(invokes)).toContain(stack.getLogicalId(stack.functions.picture.fn.node.defaultChild as CfnElement));
+  });
+
+  it('the deadline function reads and appends to game partitions only; the scheduler function reads no item', () => {
+    const ss = tableStatements('deadline');
+    for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(true);
+    for (const action of ['UpdateItem', 'DeleteItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(false);
+    for (const pk of ['PLAYER#bob', 'SUMMARY#g1', 'INBOX#bob', 'LOBBY']) expect(canDo(ss, 'GetItem', pk), pk).toBe(false);
+    const planner = tableStatements('scheduler');
+    for (const action of ['GetItem', 'Query', 'PutItem'])
+      for (const pk of ['GAME#g1', 'PLAYER#bob']) expect(canDo(planner, action, pk), `${action} ${pk}`).toBe(false);
   });
 
   it('the API keeps the whole table (it runs the game service)', () => {

@@ -121,13 +121,13 @@ describe('time controls', () => {
 describe('vacation', () => {
   it("stops the player's clocks, and everyone sees it", () => {
     const g = game(diceRace, { timeControl: { kind: 'per-move', days: 1 } }, DUEL);
-    expect(g.append(decideAway(g.state!, { player: 'ann', away: true }), 'ann', at(6)).ok).toBe(true);
+    expect(g.append(decideAway(g.state!, { player: 'ann', away: true, now: at(6) }), 'ann', at(6)).ok).toBe(true);
     expect(g.events.at(-1)).toMatchObject({ type: 'Game.AwayStarted', visibility: { to: 'all' }, actor: 'p1' });
     expect(pendingOf(diceRace, g.state!)[0]).toMatchObject({ seat: 'p1', away: true });
     expect(pendingOf(diceRace, g.state!)[0]).not.toHaveProperty('deadline');
     expect(decideTimeOut(diceRace, g.state!, { now: at(500) }, SEED)).toMatchObject({ ok: false, error: { code: 'time/not-yet' } });
-    expect(decideAway(g.state!, { player: 'ann', away: true })).toMatchObject({ ok: false, error: { code: 'away/already' } });
-    g.append(decideAway(g.state!, { player: 'ann', away: false }), 'ann', at(54));
+    expect(decideAway(g.state!, { player: 'ann', away: true, now: at(7) })).toMatchObject({ ok: false, error: { code: 'away/already' } });
+    g.append(decideAway(g.state!, { player: 'ann', away: false, now: at(54) }), 'ann', at(54));
     // Six hours ran before the vacation: eighteen are left from its end.
     expect(pendingOf(diceRace, g.state!)[0]).toMatchObject({ seat: 'p1', deadline: at(72) });
     expect(pendingOf(diceRace, g.state!)[0]).not.toHaveProperty('away');
@@ -153,8 +153,8 @@ describe('time-outs without a claim', () => {
 
   it('a vacation is in the log, so the verifier re-derives a time-out around it', () => {
     const g = game(diceRace, { timeControl: { kind: 'bank', days: 1, incrementDays: 0.5 } }, DUEL);
-    g.append(decideAway(g.state!, { player: 'ann', away: true }), 'ann', at(2));
-    g.append(decideAway(g.state!, { player: 'ann', away: false }), 'ann', at(100));
+    g.append(decideAway(g.state!, { player: 'ann', away: true, now: at(2) }), 'ann', at(2));
+    g.append(decideAway(g.state!, { player: 'ann', away: false, now: at(100) }), 'ann', at(100));
     // Two hours before the vacation, twenty-two after it.
     expect(pendingOf(diceRace, g.state!)[0]!.deadline).toBe(at(122));
     g.append(decideTimeOut(diceRace, g.state!, { now: at(122) }, SEED), null, at(122));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { MAX_DRAFT_STEPS, verifyLog, type AnyEngine } from '../../domain/kernel/index.js';
 import { spearpoint } from '../../domain/spearpoint/index.js';

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRawMail, startMailSink } from '../../functions/local/mail-sink.js';
-import { SesMailer, SmtpMailer, type OutgoingMail } from '../../functions/notify/mailer.js';
+import { SesMailer, type OutgoingMail } from '../../functions/notify/mailer.js';
+import { SmtpMailer } from '../../functions/local/smtp-mailer.js';
 
 /** The board picture travels as a real attachment on both mail paths: SMTP (nodemailer) and SES v2. */
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);

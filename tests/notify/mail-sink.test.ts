@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailHttp, startMailSink, type MailSink } from '../../functions/local/mail-sink.js';
-import { SmtpMailer } from '../../functions/notify/mailer.js';
+import { SmtpMailer } from '../../functions/local/smtp-mailer.js';
 
 let sink: MailSink;
 let mailer: SmtpMailer;

@@ -31,6 +31,7 @@ const asGame = (game: State): GameState<State> => ({
     standing: [],
     banks: [],
     away: [],
+    reminded: [],
     version: 40,
     hash: 'h'.repeat(64),
   },

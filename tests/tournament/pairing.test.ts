@@ -156,3 +156,21 @@ describe('swiss pairing properties (seeded random results)', () => {
     }
   });
 });
+
+describe('swiss score groups', () => {
+  it('a score group pairs itself by transposition before a player floats down (the round 3 of the e2e Swiss)', () => {
+    // Six players after two rounds where the higher seed always won: s1, s3 on 2 points; s2, s5 on 1 (they met in round 1); s4, s6 on 0.
+    const e = (id: string, seed: number, score: number, opponents: string[], sides: (0 | 1)[]) => ({ id, seed, score, opponents, sides, byes: 0 });
+    const plan = pairSwiss([
+      e('s1', 0, 2, ['s4', 's2'], [0, 1]),
+      e('s2', 1, 1, ['s5', 's1'], [1, 0]),
+      e('s3', 2, 2, ['s6', 's4'], [0, 1]),
+      e('s4', 3, 0, ['s1', 's3'], [1, 0]),
+      e('s5', 4, 1, ['s2', 's6'], [0, 1]),
+      e('s6', 5, 0, ['s3', 's5'], [1, 0]),
+    ]);
+    // The leaders meet; the 1-point pair that already met floats into the 0-point group, which pairs
+    // itself without a rematch (2 v 6, 4 v 5) instead of pulling s1 or s3 down.
+    expect(plan.pairs.map((p) => key(p.seats[0], p.seats[1])).sort()).toEqual(['s1|s3', 's2|s6', 's4|s5']);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Side } from './schema.js';
+import type { Side } from '../../frontline-general/data/schema.js';
 
 /**
  * Ready-made Reserves decks so a quick game needs no options. Each lists catalog unit ids

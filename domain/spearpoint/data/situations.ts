@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { sideSchema, unitTypeSchema } from './schema.js';
+import * as z from 'zod';
+import { sideSchema, unitTypeSchema } from '../../frontline-general/data/schema.js';
 
 /**
  * Situations (001 Two-Player Situation Game Setup): objectives, win conditions and a modified

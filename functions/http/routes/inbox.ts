@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../../ports.js';
 import type { InboxModel } from '../../projections/project.js';
 import { inboxPagePrefix, PAGE_PREFIX, ReadModelStore } from '../../projections/read-model-store.js';

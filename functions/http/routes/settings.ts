@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DynamoDeliveryLog, DynamoSettingsStore } from '../../notify/stores.js';
 import { checkResolved, checkWebhookUrl } from '../../notify/address-policy.js';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../../notify/email-verification.js';
 import { NOTICE_KINDS } from '../../notify/decide.js';
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../notify/notifier.js';
+import { REMINDER_LEVELS } from '../../../domain/kernel/index.js';
 import { mailerFromEnv, type Mailer } from '../../notify/mailer.js';
 import { UNSUBSCRIBE_PATH, unsubscribeTokenOk } from '../../notify/unsubscribe.js';
 import { systemClock } from '../../notify/wiring.js';
@@ -54,6 +55,8 @@ export const settingsBody = z.strictObject({
   webhooks: z.array(webhookInput).max(MAX_WEBHOOKS).optional(),
   /** Notice kinds not to mail (the complete list); left out keeps it. A mail's unsubscribe link adds its kind. */
   emailOff: z.array(z.enum(NOTICE_KINDS)).max(NOTICE_KINDS.length).optional(),
+  /** Reminder levels not to send at all, by mail or webhook (the complete list); left out keeps it. */
+  remindersOff: z.array(z.enum(REMINDER_LEVELS)).max(REMINDER_LEVELS.length).optional(),
 });
 
 /** What the API shows of a webhook: never the secret (but once, `fresh`), and the URL masked (chat URLs hold tokens). */
@@ -72,6 +75,7 @@ export const publicSettings = (s: NotificationSettings | undefined, nowIso?: str
   emailVerification: publicEmailVerification(s, nowIso),
   webhooks: (s?.webhooks ?? []).map((w) => publicWebhook(w, fresh.has(w.id))),
   emailOff: [...(s?.emailOff ?? [])],
+  remindersOff: [...(s?.remindersOff ?? [])],
 });
 
 /**
@@ -89,7 +93,14 @@ export const freshSecrets = (body: z.infer<typeof settingsBody>, next: Notificat
 export const verifyBody = z.strictObject({ token: z.string().min(1).max(200) });
 
 export const unsubscribeQuery = z.strictObject({ player: z.string().min(1).max(128), kind: z.enum(NOTICE_KINDS), token: z.string().min(1).max(100) });
-const KIND_WORDS = { turn: '"your move"', started: '"game started"', ended: '"game over"', invited: 'invitation' } as const;
+const KIND_WORDS = {
+  turn: '"your move"',
+  started: '"game started"',
+  ended: '"game over"',
+  invited: 'invitation',
+  reminder: 'reminder',
+  tournament: 'tournament',
+} as const;
 
 /**
  * The settings after a PUT. Every webhook URL is checked against the address policy
@@ -129,10 +140,12 @@ export function mergeSettings(
     });
   }
   const emailOff = body.emailOff === undefined ? current?.emailOff : [...new Set(body.emailOff)];
+  const remindersOff = body.remindersOff === undefined ? current?.remindersOff : [...new Set(body.remindersOff)];
   return {
     ...(email ? { email } : {}),
     webhooks,
     ...(emailOff?.length ? { emailOff } : {}),
+    ...(remindersOff?.length ? { remindersOff } : {}),
     // The key of the player's unsubscribe links outlives every change of settings.
     ...(current?.unsubscribeKey ? { unsubscribeKey: current.unsubscribeKey } : {}),
   };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The shape of Spearpoint 1943 card data. The rulebook (001) describes what a card

@@ -1,0 +1,2 @@
+export { actionFront } from './engine.js';
+export type { Command, Event, State } from './model.js';

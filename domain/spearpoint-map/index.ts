@@ -1,0 +1,1 @@
+export { spearpointMap } from './engine.js';

@@ -1,0 +1,66 @@
+/**
+ * The 3×9 map (003 §II Village/Defensive Line Map): rows A–C, columns 1–9, spaces named 'B5'.
+ * Movement and range count orthogonal steps (003 Movement 3: no diagonal moves; RULINGS: range
+ * and "adjacent" count the same way). Line of sight runs from centre dot to centre dot (003
+ * Combat 8) and is checked against the spaces the line crosses.
+ */
+export const ROWS = ['A', 'B', 'C'] as const;
+export const COLS = 9;
+
+export const SPACES: readonly string[] = ROWS.flatMap((r) => Array.from({ length: COLS }, (_, i) => `${r}${i + 1}`));
+const SPACE_SET: ReadonlySet<string> = new Set(SPACES);
+export const isSpace = (x: string): boolean => SPACE_SET.has(x);
+
+export const rowOf = (space: string): number => ROWS.indexOf(space[0] as (typeof ROWS)[number]);
+export const colOf = (space: string): number => Number(space.slice(1)) - 1;
+export const spaceAt = (row: number, col: number): string | undefined => (row >= 0 && row < 3 && col >= 0 && col < COLS ? `${ROWS[row]}${col + 1}` : undefined);
+
+/** Orthogonal steps between two spaces. */
+export const distance = (a: string, b: string): number => Math.abs(rowOf(a) - rowOf(b)) + Math.abs(colOf(a) - colOf(b));
+export const neighbours = (s: string): string[] =>
+  [
+    [-1, 0],
+    [1, 0],
+    [0, -1],
+    [0, 1],
+  ]
+    .map(([dr, dc]) => spaceAt(rowOf(s) + dr!, colOf(s) + dc!))
+    .filter((x): x is string => x !== undefined);
+/** A space on the edge of the map (003 What Now, Sarge?: entry points along a map edge). */
+export const onEdge = (s: string): boolean => rowOf(s) === 0 || rowOf(s) === 2 || colOf(s) === 0 || colOf(s) === COLS - 1;
+
+/**
+ * The spaces a centre-to-centre line passes through, the two ends excluded. A line that runs
+ * exactly along an edge or through a corner touches every space sharing that edge or corner, and
+ * counts as crossing each of them (003 Combat 8: a line along a blocking feature's edge is blocked).
+ */
+export function crossed(a: string, b: string): string[] {
+  const [r0, c0, r1, c1] = [rowOf(a), colOf(a), rowOf(b), colOf(b)];
+  const out = new Set<string>();
+  const steps = 240;
+  for (let i = 1; i < steps; i++) {
+    const t = i / steps;
+    const r = r0 + (r1 - r0) * t;
+    const c = c0 + (c1 - c0) * t;
+    for (const rr of [Math.floor(r + 0.5 - 1e-9), Math.ceil(r - 0.5 + 1e-9)])
+      for (const cc of [Math.floor(c + 0.5 - 1e-9), Math.ceil(c - 0.5 + 1e-9)]) {
+        if (Math.abs(r - rr) <= 0.5 + 1e-9 && Math.abs(c - cc) <= 0.5 + 1e-9) {
+          const sp = spaceAt(rr, cc);
+          if (sp && sp !== a && sp !== b) out.add(sp);
+        }
+      }
+  }
+  return SPACES.filter((s) => out.has(s));
+}
+
+/** The spaces under a flight path (003 Commitment 3): a row or a column of the map; none for the rear line. */
+export function pathSpaces(path: string): string[] {
+  const m = /^(row|col)-([A-C]|[1-9])$/.exec(path);
+  if (!m) return [];
+  return m[1] === 'row' ? SPACES.filter((s) => s[0] === m[2]) : SPACES.filter((s) => s.slice(1) === m[2]);
+}
+export const FLIGHT_PATHS: readonly string[] = ['row-A', 'row-B', 'row-C', ...Array.from({ length: 9 }, (_, i) => `col-${i + 1}`), 'rear-line'];
+export const isFlightPath = (p: string): boolean => FLIGHT_PATHS.includes(p);
+
+/** Mirror a space left to right (setups written for a German zone in column 9, played in column 1). */
+export const mirror = (s: string): string => (isSpace(s) ? `${s[0]}${COLS - colOf(s)}` : s);

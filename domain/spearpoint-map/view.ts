@@ -1,0 +1,63 @@
+import { deckCounts } from '../kernel/deck.js';
+import type { Viewer } from '../kernel/visibility.js';
+import type { Side } from '../frontline-general/data/schema.js';
+import { SIDES, type State } from './model.js';
+import { cardOf } from './rules.js';
+
+/**
+ * What a seat may see: the whole map, both rear lines, aircraft, attacks and scores; its own hand
+ * and Command cards; of the other side only how many cards it holds; of every deck only counts.
+ */
+export function view(s: State, viewer: Viewer) {
+  const me: Side | null = viewer.kind === 'seat' && (viewer.seat === 'us' || viewer.seat === 'de') ? viewer.seat : null;
+  return {
+    scenario: { id: s.scenario.id, title: s.scenario.title, map: s.scenario.map },
+    turn: s.turn,
+    phase: s.phase,
+    initiative: s.initiative,
+    active: s.active,
+    weatherClear: s.weatherClear,
+    tiles: s.tiles,
+    smoke: s.smoke,
+    units: Object.values(s.units).map((u) => ({
+      id: u.id,
+      card: u.convoy ? 'convoy' : u.card,
+      title: cardOf(s, u.id).title,
+      side: u.side,
+      at: u.at,
+      crew: u.crew,
+      endurance: u.endurance,
+      damageCard: u.damageCard,
+      path: u.path,
+      turnsLeft: u.turnsLeft,
+      shaken: u.shakenUntil >= s.turn,
+      immobilized: u.immobilized,
+    })),
+    attacks: s.attacks,
+    lastAttack: s.lastAttack,
+    opportunityFire: s.opfire,
+    convoy: { entered: s.convoy.entered, arrived: s.convoy.arrived, destroyed: s.convoy.destroyed },
+    seats: Object.fromEntries(
+      SIDES.map((side) => {
+        const st = s.seats[side];
+        const mine = side === me;
+        return [
+          side,
+          {
+            score: st.score,
+            overrun: st.overrun,
+            exited: st.exited,
+            reserves: st.reserves.length,
+            support: st.support.length,
+            handCount: st.hand.length,
+            commandCount: st.commands.length,
+            ...(mine ? { hand: st.hand.map((id) => ({ id, card: s.cards[id]!.card })), commands: [...st.commands] } : {}),
+          },
+        ];
+      }),
+    ),
+    commandDeck: deckCounts(s.commandDeck),
+    damageDeck: deckCounts(s.damageDeck),
+    result: s.result,
+  };
+}

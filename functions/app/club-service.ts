@@ -1,0 +1,208 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { violation, zodSummary, type EngineRegistry } from '../../domain/kernel/index.js';
+import {
+  clubCommandSchema,
+  decideClub,
+  engineDataNamed,
+  evolveClub,
+  initialClubState,
+  type ClubCommand,
+  type ClubCtx,
+  type ClubEvent,
+  type ClubState,
+} from '../../domain/tournament/club.js';
+import { clubView, type ClubView } from '../../domain/tournament/views.js';
+import { AppError, type Clock } from '../ports.js';
+import type { DynamoStreamStore } from '../store/stream-store.js';
+import { fold, runCommand, type AggregateSpec } from './aggregate.js';
+import type { CommandResult, GameService } from './game-service.js';
+
+/**
+ * Clubs over the stream store: one stream per club (`CLUB#<id>`), decided by the pure club
+ * Decider, plus the club's game list (`CLUBGAMES#<id>`, one item per game a member created in
+ * the club or a tournament of the club made). A member's club game takes the club's engine data
+ * by name and the club's default time control.
+ */
+export const clubPk = (clubId: string) => `CLUB#${clubId}`;
+export const clubGamesPk = (clubId: string) => `CLUBGAMES#${clubId}`;
+
+const CLUB_SPEC: AggregateSpec<ClubState, ClubEvent> = { initial: initialClubState, evolve: evolveClub };
+
+/** An id derived from who asked and the request's commandId, so a retried create lands on the same stream. */
+export const derivedId = (kind: string, player: string, commandId: string) =>
+  createHash('sha256').update(`${kind}\u0000${player}\u0000${commandId}`).digest('base64url').slice(0, 22);
+
+export interface ClubGameEntry {
+  readonly gameId: string;
+  readonly engine: string;
+  readonly createdBy: string;
+  readonly createdAt: string;
+  readonly tournamentId?: string;
+}
+
+export interface ClubGameInput {
+  readonly engine: string;
+  readonly options?: unknown;
+  /** The name of the club's engine data for this engine (options merged under the request's own). */
+  readonly engineData?: string;
+  readonly seat?: string;
+  readonly reserve?: Record<string, string>;
+  readonly timeControl?: unknown;
+  readonly timeLimitHours?: number;
+  readonly commandId: string;
+}
+
+export interface ClubService {
+  create(player: string, input: { name: string; description?: string; joinCode?: string; commandId?: string }): Promise<ClubView>;
+  /** Any club command but CreateClub, as `player`. */
+  command(player: string, clubId: string, command: Exclude<ClubCommand, { type: 'CreateClub' }>, commandId?: string): Promise<ClubView>;
+  view(player: string, clubId: string): Promise<ClubView>;
+  state(clubId: string): Promise<ClubState>;
+  /** The options a club game or tournament is created with: the named engine data under the given options, validated by the engine. */
+  gameOptions(club: ClubState | undefined, engine: string, options: unknown, engineData: string | undefined): Record<string, unknown>;
+  createGame(player: string, clubId: string, input: ClubGameInput): Promise<CommandResult & { clubId: string }>;
+  /** Lists a game as the club's (a tournament's games are listed by the tournament reactor). */
+  recordGame(clubId: string, entry: ClubGameEntry): Promise<void>;
+  games(clubId: string): Promise<ClubGameEntry[]>;
+}
+
+export function createClubService(deps: { store: DynamoStreamStore; engines: EngineRegistry; clock: Clock; games: GameService }): ClubService {
+  const { store, engines, clock } = deps;
+
+  const ctx: ClubCtx = {
+    validateEngineData(engineId, data) {
+      const engine = engines.get(engineId);
+      if (!engine) return violation('club/bad-engine-data', `There is no engine ${engineId}`);
+      if (data === null || typeof data !== 'object' || Array.isArray(data))
+        return violation('club/bad-engine-data', `Engine data is an object of ${engine.title} options, such as {"catalog": {...}}`);
+      const r = engine.optionsSchema.safeParse(data);
+      return r.success ? undefined : violation('club/bad-engine-data', `Not valid ${engine.title} options: ${zodSummary(r.error)}`);
+    },
+  };
+
+  async function state(clubId: string): Promise<ClubState> {
+    return (await fold(store, clubPk(clubId), CLUB_SPEC)).state;
+  }
+
+  async function existing(clubId: string): Promise<ClubState> {
+    const s = await state(clubId);
+    if (!s.exists) throw new AppError(404, 'club/not-found', `There is no club ${clubId}`);
+    return s;
+  }
+
+  const viewOf = (s: ClubState, player: string): ClubView => clubView(s, player)!;
+
+  function gameOptions(club: ClubState | undefined, engineId: string, options: unknown, engineData: string | undefined): Record<string, unknown> {
+    const engine = engines.get(engineId);
+    if (!engine) throw new AppError(400, 'game/unknown-engine', `There is no engine ${engineId}; GET /v1/engines lists them`);
+    if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
+      throw new AppError(400, 'game/bad-options', 'options is an object of the engine’s options');
+    let base: Record<string, unknown> = {};
+    if (engineData !== undefined) {
+      const named = club ? engineDataNamed(club, engineId, engineData) : undefined;
+      if (!named) throw new AppError(404, 'club/no-such-engine-data', `The club has no ${engineId} data named ${engineData}`);
+      base = { ...(named.data as Record<string, unknown>) };
+    }
+    const merged = { ...base, ...((options as Record<string, unknown> | undefined) ?? {}) };
+    const r = engine.optionsSchema.safeParse(merged);
+    if (!r.success) throw new AppError(400, 'game/bad-options', `Not valid ${engine.title} options: ${zodSummary(r.error)}`);
+    return merged;
+  }
+
+  async function recordGame(clubId: string, entry: ClubGameEntry): Promise<void> {
+    await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { pk: clubGamesPk(clubId), sk: `GAME#${entry.gameId}`, ...entry } }));
+  }
+
+  return {
+    async create(player, input) {
+      const commandId = input.commandId ?? randomUUID();
+      const clubId = derivedId('club', player, commandId);
+      const cmd = clubCommandSchema.parse({
+        type: 'CreateClub',
+        clubId,
+        name: input.name,
+        description: input.description ?? '',
+        ...(input.joinCode !== undefined ? { joinCode: input.joinCode } : {}),
+      });
+      const r = await runCommand(store, clubPk(clubId), CLUB_SPEC, {
+        commandId,
+        actor: player,
+        at: clock.now(),
+        decide: (s) => decideClub(s, cmd, player, ctx),
+      });
+      return viewOf(r.state, player);
+    },
+    async command(player, clubId, command, commandId) {
+      await existing(clubId);
+      const r = await runCommand(store, clubPk(clubId), CLUB_SPEC, {
+        commandId: commandId ?? randomUUID(),
+        actor: player,
+        at: clock.now(),
+        decide: (s) => decideClub(s, command, player, ctx),
+      });
+      return viewOf(r.state, player);
+    },
+    async view(player, clubId) {
+      return viewOf(await existing(clubId), player);
+    },
+    state,
+    gameOptions,
+    async createGame(player, clubId, input) {
+      const club = await existing(clubId);
+      if (!club.members.has(player)) throw new AppError(403, 'club/not-a-member', 'Only members create games in the club');
+      const options = gameOptions(club, input.engine, input.options, input.engineData);
+      const time =
+        input.timeControl !== undefined || input.timeLimitHours !== undefined
+          ? {
+              ...(input.timeControl !== undefined ? { timeControl: input.timeControl } : {}),
+              ...(input.timeLimitHours !== undefined ? { timeLimitHours: input.timeLimitHours } : {}),
+            }
+          : clubTime(club);
+      const r = await deps.games.create(player, {
+        engine: input.engine,
+        options,
+        commandId: input.commandId,
+        ...(input.seat !== undefined ? { seat: input.seat } : {}),
+        ...(input.reserve !== undefined ? { reserve: input.reserve } : {}),
+        ...time,
+      });
+      await recordGame(clubId, { gameId: r.gameId, engine: input.engine, createdBy: player, createdAt: clock.now() });
+      return { ...r, clubId };
+    },
+    recordGame,
+    async games(clubId) {
+      await existing(clubId);
+      const out: ClubGameEntry[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await store.doc.send(
+          new QueryCommand({
+            TableName: store.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': clubGamesPk(clubId) },
+            ...(start ? { ExclusiveStartKey: start } : {}),
+          }),
+        );
+        for (const i of page.Items ?? [])
+          out.push({
+            gameId: i['gameId'] as string,
+            engine: i['engine'] as string,
+            createdBy: i['createdBy'] as string,
+            createdAt: i['createdAt'] as string,
+            ...(typeof i['tournamentId'] === 'string' ? { tournamentId: i['tournamentId'] } : {}),
+          });
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return out.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    },
+  };
+}
+
+/** The club's default clock for a game that names none. */
+export function clubTime(club: ClubState | undefined): { timeControl?: unknown; timeLimitHours?: number } {
+  const s = club?.settings;
+  if (s?.defaultTimeControl) return { timeControl: s.defaultTimeControl };
+  if (s?.defaultTimeLimitHours !== undefined) return { timeLimitHours: s.defaultTimeLimitHours };
+  return {};
+}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { envelopeHash, type EventEnvelope } from '../../domain/kernel/index.js';
+import type { CommandRecord } from '../ports.js';
+
+/**
+ * How the tip layout stores events: one compressed record per command (its events share the
+ * game, the command, the time and the player, and each event's prevHash is the hash before it),
+ * so a command's events cost little more than their data and their hashes. The load checks the
+ * chain's ends against the head; the verifier (and decodeCommand's caller, when asked) recomputes
+ * every hash.
+ */
+interface StoredCommand {
+  /** commandId, at, player, first seq, prevHash of the first event */
+  readonly c: string;
+  readonly a: string;
+  readonly p: string | null;
+  readonly s: number;
+  readonly h: string;
+  /** [type, data, visibility, actor, hash, salt?] per event */
+  readonly e: readonly (readonly [string, unknown, EventEnvelope['visibility'], EventEnvelope['actor'], string, string?])[];
+}
+
+/** One command's events (consecutive, all from that command) as one compressed record. */
+export function encodeCommand(events: readonly EventEnvelope[]): Uint8Array {
+  const first = events[0]!;
+  const stored: StoredCommand = {
+    c: first.commandId,
+    a: first.at,
+    p: first.player,
+    s: first.seq,
+    h: first.prevHash,
+    e: events.map((ev) =>
+      ev.salt !== undefined ? [ev.type, ev.data, ev.visibility, ev.actor, ev.hash, ev.salt] : [ev.type, ev.data, ev.visibility, ev.actor, ev.hash],
+    ),
+  };
+  return new Uint8Array(deflateRawSync(JSON.stringify(stored)));
+}
+
+/**
+ * The events of one encoded command, in the envelope's field order. With `check`, every hash is
+ * recomputed from the event's content and compared (a damaged record throws).
+ */
+export function decodeCommand(gameId: string, bytes: Uint8Array, check = false): EventEnvelope[] {
+  const stored = JSON.parse(inflateRawSync(bytes).toString('utf8')) as StoredCommand;
+  const out: EventEnvelope[] = [];
+  let prevHash = stored.h;
+  stored.e.forEach(([type, data, visibility, actor, hash, salt], i) => {
+    const partial = {
+      gameId,
+      seq: stored.s + i,
+      type,
+      data,
+      visibility,
+      actor,
+      player: stored.p,
+      commandId: stored.c,
+      at: stored.a,
+      ...(salt !== undefined ? { salt } : {}),
+      prevHash,
+    };
+    if (check && envelopeHash(partial) !== hash) throw new Error(`game ${gameId}: stored event ${partial.seq} does not match its hash`);
+    out.push({ ...partial, hash });
+    prevHash = hash;
+  });
+  return out;
+}
+
+/**
+ * A short, fixed-size key for a commandId (the first 5 bytes of its SHA-256, hex): the head
+ * remembers the newest commands by key, so 50 of them take 500 bytes whatever the ids. A key
+ * that matches is confirmed against the events themselves wherever the events are at hand.
+ */
+export const commandKey = (commandId: string): string => createHash('sha256').update(commandId, 'utf8').digest('hex').slice(0, 10);
+
+/** Per command: key (5 bytes), first seq (uint24: 16 million events), event count less one (uint16). */
+const ENTRY = 10;
+
+/** The head's recent commands as one binary, newest first. */
+export function encodeRecent(recent: Readonly<Record<string, CommandRecord>>): Uint8Array {
+  const entries = Object.entries(recent);
+  const buf = Buffer.alloc(entries.length * ENTRY);
+  entries.forEach(([key, r], i) => {
+    Buffer.from(key, 'hex').copy(buf, i * ENTRY, 0, 5);
+    buf.writeUIntBE(r.from, i * ENTRY + 5, 3);
+    buf.writeUInt16BE(Math.min(0xffff, r.to - r.from), i * ENTRY + 8);
+  });
+  return new Uint8Array(buf);
+}
+
+export function decodeRecent(bytes: Uint8Array | undefined): Record<string, CommandRecord> {
+  const out: Record<string, CommandRecord> = {};
+  if (!bytes) return out;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i + ENTRY <= buf.length; i += ENTRY) {
+    const from = buf.readUIntBE(i + 5, 3);
+    out[buf.subarray(i, i + 5).toString('hex')] = { from, to: from + buf.readUInt16BE(i + 8) };
+  }
+  return out;
+}

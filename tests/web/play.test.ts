@@ -1,0 +1,221 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
+import { notificationsExtension } from '../../functions/local/stream-poller.js';
+import { WEB_DIST } from '../../functions/local/web-client.js';
+import { launchChromium } from './browser.js';
+
+/**
+ * The web client in a real browser (Debian's chromium through playwright-core): two players in
+ * two browser contexts play a whole Tiger Hunt through the pages only, choosing among the
+ * legal commands the game page offers; a sealed order is drafted in private and sealed; the
+ * other side's moves arrive without a reload; after the end the log is exported, verified in
+ * the page and replayed step by step; axe-core checks every page. Screenshots of each page go
+ * to tests/web/screenshots/ (not committed) for review.
+ */
+const SHOTS = join(import.meta.dirname, 'screenshots');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let rt: LocalRuntime;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+const problems: string[] = [];
+const pages: Page[] = [];
+const t0 = Date.now();
+
+beforeAll(async () => {
+  rt = await startLocalRuntime({
+    memory: true,
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    tableName: `web-${Date.now().toString(36)}`,
+    extensions: [notificationsExtension],
+    webRoot: WEB_DIST,
+  });
+  browser = await launchChromium();
+  mkdirSync(SHOTS, { recursive: true });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await rt?.stop();
+});
+
+async function player(name: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  contexts.push(context);
+  const page = await context.newPage();
+  // Anything the page's Content-Security-Policy refused, or any script error, fails the test.
+  page.on(
+    'console',
+    (m) =>
+      m.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of (404|409)/.test(m.text()) &&
+      problems.push(`${name}: ${m.text()}`),
+  );
+  page.on('pageerror', (e) => problems.push(`${name}: ${e.message}`));
+  await page.goto(`${rt.url}/`);
+  await page.getByLabel('Player name').fill(name);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'My games' }).waitFor();
+  return page;
+}
+
+/** axe-core on the page as it is: no serious or critical violation of WCAG 2 A/AA. */
+async function axe(page: Page, what: string): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(
+    `axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.help + ' (' + v.nodes.length + ')'))`,
+  )) as string[];
+  expect(violations, `axe on ${what}`).toEqual([]);
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+const status = (page: Page) => page.locator('#game-status').innerText();
+const version = async (page: Page) => Number(/version (\d+)/.exec(await status(page))?.[1] ?? -1);
+/** The game's version as the server stores it (the events feed, read as a third player would after the end). */
+async function serverVersion(gameId: string): Promise<number> {
+  const res = await fetch(`${rt.url}/v1/games/${gameId}/events?after=0&limit=1`, { headers: { authorization: `Bearer ${rt.issueToken('alice')}` } });
+  return ((await res.json()) as { version: number }).version;
+}
+const draftSteps = (page: Page) => page.locator('#draft-steps li').count();
+
+/** Which legal command a player picks: the quickest way on, with one unit committed and one attack declared a turn through the private draft. */
+const PREFERENCE = ['AutoPickHand', 'DrawCards', 'ResolveAttack', 'ChooseFriendlyFireVictim', 'DiscardUnit', 'DiscardCommand', 'DrawCard'];
+
+/** Plays one command on the page if it offers any; true if it did. */
+async function act(page: Page, log: string[]): Promise<boolean> {
+  const buttons = page.locator('.commands button:not([disabled])');
+  if ((await buttons.count()) === 0) return false;
+  const types = await buttons.evaluateAll((bs) => bs.map((b) => b.getAttribute('data-type') ?? ''));
+  const steps = await draftSteps(page);
+  let pick = -1;
+  const drafting = (await page.locator('#draft-h').count()) > 0;
+  if (drafting && steps === 0) pick = types.findIndex((t) => t === 'CommitUnit' || t === 'DeclareAttack');
+  if (pick < 0) pick = types.findIndex((t) => t === 'SealOrder');
+  for (const want of PREFERENCE) if (pick < 0) pick = types.indexOf(want);
+  if (pick < 0) pick = 0;
+  const before = { version: await version(page), steps };
+  const button = buttons.nth(pick);
+  log.push(`${((Date.now() - t0) / 1000).toFixed(1)} ${page === pages[0] ? 'A' : 'B'} ${await button.getAttribute('data-type')}: ${await button.innerText()}`);
+  await button.click();
+  // The page settles: a new version (sent), or one more step in the private draft, or an error shown.
+  // A function, not a string: the page's Content-Security-Policy forbids evaluating strings.
+  await page.waitForFunction(
+    ([v, n]) => {
+      const d = (globalThis as any).document;
+      const now = Number(/version (\d+)/.exec(d.querySelector('#game-status')?.textContent ?? '')?.[1] ?? -1);
+      return now !== v || d.querySelectorAll('#draft-steps li').length !== n || d.querySelector('[role=alert]') !== null;
+    },
+    [before.version, before.steps] as const,
+    { timeout: 10_000 },
+  );
+  for (const alert of await page.locator('[role=alert]').allInnerTexts()) log.push(`  refused: ${alert}`);
+  return true;
+}
+
+describe('the web client in a browser', () => {
+  it('two players play a whole Tiger Hunt through the pages: draft and seal, live updates, export, audit, replay, accessibility', async () => {
+    const alice = await player('alice');
+    const bob = await player('bob');
+    pages.push(alice, bob);
+    await axe(alice, 'sign-in + My games');
+
+    // New game: the form comes from GET /v1/engines (scenario list, options from the schema, side, clock).
+    await alice.getByRole('link', { name: 'New game' }).click();
+    await alice.getByLabel('Scenario').selectOption('tiger-hunt');
+    await alice.getByLabel('Max Turns').fill('2');
+    await alice.getByLabel('Your side').selectOption('us');
+    await alice.getByLabel('Clock').selectOption('per-move');
+    await alice.getByLabel('Days per move').fill('2');
+    await shot(alice, 'new-game');
+    await axe(alice, 'New game');
+    await alice.getByRole('button', { name: 'Create game' }).click();
+    await alice.getByText('Waiting for players to join').waitFor();
+    const gameId = /\/games\/([A-Za-z0-9_-]+)$/.exec(alice.url())![1]!;
+
+    // Bob finds it in the lobby and joins; alice's open page sees it start without a reload.
+    await bob.getByRole('link', { name: 'New game' }).click();
+    await bob.locator(`[data-game="${gameId}"]`).getByRole('button', { name: 'Join as Germany' }).click({ timeout: 15_000 });
+    await bob.waitForURL(`**/games/${gameId}`);
+    await alice.locator('#game-status', { hasText: 'Your move' }).waitFor({ timeout: 10_000 });
+    await shot(bob, 'game-start');
+
+    // A sealed order drafted in private: a step is kept in the browser, the other side sees no new version.
+    const log: string[] = [];
+    const started = Date.now();
+    let drafted = false;
+    while (Date.now() - started < 80_000) {
+      const over = (await status(alice)).startsWith('Over') && (await status(bob)).startsWith('Over');
+      if (over) break;
+      let acted = false;
+      for (const page of [alice, bob]) {
+        const stored = await serverVersion(gameId);
+        const stepsBefore = await draftSteps(page);
+        if (await act(page, log)) acted = true;
+        if (!drafted && (await draftSteps(page)) > stepsBefore) {
+          // The step stays in this browser: the server stored nothing, so the game's version is unchanged.
+          drafted = true;
+          expect(await serverVersion(gameId)).toBe(stored);
+          await shot(page, 'game-draft');
+          await axe(page, 'game page with a draft');
+        }
+      }
+      if (!acted) await alice.waitForTimeout(300);
+    }
+    expect((await status(alice)).startsWith('Over'), `the game did not end in time; last commands:\n${log.slice(-20).join('\n')}`).toBe(true);
+    expect(drafted).toBe(true);
+    expect(log.some((l) => l.includes(' SealOrder: '))).toBe(true);
+    console.log(`browser game: ${log.length} commands in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await bob.getByText(/^Over/).waitFor();
+    await shot(alice, 'game-over');
+
+    // My games: the finished game with its board thumbnail.
+    await alice.getByRole('link', { name: 'My games' }).click();
+    await alice.locator(`[data-game="${gameId}"] img.thumb`).waitFor();
+    await shot(alice, 'my-games');
+    await axe(alice, 'My games');
+
+    // Export, verify in the page with the verifier's own code, and replay position by position.
+    await alice.locator(`[data-game="${gameId}"] a`).click();
+    await alice.getByRole('button', { name: 'Export the log' }).click();
+    await alice.getByRole('button', { name: 'Verify in this browser' }).click();
+    await expect.poll(() => alice.locator('#audit-report').innerText()).toMatch(/^OK: fieldpost-.*\.json verifies\./);
+    await alice.getByRole('button', { name: 'Replay' }).click();
+    const stepText = () => alice.locator('#replay-step').innerText();
+    const last = await stepText();
+    await alice.getByRole('button', { name: '◀ Back' }).click();
+    await alice.getByRole('button', { name: '◀ Back' }).click();
+    expect(await stepText()).not.toBe(last);
+    await alice.getByRole('button', { name: 'First' }).click();
+    await alice.getByRole('button', { name: 'Forward ▶' }).click();
+    expect(await stepText()).toMatch(/^Event 2 of \d+/);
+    for (let i = 0; i < 10; i++) await alice.getByRole('button', { name: 'Forward ▶' }).click();
+    expect(await stepText()).toMatch(/^Event 12 of \d+/);
+    await expect.poll(() => alice.locator('.replay svg').count()).toBe(1);
+    await shot(alice, 'game-audit');
+    await axe(alice, 'game page after the end');
+
+    // Settings, and a phone-sized screen.
+    await alice.getByRole('link', { name: 'Settings' }).click();
+    await alice.getByRole('heading', { name: 'Settings' }).waitFor();
+    await shot(alice, 'settings');
+    await axe(alice, 'Settings');
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    contexts.push(phone);
+    const small = await phone.newPage();
+    await small.goto(`${rt.url}/`);
+    await small.getByLabel('Player name').fill('bob');
+    await small.getByRole('button', { name: 'Sign in' }).click();
+    await small.locator(`[data-game="${gameId}"] a`).click();
+    await small.locator('.board svg').first().waitFor();
+    await shot(small, 'phone-game');
+    // Nothing wider than the screen: no sideways scrolling on a phone.
+    expect(await small.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await axe(small, 'game page on a phone');
+
+    expect(problems).toEqual([]);
+  }, 150_000);
+});

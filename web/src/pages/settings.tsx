@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { NoticeKind } from '../../../functions/notify/decide.js';
+import { api } from '../api.js';
+import type { paths } from '../api-types.js';
+
+/** What GET /v1/me/settings shows: the type generated from the API document (npm run api-types). */
+type Settings = paths['/v1/me/settings']['get']['responses'][200]['content']['application/json'];
+
+/** Every notice kind, in words (a kind added to NOTICE_KINDS fails the type check here until it is named). */
+const KINDS: Readonly<Record<NoticeKind, string>> = {
+  turn: '"Your move"',
+  started: 'Game started',
+  ended: 'Game over',
+  invited: 'Invitations',
+  reminder: 'Reminders as your time runs',
+  tournament: 'Tournament pairings and news',
+};
+
+/**
+ * Settings: where your notices go. Email (confirmed with a mailed code), webhooks (JSON signed
+ * as Standard Webhooks says, with a whsec_ secret the server makes and shows once, or Discord
+ * and Slack), and which notices are mailed. Digests and vacation
+ * have no API routes yet, so they are not offered here.
+ */
+export function SettingsPage() {
+  const [s, setS] = useState<Settings>();
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [hook, setHook] = useState({ url: '', format: 'json' as 'json' | 'discord' | 'slack' });
+  const [message, setMessage] = useState<string>();
+  const [error, setError] = useState<string>();
+
+  const apply = (next: Settings, said?: string) => {
+    setS(next);
+    setEmail(next.email ?? '');
+    setError(undefined);
+    setMessage(said);
+  };
+  useEffect(() => {
+    api<Settings>('GET', '/v1/me/settings').then(apply, (e: unknown) => setError((e as Error).message));
+  }, []);
+  const put = async (body: unknown, said: string) => {
+    try {
+      apply(await api<Settings>('PUT', '/v1/me/settings', body), said);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  const verify = async (e: Event) => {
+    e.preventDefault();
+    try {
+      apply(await api<Settings>('POST', '/v1/me/email/verify', { token: code.trim() }), 'Address confirmed: your notices go there now.');
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  if (!s) return error ? <p role="alert">{error}</p> : <p aria-live="polite">Loading…</p>;
+  const keep = s.webhooks.map((w) => ({ id: w.id }));
+  return (
+    <section class="card">
+      <h1>Settings</h1>
+      <h2>Email</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void put({ email: email.trim() || null }, email.trim() ? 'A confirmation code was mailed to that address.' : 'Email removed.');
+        }}
+      >
+        <label for="email">Notification address</label>
+        <input id="email" type="email" autocomplete="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <button type="submit">Save address</button>
+      </form>
+      {s.email && <p>Status: {s.emailVerification?.status ?? 'unknown'}</p>}
+      {s.email && s.emailVerification?.status !== 'verified' && (
+        <form onSubmit={(e) => void verify(e)}>
+          <label for="code">Code from the mail</label>
+          <input id="code" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+          <button type="submit">Confirm</button>
+        </form>
+      )}
+      <h2>Mailed notices</h2>
+      {(Object.keys(KINDS) as NoticeKind[]).map((k) => (
+        <label class="check" key={k}>
+          <input
+            type="checkbox"
+            checked={!s.emailOff.includes(k)}
+            onChange={(e) => void put({ emailOff: e.currentTarget.checked ? s.emailOff.filter((x) => x !== k) : [...s.emailOff, k] }, 'Saved.')}
+          />{' '}
+          {KINDS[k]}
+        </label>
+      ))}
+      <h2>Webhooks</h2>
+      <ul>
+        {s.webhooks.map((w) => (
+          <li key={w.id}>
+            {w.format}: {w.url} (secret {w.secretHint}){w.disabled ? ` switched off: ${w.disabled.reason}` : ''}{' '}
+            {w.secret && (
+              <p role="status">
+                Signing secret, shown only now: <code>{w.secret}</code>
+              </p>
+            )}
+            <button type="button" onClick={() => void put({ webhooks: keep.filter((x) => x.id !== w.id) }, 'Webhook removed.')}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void put({ webhooks: [...keep, { url: hook.url, format: hook.format }] }, 'Webhook added.');
+        }}
+      >
+        <label for="hook-url">Webhook URL</label>
+        <input id="hook-url" type="url" required value={hook.url} onInput={(e) => setHook({ ...hook, url: e.currentTarget.value })} />
+        <label for="hook-format">Format</label>
+        <select id="hook-format" value={hook.format} onChange={(e) => setHook({ ...hook, format: e.currentTarget.value as typeof hook.format })}>
+          <option value="json">JSON (signed)</option>
+          <option value="discord">Discord</option>
+          <option value="slack">Slack</option>
+        </select>
+        <button type="submit">Add webhook</button>
+      </form>
+      <p class="hint">Daily digests and vacation are not offered yet: the server has no settings for them.</p>
+      {message && <p role="status">{message}</p>}
+      {error && <p role="alert">{error}</p>}
+    </section>
+  );
+}

@@ -13,7 +13,14 @@ import { apiEvent, cid, http, itemCount } from './support.js';
  * Every reply here is also checked against the API document (tests/support/contract.ts).
  */
 /** Fewer creations an hour than the cap on open games, so the first test meets the rate limit, not the cap. */
-const LIMITS: Record<LimitName, Limit> = { ...DEFAULT_LIMITS, create: { max: MAX_OPEN_GAMES - 2, windowSeconds: 3600 }, public: { max: 8, windowSeconds: 60 } };
+const LIMITS: Record<LimitName, Limit> = {
+  ...DEFAULT_LIMITS,
+  create: { max: MAX_OPEN_GAMES - 2, windowSeconds: 3600 },
+  settings: { max: 2, windowSeconds: 3600 },
+  mail: { max: 2, windowSeconds: 86_400 },
+  export: { max: 2, windowSeconds: 3600 },
+  public: { max: 8, windowSeconds: 60 },
+};
 /** The runtime's clock: the cap test moves it on an hour, to a fresh window of the create limit. */
 let offsetMs = 0;
 let rt: LocalRuntime;
@@ -100,6 +107,23 @@ describe('fair limits', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('limit/open-games');
     expect(refused.headers.get('retry-after')).toBe('3600');
+  });
+
+  it('count settings changes, mail the server sends, and exports per player, whatever each request answers', async () => {
+    const pia = rt.issueToken('pia');
+    const cases: [string, () => Promise<{ status: number; body: { code: string } }>][] = [
+      ['settings', () => api.call('PUT', '/v1/me/settings', { token: pia, body: { emailOff: [] } })],
+      ['mail', () => api.call('POST', '/v1/me/email/resend', { token: pia })],
+      ['export', () => api.get('/v1/games/no-such-game/export', pia)],
+    ];
+    for (const [name, send] of cases) {
+      for (let i = 0; i < 2; i++) expect((await send()).status, name).not.toBe(429);
+      const refused = await send();
+      expect(refused.status, name).toBe(429);
+      expect(refused.body.code).toBe(`limit/${name}`);
+    }
+    // Another player's counters are their own.
+    expect((await api.get('/v1/games/no-such-game/export', rt.issueToken('quinn'))).status).toBe(404);
   });
 
   it('limit the routes open without sign-in per address', async () => {

@@ -103,7 +103,7 @@ export function evolve(s: State, e: Event): State {
     case 'UnitMoved': {
       const to = e.path[e.path.length - 1]!;
       const moved = withUnit(s, e.unit, (u) => ({ ...u, hex: to, dugIn: false, actions: [...u.actions, 'move'] }));
-      return e.carried === undefined ? moved : withUnit(moved, e.carried, (u) => ({ ...u, hex: to, dugIn: false }));
+      return e.carried === undefined ? moved : withUnit(moved, e.carried, (u) => ({ ...u, hex: to, dugIn: false, actions: [...u.actions, 'move'] }));
     }
     case 'UnitExited': {
       const u = unit(s, e.unit)!;

@@ -28,11 +28,12 @@ export function quota(s: State, seat: Seat, kind: Placement['kind'], turn: numbe
   return { min: Math.min(5, n), max: Math.min(5, n) };
 }
 
-/** Where a seat may place a unit now: its set-up zone, or for reinforcements its own map edge. */
+/** Where a seat may place a unit now: its set-up zone, or for reinforcements the card's entry hexes (else its own map edge). */
 export function inZone(s: State, seat: Seat, kind: Placement['kind'], hex: string): boolean {
   if (!onMap(s.map, hex)) return false;
-  const cols = kind === 'reinforce' ? 1 : setupColumns(s, seat);
-  return withinOfEdge(s.map, hex, edgeOf(s, seat), cols);
+  if (kind === 'setup') return withinOfEdge(s.map, hex, edgeOf(s, seat), setupColumns(s, seat));
+  const at = s.scenario.sides[seat].entryHexes;
+  return at ? at.includes(hex) : withinOfEdge(s.map, hex, edgeOf(s, seat), 1);
 }
 
 function setupColumns(s: State, seat: Seat): number {

@@ -92,9 +92,10 @@ export function stepCost(t: Tables, m: MapCard, cls: MoveClass, from: string, to
   return c;
 }
 
-/** What blocks sight besides the map: hexes holding an Artillery marker. */
+/** What limits sight besides the map: hexes holding an Artillery marker, and a scenario's visibility special rule. */
 export interface SightContext {
   readonly artilleryMarkers: ReadonlySet<string>;
+  readonly visibility?: number;
 }
 
 /**
@@ -104,6 +105,7 @@ export interface SightContext {
  * terrain never blocks), and by any hex holding an Artillery marker, the target hex included
  * (ruling: the "into but not beyond" exception names terrain only). A line running exactly along
  * a hexside is inside neither hex, so it is never blocked by them. Air Support markers never block.
+ * A scenario's visibility special rule (night, fog) ends every line at that many hexes.
  */
 export function lineOfSight(m: MapCard, from: string, to: string, ctx: SightContext): boolean {
   return sightBlocker(m, from, to, ctx) === undefined;
@@ -112,6 +114,7 @@ export function lineOfSight(m: MapCard, from: string, to: string, ctx: SightCont
 /** Why the line is blocked ("jungle 0502", "artillery marker 0703", "hill"), or undefined when it is clear. */
 export function sightBlocker(m: MapCard, from: string, to: string, ctx: SightContext): string | undefined {
   if (from === to) return undefined;
+  if (ctx.visibility !== undefined && distance(from, to) > ctx.visibility) return `beyond the visibility of ${ctx.visibility} hexes`;
   const a = parseHexId(from)!;
   const b = parseHexId(to)!;
   const passed = hexesOnLine(m, a, b);

@@ -96,6 +96,8 @@ export const optionsSchema = z
       for (const f of forces)
         if (!ids.has(f.unit))
           ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'sides', side, 'forces'], message: `no unit ${f.unit} in the Unit Value Table` });
+      for (const h of card.sides[side].entryHexes ?? [])
+        if (!onMap(m, h)) ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'sides', side, 'entryHexes'], message: `entry hex ${h} is not on the map` });
     }
     if (card.victory.kind === 'hold')
       for (const h of card.victory.hexes)

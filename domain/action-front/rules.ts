@@ -47,7 +47,10 @@ export function leaderBonus(s: State, u: UnitState, sameHexOnly: boolean): numbe
 /** Training for all purposes: printed value, plus a nearby Leader's bonus, minus 1 while Suppressed (004 Leaders; Status Markers). */
 export const trainingOf = (s: State, u: UnitState, assault = false): number => typeOf(s, u).training + leaderBonus(s, u, assault) - (u.suppressed ? 1 : 0);
 
-export const sightOf = (s: State): SightContext => ({ artilleryMarkers: new Set(s.markers.filter((m) => m.kind === 'artillery').map((m) => m.hex)) });
+export const sightOf = (s: State): SightContext => ({
+  artilleryMarkers: new Set(s.markers.filter((m) => m.kind === 'artillery').map((m) => m.hex)),
+  ...(s.scenario.visibility !== undefined ? { visibility: s.scenario.visibility } : {}),
+});
 
 /** Whether any unit of `seat` on the map sees `hex` (004 Indirect Fire: a unit must have a line of sight to the target hex). */
 export function seenBy(s: State, seat: Seat, hex: string, sight = sightOf(s)): boolean {
@@ -166,9 +169,13 @@ export function entry(s: State, mover: UnitState, hex: string, cargo?: UnitState
   return t.transport && !cargoTroop && friendTroops.length === 1 && (cls === 'leg' || cls === 'towed') ? 'pass' : 'no';
 }
 
-/** Whether `cargo` may be carried by `mover` this Action Phase (004 Transport; Leaders may be carried by Track or Wheel units). */
+/**
+ * Whether `cargo` may be carried by `mover` this Action Phase (004 Transport; Leaders may be
+ * carried by Track or Wheel units). Being carried is the cargo's move (ruling), so it must be
+ * able to move: not Suppressed, not fired indirectly, not dug in, not moved yet.
+ */
 export function mayCarry(s: State, mover: UnitState, cargo: UnitState): boolean {
-  if (cargo.id === mover.id || cargo.owner !== mover.owner || cargo.status !== 'map' || cargo.suppressed) return false;
+  if (cargo.id === mover.id || cargo.owner !== mover.owner || !canAct(s, cargo, 'move')) return false;
   if (mover.hex !== mover.startHex || cargo.hex !== mover.hex || cargo.startHex !== mover.hex) return false;
   const mt = typeOf(s, mover);
   const ct = typeOf(s, cargo);

@@ -70,6 +70,8 @@ export function scene(state: State, viewer: Viewer): Scene {
     { text: `Turn track: ${Array.from({ length: v.scenario.turns }, (_, i) => (i + 1 === v.turn ? `[${i + 1}]` : String(i + 1))).join(' ')}` },
     ...v.lastCards.map((d) => ({ text: `Drawn for ${d.purpose}: ${d.cards.join(' ')}`, highlight: true })),
     { text: `Deck: ${v.deck.draw} cards left, ${v.deck.discard} used this turn` },
+    ...(v.scenario.visibility !== undefined ? [{ text: `Special rule: no line of sight beyond ${v.scenario.visibility} hexes` }] : []),
+    ...(v.scenario.noDugInAtStart ? [{ text: 'Special rule: no unit sets up Dug In' }] : []),
     ...SEATS.map((seat) => ({
       text: `${name(seat)}: fire support ${
         v.missions[seat]

@@ -26,9 +26,9 @@ import {
   unitsOnBoard,
   maneuverTargets,
 } from './board.js';
-import { BUILD_COST, EMPTY_CITY_HIT, MONTHS, RECOMMENDED_GREEN, ROUNDS, SUPPLY_TYPES, type SupplyType } from './data.js';
+import { BUILD_COST, EMPTY_CITY_HIT, MONTHS, ROUNDS, SUPPLY_TYPES, type SupplyType } from './data.js';
 import { evolve } from './evolve.js';
-import { inRange, legalCommands, reserveUnit, rewardAttacker, turnsPerRound } from './legal.js';
+import { inRange, legalCommands, recommendedSetup, reserveUnit, rewardAttacker, turnsPerRound } from './legal.js';
 import { otherColor, RULE, type Color, type Command, type Event, type Question, type SeatState, type Stack, type State } from './model.js';
 
 /** Collects events and folds each at once, so later rules see the consequences of earlier ones. */
@@ -127,7 +127,7 @@ class Flow {
       case 'PlaceRecommended': {
         const mirror = (sq: string) => `${String.fromCharCode(65 + 9 - (sq.charCodeAt(0) - 65))}${7 - Number(sq.slice(1))}`;
         const taken = new Set<string>();
-        for (const p of RECOMMENDED_GREEN) {
+        for (const p of recommendedSetup(s)!) {
           const u = s.units.find((x) => x.color === st.color && x.home === st.board && x.kind === p.kind && x.sq === null && !taken.has(x.id))!;
           taken.add(u.id);
           const square = st.color === 'green' ? p.square : mirror(p.square);

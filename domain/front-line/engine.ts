@@ -18,7 +18,7 @@ import {
   unitById,
   shootersAt,
 } from './board.js';
-import { BATTLEFIELDS, KINDS, MONTHS, PLACED, RANGE, RESERVE, RESULTS_TABLE, SUPPLY_CARDS, type Kind } from './data.js';
+import { BATTLEFIELDS, KINDS, MONTHS, PLACED, RANGE, RECOMMENDED_GREEN, RESERVE, RESULTS_TABLE, SUPPLY_CARDS, type Kind } from './data.js';
 import { decide } from './decide.js';
 import { evolve } from './evolve.js';
 import { legalCommands, mover, pending } from './legal.js';
@@ -89,6 +89,7 @@ function initialState(o: Options, rulesVersion: number): State {
     allies: o.allies,
     amphibious: o.allies || o.amphibious,
     rows: o.layout ?? BATTLEFIELDS[o.battlefield].rows,
+    recommended: o.recommended ?? (o.battlefield === 'main' && !o.layout ? RECOMMENDED_GREEN : null),
     table: o.resultsTable ?? RESULTS_TABLE,
     cards: { ...SUPPLY_CARDS, ...(o.supplyValues ?? {}) } as State['cards'],
     boards,

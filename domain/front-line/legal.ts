@@ -9,6 +9,7 @@ import {
   countryOf,
   defended,
   distance,
+  isFallen,
   isWater,
   maneuverTargets,
   moveTargets,
@@ -22,7 +23,7 @@ import {
   unitsOf,
   allSquares,
 } from './board.js';
-import { BATTLEFIELDS, BUILD_COST, KINDS, PLACED, RANGE, SUPPLY_TYPES, TURNS_PER_PLAYER, type Kind } from './data.js';
+import { BATTLEFIELDS, BUILD_COST, KINDS, PLACED, RANGE, RECOMMENDED_GREEN, SUPPLY_TYPES, TURNS_PER_PLAYER, type Kind } from './data.js';
 import { type Command, type Question, type SeatState, type State, type Unit } from './model.js';
 
 /** The seat whose turn it is. */
@@ -42,8 +43,15 @@ export function setupSquares(s: State, seat: SeatState): string[] {
   return allSquares(s, seat.board).filter((n) => countryOf(s, n) === seat.color && !isWater(s, n) && !unitAt(s, n));
 }
 
-/** The recommended set-up is printed for the Main battlefield only (002 p.1); compared by content, so a state read back from JSON agrees. */
-export const recommendedOffered = (s: State): boolean => s.battlefield === 'main' && s.rows.join('/') === BATTLEFIELDS.main.rows.join('/');
+/**
+ * Green's recommended set-up, or null when none is offered: a club's own (option `recommended`),
+ * else the built-in one, for the built-in Main battlefield only (002 p.1: the Items card shows one
+ * for one battlefield). States stored before the option existed are read by layout content.
+ */
+export function recommendedSetup(s: State): readonly { kind: Kind; square: string }[] | null {
+  if (s.recommended !== undefined) return s.recommended;
+  return s.battlefield === 'main' && s.rows.join('/') === BATTLEFIELDS.main.rows.join('/') ? RECOMMENDED_GREEN : null;
+}
 
 function setupCommands(s: State, seat: SeatState): Command[] {
   if (seat.setupDone) return [];
@@ -51,7 +59,7 @@ function setupCommands(s: State, seat: SeatState): Command[] {
   const placed = KINDS.reduce((n, k) => n + placedCount(s, seat, k), 0);
   const squares = setupSquares(s, seat);
   for (const kind of KINDS) if (placedCount(s, seat, kind) < PLACED[kind]) for (const square of squares) out.push({ type: 'PlaceUnit', kind, square });
-  if (placed === 0 && recommendedOffered(s)) out.push({ type: 'PlaceRecommended' });
+  if (placed === 0 && recommendedSetup(s)) out.push({ type: 'PlaceRecommended' });
   if (placed > 0) out.push({ type: 'ClearSetup' });
   if (KINDS.every((k) => placedCount(s, seat, k) === PLACED[k])) out.push({ type: 'FinishSetup' });
   return out;
@@ -77,7 +85,9 @@ function missions(s: State, seat: SeatState): Command[] {
   const out: Command[] = [];
   if (c.stack === 'industry') {
     const industry = citySquare(s, seat.board, seat.color, 'industry');
-    if (!unitAt(s, industry)) for (const kind of KINDS) if (c.n >= BUILD_COST[kind] && reserveUnit(s, seat, kind)) out.push({ type: 'Build', kind });
+    // Your own empty Industry (002 p.4): not while it lies Fallen (it is then the enemy's).
+    if (!unitAt(s, industry) && !isFallen(s, industry))
+      for (const kind of KINDS) if (c.n >= BUILD_COST[kind] && reserveUnit(s, seat, kind)) out.push({ type: 'Build', kind });
   }
   if (c.stack === 'air')
     for (const u of unitsOf(s, seat))

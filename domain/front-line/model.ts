@@ -3,6 +3,7 @@ import type { Seat } from '../kernel/visibility.js';
 import {
   BATTLEFIELD_IDS,
   KINDS,
+  PLACED,
   SUPPLY_TYPES,
   TERRAIN_OF,
   type BattlefieldId,
@@ -50,6 +51,16 @@ export function layoutProblems(rows: readonly string[]): string[] {
   return problems;
 }
 
+/** A recommended set-up places exactly the set-up's units (002 p.1: 9 Infantry, 4 Tanks, 2 Artillery), one a square. */
+export function recommendedProblems(list: readonly { kind: Kind; square: string }[]): string[] {
+  const problems = KINDS.flatMap((k) => {
+    const n = list.filter((p) => p.kind === k).length;
+    return n === PLACED[k] ? [] : [`the recommended set-up places ${PLACED[k]} ${k}, not ${n}`];
+  });
+  if (new Set(list.map((p) => p.square)).size !== list.length) problems.push('the recommended set-up places one unit a square');
+  return problems;
+}
+
 export const optionsSchema = z
   .object({
     /** Which battlefield (002 p.B): the Strategy boards Main and Lake Nogo, the Tactics boards Mt. Range and The Great Desert. */
@@ -73,6 +84,13 @@ export const optionsSchema = z
       .length(6)
       .superRefine((rows, ctx) => {
         for (const p of layoutProblems(rows)) ctx.addIssue({ code: 'custom', message: p });
+      })
+      .optional(),
+    /** A club's own recommended set-up (its Items card): Green's 15 placements in columns A–C, Red's being the same turned half a circle. */
+    recommended: z
+      .array(z.object({ kind: z.enum(KINDS as [Kind, ...Kind[]]), square: z.string().regex(/^[ABC][1-6]$/, "a square of Green's country, A1–C6") }).strict())
+      .superRefine((list, ctx) => {
+        for (const p of recommendedProblems(list)) ctx.addIssue({ code: 'custom', message: p });
       })
       .optional(),
   })
@@ -202,6 +220,8 @@ export interface State {
   readonly allies: boolean;
   readonly amphibious: boolean;
   readonly rows: readonly string[];
+  /** Green's recommended set-up when one is offered (Red's is it turned half a circle); absent in states stored before the option existed. */
+  readonly recommended?: readonly { readonly kind: Kind; readonly square: string }[] | null;
   readonly table: ResultsTable;
   readonly cards: Readonly<Record<SupplyCardId, SupplyCard>>;
   readonly boards: number;

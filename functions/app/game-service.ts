@@ -40,6 +40,7 @@ import {
   type Viewer,
 } from '../../domain/kernel/index.js';
 import { listing, resultInWords, sideAndPlayer, sideName, withSideNames } from './names.js';
+import { seatClocks, type SeatClock } from './clocks.js';
 import { wasCancelled } from '../projections/project.js';
 import { commandKey } from '../store/event-batch.js';
 import {
@@ -125,6 +126,8 @@ export interface GameView {
   standingOrders?: StandingOrder[];
   /** The same view as a picture (domain/kernel/scene.ts), when the engine draws one: board.svg, the terminal's board, the mail's PNG. */
   scene?: Scene;
+  /** Each seat's remaining time at the server's time (games with a time control that are running). */
+  clocks?: SeatClock[];
 }
 
 export interface GameService {
@@ -796,7 +799,9 @@ export function createGameService(deps: GameServiceDeps): GameService {
       const l = await loadGame(gameId);
       const { state, engine } = l;
       if (state.meta.status !== 'ended') checkViewSeat(state, player, opts.seat);
-      return viewOf(engine, state, state.game, viewerFor(state.meta, player, opts.seat), heldSeat(state, player, opts.seat), []);
+      const v = viewOf(engine, state, state.game, viewerFor(state.meta, player, opts.seat), heldSeat(state, player, opts.seat), []);
+      const clocks = seatClocks(v.summary, clock.now());
+      return clocks.length ? { ...v, clocks } : v;
     },
 
     async preview(player, gameId, input) {

@@ -9,6 +9,7 @@ import {
 } from '../../domain/kernel/index.js';
 import type { Listing } from './config.js';
 import { listing, resultInWords, sideAndPlayer, sideName, type SeatLike } from '../app/names.js';
+import { clockBrief, clockInWords, durationInWords, type SeatClock } from '../app/clocks.js';
 import { wasCancelled } from '../projections/project.js';
 
 /** Response shapes the client reads (see functions/http/routes/games.ts). */
@@ -33,6 +34,8 @@ export interface GameViewBody {
   readonly standingOrders?: readonly StandingOrder[];
   /** The view as a picture, when the engine draws one (domain/kernel/scene.ts). */
   readonly scene?: Scene;
+  /** Each seat's remaining time, at the server's time (a running game with a time control). */
+  readonly clocks?: readonly SeatClock[];
 }
 
 const compact = (x: unknown, max = 160): string => {
@@ -399,6 +402,10 @@ export function formatGame(v: GameViewBody, me: string, events: readonly EventEn
   } else if (s.status === 'open') {
     lines.push('Waiting for every seat to join.');
   }
+  if (v.clocks?.length) {
+    lines.push('Clocks:');
+    for (const c of v.clocks) lines.push(`  ${sideAndPlayer(s.seats, c.seat).padEnd(28)} ${clockInWords(c)}`);
+  }
   for (const p of v.pending) {
     const mine = p.player === me && (v.seat === null || v.seat === p.seat);
     lines.push(
@@ -504,7 +511,7 @@ export function formatInbox(body: unknown, me: string): string {
   if (list.length === 0) return 'No games yet. Create one with:  npm run cli -- create <engine>   (or see  npm run cli -- lobby)';
   const lines = list.flatMap((raw) => {
     const g = raw as Record<string, unknown>;
-    type Asked = { seat?: string; name?: string; player?: string | null; prompt?: string; deadline?: string };
+    type Asked = { seat?: string; name?: string; player?: string | null; prompt?: string; deadline?: string; leftMs?: number };
     const asked = (Array.isArray(g['whoseMove']) ? g['whoseMove'] : Array.isArray(g['pending']) ? g['pending'] : []) as Asked[];
     const mine = asked.filter((p) => p.player === me);
     const yourMove = g['yourMove'] === true || mine.length > 0;
@@ -531,12 +538,19 @@ export function formatInbox(body: unknown, me: string): string {
     const seats = (Array.isArray(g['seats']) ? g['seats'] : []) as { name?: string }[];
     const opponents = (Array.isArray(g['opponents']) ? g['opponents'] : []) as { name?: string; player?: string | null; seat?: string }[];
     const now = (mine.length ? mine : others)[0];
-    const deadline = (mine.length ? mine : others).map((p) => p.deadline).find((d) => typeof d === 'string');
+    const timed = (mine.length ? mine : others).find((p) => typeof p.deadline === 'string');
+    const deadline = timed?.deadline;
+    const clocks = (Array.isArray(g['clocks']) ? g['clocks'] : []) as SeatClock[];
     const details = [
       seats.length ? `you: ${listing(seats.map((x) => x.name ?? '?'))}` : '',
       opponents.length ? `vs ${listing(opponents.map(side))}` : '',
       now?.prompt ? `${mine.length ? 'asked of you' : 'asked'}: ${now.prompt}` : '',
-      deadline ? `until ${deadline}` : g['status'] === 'active' ? 'no deadline' : '',
+      deadline
+        ? `until ${deadline}${typeof timed?.leftMs === 'number' ? ` (${timed.leftMs > 0 ? `${durationInWords(timed.leftMs)} left` : 'out of time'})` : ''}`
+        : g['status'] === 'active'
+          ? 'no deadline'
+          : '',
+      clocks.length ? `clocks: ${clocks.map((c) => `${c.name}${c.player ? ` (${c.player})` : ''} ${clockBrief(c)}`).join(', ')}` : '',
     ].filter(Boolean);
     return details.length ? [head, `    ${details.join(' · ')}`] : [head];
   });

@@ -86,6 +86,21 @@ export const commandResult = z.object({
   seats: z.array(seatRef),
 });
 
+/** Each seat's remaining time at the server's time (functions/app/clocks.ts). */
+const seatClock = z.object({
+  seat: z.string(),
+  name: z.string(),
+  player: z.string().nullable(),
+  deadline: z.string().optional().describe('When the game waits for this seat: its move deadline'),
+  leftMs: z.number().optional().describe('Milliseconds until that deadline (0 once passed)'),
+  awayUntil: z
+    .union([z.string(), z.literal(true)])
+    .optional()
+    .describe('Its player is away (clock stopped) until then; true with no end set'),
+  moveMs: z.number().optional().describe('Not on move, per-move control: the time its next move gets'),
+  bankMs: z.number().optional().describe('Not on move, bank control: what is left in its bank'),
+});
+
 const standingOrder = z.object({ topic: z.string(), rule: z.string(), params: z.unknown().optional() });
 
 export const gameView = z.object({
@@ -97,6 +112,7 @@ export const gameView = z.object({
   drafting: z.object({ steps: z.array(z.unknown()), stepChoices: z.array(z.number()), sealChoices: z.array(z.number()) }).optional(),
   standingOrders: z.array(standingOrder).optional(),
   scene: z.object({}).optional().describe('The same view as a picture (regions, pieces, labels), when the engine draws one'),
+  clocks: z.array(seatClock).optional().describe("Each seat's remaining time (a running game with a time control)"),
 });
 
 export const eventsPage = z.object({ events: z.array(eventEnvelope), version: z.number().int(), next: z.number().int().optional(), seats: z.array(seatRef) });
@@ -147,9 +163,15 @@ export const inboxBody = z.object({
       invited: z.boolean(),
       yourMove: z.boolean(),
       since: z.string(),
-      whoseMove: z.array(z.object({})),
+      whoseMove: z.array(
+        z.object({
+          deadline: z.string().optional(),
+          leftMs: z.number().optional().describe('Milliseconds until the deadline at the server time (0 once passed)'),
+        }),
+      ),
       opponents: z.array(z.object({})),
       outcome: z.object({ winners: z.array(z.string()), reason: z.string(), result: z.string() }).optional(),
+      clocks: z.array(seatClock).optional().describe("Each seat's remaining time (a running game with a time control)"),
     }),
   ),
   nextCursor: z.string().nullable(),

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { REMINDER_LEVELS, type GameSummary } from '../../domain/kernel/index.js';
 import { newlyAsked } from '../projections/asked.js';
+import { seatClocks } from '../app/clocks.js';
 import { wasCancelled } from '../projections/project.js';
 
 /**
@@ -50,6 +51,21 @@ export const noticeSchema = z.object({
   hash: z.string(),
   at: z.string(),
   invitedBy: z.string().optional(),
+  /** Each seat's remaining time when the notice was made (functions/app/clocks.ts), for the mail. */
+  clocks: z
+    .array(
+      z.object({
+        seat: z.string(),
+        name: z.string(),
+        player: z.string().nullable(),
+        deadline: z.string().optional(),
+        leftMs: z.number().optional(),
+        awayUntil: z.union([z.string(), z.literal(true)]).optional(),
+        moveMs: z.number().optional(),
+        bankMs: z.number().optional(),
+      }),
+    )
+    .optional(),
   /** Tournament notices: which event, what happened (a pairing; for the director, a time-out or a withdrawal), in words. */
   tournament: z
     .object({
@@ -114,7 +130,9 @@ export function decideNotices(old: GameSummary | undefined, next: GameSummary): 
   if (old && old.version >= next.version) return [];
   const notices: Notice[] = [];
   const seatName = (id: string) => next.seats.find((s) => s.id === id)?.name ?? id;
+  const clocks = seatClocks(next, next.updatedAt);
   const base = (player: string, seats: string[]) => ({
+    ...(clocks.length ? { clocks } : {}),
     gameId: next.gameId,
     title: next.title,
     engine: next.engine,

@@ -1,5 +1,6 @@
 import { listing as listWords, sideAndPlayer, sideName, withSideNames } from '../app/names.js';
 import type { Notice } from './decide.js';
+import { clockInWords } from '../app/clocks.js';
 
 /**
  * The words of a notice, shared by email, JSON webhooks and chat payloads: which game, who
@@ -92,6 +93,7 @@ export function renderNotice(n: Notice, appUrl: string): Rendered {
     ...(n.seats.length ? [`You play ${listing(n.seats.map((id) => sideName(seats, id)))}.`] : []),
   ];
   if (asked.length) lines.push('', 'What is asked:', ...asked.map((a) => `  - ${a}`), '', deadline ? `Deadline: ${deadline}` : 'Deadline: none set.');
+  if (n.clocks?.length) lines.push('', 'Clocks:', ...n.clocks.map((c) => `  - ${sideAndPlayer(seats, c.seat)}: ${clockInWords(c)}`));
   if (n.kind === 'ended' && n.outcome) {
     lines.push(
       '',

@@ -1,5 +1,6 @@
 import type { GameSummary, Outcome } from '../../domain/kernel/index.js';
 import { newlyAsked } from './asked.js';
+import { seatClocks, type SeatClock } from '../app/clocks.js';
 
 /**
  * The read models, as pure functions of the public GameSummary sequence. The stream path
@@ -68,6 +69,8 @@ export interface InboxModel {
   readonly whoseMove: readonly Asked[];
   readonly opponents: readonly SeatRef[];
   readonly outcome?: Outcome & { readonly result: GameResult };
+  /** Each seat's clock as of `updatedAt` (a running game with a time control); the inbox route counts `leftMs` again at read time. */
+  readonly clocks?: readonly SeatClock[];
 }
 
 export interface LobbyModel {
@@ -139,6 +142,7 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
       ...(deadline ? { deadline } : {}),
     };
   });
+  const clocks = seatClocks(next, next.updatedAt);
   const earliest = (xs: readonly Asked[]): string | undefined => [...xs].sort((a, b) => a.sinceVersion - b.sinceVersion)[0]?.since;
 
   const inbox = playersOf(next).map((player): InboxModel => {
@@ -166,6 +170,7 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
       whoseMove: asked,
       opponents: next.seats.filter((s) => !mineIds.has(s.id)).map((s) => ({ seat: s.id, name: s.name, player: s.player })),
       ...(outcome ? { outcome } : {}),
+      ...(clocks.length ? { clocks } : {}),
     };
   });
 

@@ -67,6 +67,11 @@ describe('line of sight, table-driven (004 Line Of Sight)', () => {
     ['0503', '0303', undefined, ['0503']], // … but not in the observer's own hex
     ['0101', '0501', undefined, []], // open ground
   ];
+  it('a scenario’s visibility special rule ends every line at that many hexes (0101 → 0601 is five hexes)', () =>
+    expect([
+      sightBlocker(LOS_MAP, '0101', '0601', { artilleryMarkers: new Set(), visibility: 5 }),
+      sightBlocker(LOS_MAP, '0101', '0701', { artilleryMarkers: new Set(), visibility: 5 }),
+    ]).toEqual([undefined, 'beyond the visibility of 5 hexes']));
   for (const [from, to, blocked, markers] of cases)
     it(`${from} → ${to}${markers.length ? ` (Artillery marker in ${markers.join()})` : ''}: ${blocked ?? 'clear'}`, () =>
       expect(sightBlocker(LOS_MAP, from, to, { artilleryMarkers: new Set(markers) })).toBe(blocked));

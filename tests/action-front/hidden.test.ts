@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { canSee, renderSvg, type Viewer } from '../../domain/kernel/index.js';
+import { canSee, renderSvg, seededRng, type Viewer } from '../../domain/kernel/index.js';
 import { actionFront, type Command, type State } from '../../domain/action-front/index.js';
+import { forceProblem } from '../../domain/action-front/forces.js';
 import { view } from '../../domain/action-front/view.js';
 import { MemoryGame } from '../kernel/play.js';
 
@@ -45,6 +46,41 @@ describe('hidden information', () => {
     // Control: the chooser sees its own force, so the comparison would notice a leak.
     expect(shown(a, ALLIES)).not.toEqual(shown(b, ALLIES));
     expect(shown(a, AXIS).view.forces.allies).toEqual({ sealed: true });
+  });
+
+  it('property: whichever valid force a side seals (offered or its own pick), in either builder type and whichever side chooses, the other seat and spectators are shown the same, and the other seat is offered the same commands', () => {
+    const r = seededRng({ seed: 'c3'.repeat(32), gameId: 'forces', entropy: [], counter: 0 });
+    let compared = 0;
+    for (const type of ['point-defense', 'meeting-engagement'] as const)
+      for (const [chooser, player, watcher] of [
+        ['allies', 'alice', AXIS],
+        ['axis', 'bob', ALLIES],
+      ] as const) {
+        const options = { builder: { type } };
+        const s = gameAfter(options, []).state!.game as State;
+        const offered = actionFront.legalCommands(s, chooser).flatMap((c) => (c.type === 'ChooseForce' ? [c.units] : []));
+        // Forces of its own: random units of its army, kept while the points allow.
+        const table = s.unitTypes.filter((t) => t.army === s.builder!.armies[chooser]);
+        const own = [...Array(4)].map(() => {
+          const force: string[] = [];
+          for (let k = 0; k < 12; k++) {
+            const id = table[r.int(table.length)]!.id;
+            const p = forceProblem(s, chooser, [...force, id]);
+            if (p === undefined || p === 'a force needs at least one troop unit') force.push(id);
+          }
+          return force;
+        });
+        const forces = [...offered, ...own.filter((f) => !forceProblem(s, chooser, f))];
+        expect(forces.length).toBeGreaterThan(offered.length);
+        const games = forces.map((units) => gameAfter(options, [[player, { type: 'ChooseForce', units }]]));
+        const other = watcher.kind === 'seat' ? watcher.seat : 'allies';
+        for (const g of games.slice(1)) {
+          for (const viewer of [watcher, SPECTATOR]) expect(shown(g, viewer)).toEqual(shown(games[0]!, viewer));
+          expect(actionFront.legalCommands(g.state!.game as State, other)).toEqual(actionFront.legalCommands(games[0]!.state!.game as State, other));
+          compared++;
+        }
+      }
+    expect(compared).toBeGreaterThan(12);
   });
 
   it('once both have chosen, both forces are revealed together', () => {

@@ -1,16 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedRng } from '../../domain/kernel/index.js';
-import { actionFront } from '../../domain/action-front/index.js';
+import { actionFront, type Event } from '../../domain/action-front/index.js';
 import { cardValue, FULL_DECK, isFace, isRed, tieBreakSide } from '../../domain/action-front/data/cards.js';
 import { accuracyOf, rallies, REPRESENTATIVE_TABLES as T, suppresses } from '../../domain/action-front/data/tables.js';
 import { evolve } from '../../domain/action-front/evolve.js';
 import { Out } from '../../domain/action-front/out.js';
-import { assaultCards, assaultWinner, canAct, cardHits, entry, hitsOn, isCarried, trainingOf } from '../../domain/action-front/rules.js';
+import { allHexes, distance } from '../../domain/action-front/hexmap.js';
+import {
+  assaultCards,
+  assaultWinner,
+  canAct,
+  cardHits,
+  entry,
+  fireTargets,
+  fireValues,
+  hitsOn,
+  isCarried,
+  trainingOf,
+  typeOf,
+} from '../../domain/action-front/rules.js';
 import { victory } from '../../domain/action-front/victory.js';
 import { play, position, refused, unit } from './given.js';
 
 const legal = (s: Parameters<typeof actionFront.legalCommands>[0], seat = 'allies') => actionFront.legalCommands(s, seat);
 const ER = { scenario: 'edsons-ridge' };
+const typeOfUnit = (s: Parameters<typeof typeOf>[0], id: string) => typeOf(s, unit(s, id));
 
 describe('the deck (004 Introduction)', () => {
   it('52 cards, no jokers, all different', () => expect(new Set(FULL_DECK).size).toBe(52));
@@ -158,6 +172,15 @@ describe('transport (004 Move: Transport)', () => {
     const t = position({ options: RC, at: { 'allies-04': '0101', 'allies-01': '0102', 'axis-01': '1201' } });
     expect(entry(t, unit(t, 'allies-04'), '0102')).toBe('pass');
   });
+  it('being carried is the carried unit’s move: it may not move again this phase (ruling)', () => {
+    const { state } = play(s, 'allies', { type: 'Move', unit: 'allies-04', to: '0302', carry: 'allies-01' });
+    expect(canAct(state, unit(state, 'allies-01'), 'move')).toBe(false);
+    expect(legal(state).some((c) => c.type === 'Move' && c.unit === 'allies-01')).toBe(false);
+  });
+  it('a unit that cannot move (here: it fired in the Indirect Fire Phase) may not be carried', () => {
+    const t = position({ options: RC, at: { 'allies-04': '0102', 'allies-01': '0102', 'axis-01': '1201' }, units: { 'allies-01': { firedIndirect: true } } });
+    expect(refused(t, 'allies', { type: 'Move', unit: 'allies-04', to: '0302', carry: 'allies-01' })).toBe('move/no-carry');
+  });
   it('a Suppressed unit may not be carried', () => {
     const t = position({ options: RC, at: { 'allies-04': '0102', 'allies-01': '0102', 'axis-01': '1201' }, units: { 'allies-01': { suppressed: true } } });
     expect(refused(t, 'allies', { type: 'Move', unit: 'allies-04', to: '0302', carry: 'allies-01' })).toBe('move/no-carry');
@@ -209,6 +232,22 @@ describe('Assault, Marker and End of Game Turn phases', () => {
   });
 });
 
+describe('an assault with a transport (004 Resolving Assaults, step 2)', () => {
+  // River crossing: the Americans move first, so their EndActions runs their Assault Phase, then the German turn begins.
+  const s = position({
+    options: { scenario: 'river-crossing' },
+    at: { 'allies-04': '0505', 'allies-01': '0505', 'axis-01': '0505', 'axis-02': '1201' },
+    top: ['AC', '2C', '3C', 'AH', '2H', '3H', '4H', '5H', '6H', '7H'],
+  });
+  it('the halftrack fights as if its cargo were not there (Training 2 + 1 step: three cards); losing, it dies with its cargo', () => {
+    const { state, events } = play(s, 'allies', { type: 'EndActions' });
+    const drawn = events.flatMap((e) => (e.type === 'CardsDrawn' ? [[e.purpose, e.cards.length]] : []));
+    expect(drawn[0]).toEqual(['assault: allies-04', 3]);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'AssaultResolved', attacker: 'allies-04', defender: 'axis-01', winner: 'axis' }));
+    expect([unit(state, 'allies-04').status, unit(state, 'allies-01').status, unit(state, 'axis-01').status]).toEqual(['eliminated', 'eliminated', 'map']);
+  });
+});
+
 describe('indirect fire limits (004 The Indirect Fire Phase)', () => {
   const s = position({
     options: ER,
@@ -245,6 +284,35 @@ describe('optional rules (004 Optional Rules)', () => {
     expect(events[0]).toMatchObject({ registered: true });
     expect(events.filter((e) => e.type === 'CardsDrawn').map((e) => e.type === 'CardsDrawn' && e.purpose)).toEqual(['attack on axis-01']);
   });
+  const registeredRidge = (top: string[]) => ({
+    ...position({
+      options: { ...ER, artilleryRegistration: true },
+      phase: 'indirect',
+      at: { 'allies-03': '0503', 'allies-05': '0403', 'axis-01': '0602' },
+      top,
+    }),
+    registered: { allies: ['0602'], axis: [] },
+  });
+  const purposes = (events: Event[]) => events.flatMap((e) => (e.type === 'CardsDrawn' ? [e.purpose] : []));
+  it('Artillery Registration serves an on-map artillery unit too', () => {
+    const { events } = play(registeredRidge(['9C', '9S']), 'allies', { type: 'IndirectFire', unit: 'allies-05', hex: '0602' });
+    expect(events[0]).toMatchObject({ type: 'StrikeDeclared', registered: true });
+    expect(purposes(events)).toEqual(['attack on axis-01']);
+  });
+  it('Artillery Registration never serves a naval mission: the accuracy card is drawn', () => {
+    const { events } = play(registeredRidge(['2C', '9C', '9S', '9H']), 'allies', { type: 'CallFireSupport', mission: 'allies-m1', hex: '0602' });
+    expect(events[0]).toMatchObject({ type: 'StrikeDeclared', registered: false });
+    expect(purposes(events)).toEqual(['accuracy', 'attack on axis-01']);
+  });
+  it('Friendly Fire: a friendly unit beside the line (it runs along its hexside) draws no card', () => {
+    const s = position({
+      options: { ...ER, friendlyFire: true },
+      at: { 'allies-04': '0103', 'allies-03': '0303', 'allies-01': '0203', 'axis-01': '0503' },
+      top: ['KC', 'QC', 'KD', 'KH', 'AS', '2S'],
+    });
+    const { events } = play(s, 'allies', { type: 'Fire', unit: 'allies-04', target: 'axis-01' });
+    expect(purposes(events)).toEqual(['fire on axis-01', 'friendly fire on allies-03']);
+  });
   it('Friendly Fire: a card for a friendly unit on the line of fire; a Spade costs it a step', () => {
     const s = position({
       options: { ...ER, friendlyFire: true },
@@ -253,6 +321,44 @@ describe('optional rules (004 Optional Rules)', () => {
     });
     const { events } = play(s, 'allies', { type: 'Fire', unit: 'allies-04', target: 'axis-01' });
     expect(events).toContainEqual({ type: 'StepLost', unit: 'allies-03', card: 'AS', cause: 'friendly fire' });
+  });
+});
+
+describe('fire: terrain, range, indirect fire (004 Fire; The Indirect Fire Phase; Player Aid Card)', () => {
+  it('a target in jungle is attacked at one less (Terrain Effects Chart, representative)', () => {
+    const s = position({ options: ER, at: { 'allies-04': '0402', 'axis-01': '0502' } });
+    expect(fireValues(s, unit(s, 'allies-04'), unit(s, 'axis-01'))).toEqual({ range: 1, hard: -6, soft: 4 });
+  });
+  it('a unit fires only at enemy units within its range', () => {
+    const open = { id: 'normandy-bocage', name: 'open ground', cols: 12, rows: 6, terrain: {}, hills: [], rivers: [] };
+    const base = position({ options: { scenario: 'bocage', maps: [open] }, at: { 'allies-03': '0101' } });
+    const range = typeOfUnit(base, 'allies-03').range;
+    const at = (d: number) => allHexes(base.map).find((h) => distance('0101', h) === d)!;
+    const s = position({ options: { scenario: 'bocage', maps: [open] }, at: { 'allies-03': '0101', 'axis-01': at(range), 'axis-02': at(range + 1) } });
+    expect(fireTargets(s, unit(s, 'allies-03')).map((u) => u.id)).toEqual(['axis-01']);
+  });
+  it('a Suppressed on-map artillery unit may not fire in the Indirect Fire Phase', () => {
+    const s = position({
+      options: ER,
+      phase: 'indirect',
+      at: { 'allies-03': '0503', 'allies-05': '0403', 'axis-01': '0602' },
+      units: { 'allies-05': { suppressed: true } },
+    });
+    expect(refused(s, 'allies', { type: 'IndirectFire', unit: 'allies-05', hex: '0602' })).toBe('fire/illegal');
+    expect(legal(s).some((c) => c.type === 'IndirectFire')).toBe(false);
+  });
+});
+
+describe('Exit (ruling: a troop unit on the opponent’s edge column leaves the map with its move)', () => {
+  const s = position({ options: { scenario: 'river-crossing' }, at: { 'allies-01': '1203', 'allies-02': '1103', 'allies-06': '1201', 'axis-01': '0101' } });
+  it('a troop unit on the opponent’s edge column may exit; one short of it, or a Leader, may not', () => {
+    expect(legal(s).filter((c) => c.type === 'Exit')).toEqual([{ type: 'Exit', unit: 'allies-01' }]);
+    expect([refused(s, 'allies', { type: 'Exit', unit: 'allies-02' }), refused(s, 'allies', { type: 'Exit', unit: 'allies-06' })]).toEqual([
+      'action/unavailable',
+      'action/unavailable',
+    ]);
+    const { state } = play(s, 'allies', { type: 'Exit', unit: 'allies-01' });
+    expect([unit(state, 'allies-01').status, state.exited.allies]).toEqual(['exited', 1]);
   });
 });
 

@@ -6,7 +6,8 @@ import { REPRESENTATIVE_TABLES } from '../../domain/action-front/data/tables.js'
 import { evolve } from '../../domain/action-front/evolve.js';
 import { forceProblem } from '../../domain/action-front/forces.js';
 import { inZone, quota } from '../../domain/action-front/flow.js';
-import { fresh, play, position } from './given.js';
+import { fireTargets, seenBy } from '../../domain/action-front/rules.js';
+import { fresh, play, position, refused } from './given.js';
 
 /** Scenario cards, club-replaceable data, the scenario builder, and the picture. */
 const parse = (o: unknown) => actionFront.optionsSchema.safeParse(o);
@@ -44,6 +45,13 @@ describe('options', () => {
       ]),
     );
   });
+  it('a club scenario card whose reinforcements enter off the map is refused', () => {
+    const card = {
+      ...REPRESENTATIVE_SCENARIOS[1]!,
+      sides: { ...REPRESENTATIVE_SCENARIOS[1]!.sides, allies: { ...REPRESENTATIVE_SCENARIOS[1]!.sides.allies, entryHexes: ['1307'] } },
+    };
+    expect(messages({ scenarioCard: card })).toEqual(['scenarioCard.sides.allies.entryHexes: entry hex 1307 is not on the map']);
+  });
   it('a club’s own scenario card is played as given', () => {
     const card = { ...REPRESENTATIVE_SCENARIOS[1]!, id: 'club-duel', name: 'Club Duel', turns: 3 };
     expect(fresh({ scenarioCard: card }).scenario).toMatchObject({ id: 'club-duel', turns: 3 });
@@ -78,6 +86,32 @@ describe('set-up (004 Setting Up The Game)', () => {
     const placed = play(s, 'allies', { type: 'PlaceUnit', unit: 'allies-01', hex: '0101', dugIn: true }).state;
     expect(placed.units.find((u) => u.id === 'allies-01')).toMatchObject({ hex: '0101', dugIn: true, status: 'map' });
     expect(actionFront.legalCommands(started({ scenario: 'river-crossing' }), 'axis').some((c) => c.type === 'PlaceUnit' && c.dugIn)).toBe(false);
+  });
+  it('reinforcements arrive in the hexes the scenario card indicates (Edson’s Ridge: the IJA second wave in 1201–1203)', () => {
+    const s = position({ options: { scenario: 'edsons-ridge' }, at: { 'axis-01': '1001', 'allies-01': '0101' }, phase: 'reinforce', active: 'axis' });
+    const placing = { ...s, placement: { seat: 'axis' as const, kind: 'reinforce' as const, min: 2, max: 2, placed: 0 } };
+    const hexes = new Set(actionFront.legalCommands(placing, 'axis').flatMap((c) => (c.type === 'PlaceUnit' ? [c.hex] : [])));
+    expect([...hexes].sort()).toEqual(['1201', '1202', '1203']);
+    expect(refused(placing, 'axis', { type: 'PlaceUnit', unit: 'axis-08', hex: '1204' })).toBe('placement/bad-hex');
+    expect(play(placing, 'axis', { type: 'PlaceUnit', unit: 'axis-08', hex: '1202' }).state.units.find((u) => u.id === 'axis-08')?.hex).toBe('1202');
+  });
+  it('Edson’s Ridge special rule, a night attack: no unit sees or fires farther than five hexes', () => {
+    const s = position({ options: { scenario: 'edsons-ridge' }, at: { 'allies-04': '0103', 'axis-01': '0603', 'axis-02': '0703' } });
+    expect(s.scenario.visibility).toBe(5);
+    expect(
+      fireTargets(
+        s,
+        s.units.find((u) => u.id === 'allies-04')!,
+      ).map((u) => u.id),
+    ).toEqual(['axis-01']);
+    expect([seenBy(s, 'allies', '0603'), seenBy(s, 'allies', '0703')]).toEqual([true, false]);
+    // Control: with no visibility rule the same line is clear (the map does not block it).
+    expect(
+      fireTargets(
+        { ...s, scenario: { ...s.scenario, visibility: undefined } },
+        s.units.find((u) => u.id === 'allies-04')!,
+      ).map((u) => u.id),
+    ).toEqual(['axis-01', 'axis-02']);
   });
   it('partial edge hexes may be set up in', () =>
     expect(actionFront.legalCommands(started({ scenario: 'edsons-ridge' }), 'allies')).toContainEqual({ type: 'PlaceUnit', unit: 'allies-01', hex: '0101' }));
@@ -179,6 +213,7 @@ describe('the picture (scene)', () => {
   it('shows the turn track and the cards drawn in the last action', () => {
     expect(text).toContain('Turn track: [1] 2 3 4 5 6');
     expect(text).toContain('Drawn for fire on axis-01: JC AH');
+    expect(text).toContain('Special rule: no line of sight beyond 5 hexes');
   });
   it('is well-formed SVG', () => expect(renderSvg(scene)).toMatch(/^<svg[\s\S]*<\/svg>$/));
 });

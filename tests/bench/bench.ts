@@ -12,7 +12,10 @@ import '../../functions/quiet-sdk.js';
  *   6. cold start of every Lambda bundle against a hello-world bundle, and each bundle's size,
  *   7. a finished Spearpoint game through the service: read and write units, latency against a
  *      raw baseline of the same bytes, bytes stored per event, and its cost in dollars,
- *   8. the projector over a synthetic stream of many such games (time and units).
+ *   8. the projector over a synthetic stream of many such games (time and units),
+ *   9. DynamoDB calls the scheduler's deadline handler makes per deadline (issue 10: each
+ *      reminder and the time-out of a timed game, and a stale wake; target 1 read and at
+ *      most 1 write: exits 1 if not).
  * BENCH_COMMANDS (default 600) sets the game's length. With --json, the figures are printed
  * as one JSON object on stdout (the report goes to stderr).
  */
@@ -48,6 +51,7 @@ import { localClient, startDynamoLocal } from '../../functions/store/dynamodb-lo
 import { ensureTable } from '../../functions/store/table.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { countCalls } from '../store/call-counter.js';
+import { createDeadlineHandler } from '../../functions/handlers/deadline.js';
 import { BUNDLE, HANDLERS, entryPath } from '../../infra/handler-function.js';
 import { HELLO_ENTRY, buildBundle, coldStarts, provideSdk } from '../support/bundles.js';
 import { MEMORY_MB } from '../../infra/fieldpost-stack.js';
@@ -353,6 +357,56 @@ async function coldStart(): Promise<boolean> {
   }
 }
 
+/**
+ * 9. The deadline handler (functions/handlers/deadline.ts) as EventBridge Scheduler invokes it:
+ * a Dice Race game with a per-move clock is left to run, and at each of its summary's wakeAt
+ * moments (50%, a day left, 80%, the time-out) the handler is called once, then once more after
+ * the game has ended (a stale or repeated schedule). Counts the DynamoDB calls of each wake.
+ */
+async function deadlineCalls(client: DynamoDBClient, tableName: string, engines: ReturnType<typeof createRegistry>): Promise<boolean> {
+  let now = '2026-06-01T09:00:00.000Z';
+  const { service } = createDynamoGameService({ client, tableName, engines, clock: { now: () => now } });
+  const { gameId } = await service.create('alice', {
+    engine: 'dice-race',
+    options: { target: 10_000 },
+    seat: 'p1',
+    timeControl: { kind: 'per-move', days: 3 },
+    commandId: 'bench-clock-create',
+  });
+  await service.join('bob', gameId, { commandId: 'bench-clock-join' });
+  const handler = createDeadlineHandler(service);
+  const calls = countCalls(client);
+  const wakes: { wakeAt: string; done: string; reads: number; writes: number }[] = [];
+  for (let i = 0; i < 10; i++) {
+    const s = (await service.view(null, gameId)).summary;
+    const wakeAt = s.wakeAt ?? (s.status === 'ended' ? now : undefined);
+    if (wakeAt === undefined) break;
+    now = wakeAt;
+    calls.reset();
+    // The handler logs one line per wake (CloudWatch in AWS); here it would mix into stdout's --json figures.
+    const log = console.log;
+    console.log = () => undefined;
+    const step = await handler({ gameId, wakeAt }).finally(() => (console.log = log));
+    let reads = 0;
+    let writes = 0;
+    for (const [name, k] of Object.entries(calls.counts)) {
+      if (READS.has(name)) reads += k;
+      else if (WRITES.has(name)) writes += k;
+    }
+    wakes.push({ wakeAt, done: step.done === 'reminded' ? `reminded ${step.reminders.join(', ')}` : step.done, reads, writes });
+    if (s.status === 'ended') break;
+  }
+  const ok = wakes.length >= 2 && wakes.some((w) => w.done === 'timed-out') && wakes.every((w) => w.reads === 1 && w.writes <= 1);
+  figures['deadlineWakes'] = wakes;
+  figures['deadlineReadsMax'] = Math.max(...wakes.map((w) => w.reads));
+  figures['deadlineWritesMax'] = Math.max(...wakes.map((w) => w.writes));
+  say('');
+  say("9. DynamoDB calls of the scheduler's deadline handler per wake (a 3-day per-move game left to run; target 1 read, at most 1 write):");
+  for (const w of wakes) say(`   ${w.wakeAt}  ${w.done.padEnd(28)} reads ${w.reads}  writes ${w.writes}`);
+  if (!ok) console.error('FAIL: a deadline wake made more than 1 read or 1 write, or the game did not time out');
+  return ok;
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
   say(`Fieldpost bench: ${COMMANDS} commands of Dice Race on DynamoDB Local (in memory), snapshot every ${SNAPSHOT_EVERY} events`);
@@ -463,6 +517,7 @@ async function main(): Promise<number> {
       `   verifyLog of the exported log (hash chain, every die, refold): ${report.ok ? 'ok' : 'FAILED ' + report.problems.join('; ')}, ${Math.round(log.length / verifySecs).toLocaleString('en')} events/s`,
     );
     await spearpointGame(client, tableName);
+    if (!(await deadlineCalls(client, tableName, engines))) code = 1;
     if (bad > 0 || reads !== COMMANDS || writes !== COMMANDS) {
       console.error(`FAIL: calls per command must be 1 read + 1 write; ${bad} of ${COMMANDS} commands were not`);
       code = 1;

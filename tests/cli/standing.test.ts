@@ -45,7 +45,7 @@ describe('terminal client: engines, standing orders, lapses', () => {
     const engines = await cli('ann', 'engines');
     expect(engines.code, engines.err).toBe(0);
     expect(engines.out).toContain('Relay Raid (test fixture)  (create relay-raid)');
-    expect(engines.out).toContain('seats: 4; sides: North (north), South (south)');
+    expect(engines.out).toContain('seats: 2 or 4; sides: North (north), South (south)');
     expect(engines.out).toContain('{"topic":"intercept","rule":"never"}: Let every advance through');
 
     const bad = await cli('ann', 'create', 'relay-raid', '--seat', 'n1', '--time-limit', '24', '--window-share', '2');

@@ -20,14 +20,21 @@ describe('front-line fuzz', () => {
   for (const [i, options] of CASES.entries()) {
     it(`plays random legal games to the end: ${JSON.stringify(options)}`, () => {
       const types = new Set<string>();
+      let crossed = 0;
       for (let g = 0; g < 1; g++) {
         const r = randomGame(options, `${'a1'.repeat(31)}${i}${g}`);
         expect(frontLine.outcome(r.s)).toBeDefined();
         expect(r.probes).toBeGreaterThan(0);
         for (const t of r.types) types.add(t);
+        crossed += r.crossed;
       }
       expect(types).toContain('Attack');
       expect(types).toContain('EndTurn');
+      if ('allies' in options) {
+        // Send Support and units sent to the ally's battlefield happen in each Allies game.
+        expect(types).toContain('SendSupport');
+        expect(crossed).toBeGreaterThan(0);
+      }
     });
   }
 });

@@ -45,12 +45,17 @@ export function probeHostile(s: State, seat: string, legal: readonly Command[], 
   return probes;
 }
 
+const boardOfSquare = (sq: string) => (sq.charCodeAt(0) - 65 < 10 ? 0 : 1);
+const otherBoard = (s: State, unit: string, to: string) => boardOfSquare(s.units.find((u) => u.id === unit)!.sq!) !== boardOfSquare(to);
+
 export interface Played {
   s: State;
   commands: number;
   types: Set<string>;
   probes: number;
   windows: number;
+  /** Amphibious Moves that ended on the other battlefield (Allies). */
+  crossed: number;
 }
 
 /**
@@ -62,7 +67,7 @@ export function randomGame(options: unknown, seed: string, maxCommands = 6000): 
   let s = fresh(options);
   const dice = seededRng({ seed, gameId: 'dice', entropy: [], counter: 0 });
   const pick = seededRng({ seed, gameId: 'pick', entropy: [], counter: 0 });
-  const out: Played = { s, commands: 0, types: new Set(), probes: 0, windows: 0 };
+  const out: Played = { s, commands: 0, types: new Set(), probes: 0, windows: 0, crossed: 0 };
   for (;;) {
     if (frontLine.outcome(s)) break;
     const pending = frontLine.pending(s);
@@ -77,9 +82,14 @@ export function randomGame(options: unknown, seed: string, maxCommands = 6000): 
       throw new Error('a state read back from JSON offers other commands');
     // Turns end now and then; set-up and answers are random.
     const endTurn = legal.find((c) => c.type === 'EndTurn');
-    const c = endTurn && pick.int(8) === 0 ? endTurn : legal[pick.int(legal.length)]!;
-    s = play(s, p.seat, c, dice).s;
+    // In the Allies game, Send Support and sending a unit to the other battlefield are taken often enough to be exercised.
+    const across = legal.filter((x) => x.type === 'SendSupport' || (x.type === 'AmphibiousMove' && otherBoard(s, x.unit, x.to)));
+    const c =
+      endTurn && pick.int(8) === 0 ? endTurn : across.length > 0 && pick.int(4) === 0 ? across[pick.int(across.length)]! : legal[pick.int(legal.length)]!;
+    const step = play(s, p.seat, c, dice);
+    s = step.s;
     out.types.add(c.type);
+    for (const e of step.events) if (e.type === 'UnitMoved' && boardOfSquare(e.from) !== boardOfSquare(e.to)) out.crossed++;
     const squares = s.units.flatMap((u) => (u.sq ? [u.sq] : []));
     if (new Set(squares).size !== squares.length) throw new Error(`two units share a square after ${JSON.stringify(c)}`);
     if (++out.commands > maxCommands) throw new Error(`no end in ${maxCommands} commands`);

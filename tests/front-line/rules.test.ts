@@ -191,6 +191,9 @@ describe('missions (002 p.4)', () => {
     expect(built.chosen!.n).toBe(0);
     const blocked = given([{ seat: 'green', kind: 'infantry', sq: 'B4' }], { mover: 'green', stack: 'industry' }).s;
     expect(legal(blocked, 'green').some((c) => c.type === 'Build')).toBe(false);
+    // A Fallen Industry is the enemy's while it lies Fallen, even when its enemy unit has left it.
+    const fallen = given([], { mover: 'green', stack: 'industry', n: 4, fallen: ['B4'] }).s;
+    expect(legal(fallen, 'green').some((c) => c.type === 'Build')).toBe(false);
   });
 
   it('Regroup: 1 Capital flips a disrupted unit; Paratroop needs Air and active Infantry on an Air Base, not onto a city', () => {
@@ -393,6 +396,31 @@ describe('options (representative data is replaceable)', () => {
     expect(optionsSchema.safeParse({ allies: true, amphibious: false }).success).toBe(false);
     const values = Array.from({ length: 4 }, () => [1, 1, 1]);
     expect(fresh({ supplyValues: { balanced: values } }).cards.balanced).toEqual(values);
+  });
+
+  it('a club’s own recommended set-up (its Items card) is offered on any battlefield; Red’s is it turned half a circle; bad ones are refused', () => {
+    const items = [
+      ...['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'B1', 'B2', 'B3'].map((square) => ({ kind: 'infantry', square })),
+      ...['C1', 'C2', 'C3', 'C4'].map((square) => ({ kind: 'tank', square })),
+      ...['B5', 'B6'].map((square) => ({ kind: 'artillery', square })),
+    ];
+    let s = fresh({ battlefield: 'mt-range', recommended: items });
+    expect(has(fresh({ battlefield: 'mt-range' }), 'green', { type: 'PlaceRecommended' })).toBe(false);
+    expect(has(fresh({ layout: BATTLEFIELDS.main.rows }), 'green', { type: 'PlaceRecommended' })).toBe(false);
+    for (const x of ['green', 'red']) s = play(s, x, { type: 'PlaceRecommended' }).s;
+    const at = (sq: string) => s.units.find((u) => u.sq === sq);
+    expect(at('C4')).toMatchObject({ color: 'green', kind: 'tank' });
+    expect(at('B6')).toMatchObject({ color: 'green', kind: 'artillery' });
+    expect(at('H3')).toMatchObject({ color: 'red', kind: 'tank' }); // C4 turned half a circle
+    expect(at('I1')).toMatchObject({ color: 'red', kind: 'artillery' }); // B6
+    expect(s.units.filter((u) => u.sq !== null)).toHaveLength(30);
+    const bad = (recommended: unknown) => optionsSchema.safeParse({ recommended }).success;
+    expect(bad(items)).toBe(true);
+    expect(bad(items.slice(1))).toBe(false);
+    expect(bad([...items.slice(1), { kind: 'infantry', square: 'A2' }])).toBe(false);
+    expect(bad([...items.slice(1), { kind: 'infantry', square: 'D1' }])).toBe(false);
+    expect(bad([...items.slice(1), { kind: 'infantry', square: '__proto__' }])).toBe(false);
+    expect(bad([...items.slice(1), { kind: 'constructor', square: 'A1' }])).toBe(false);
   });
 });
 

@@ -5,11 +5,13 @@ import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runt
 import { cid, http } from './support.js';
 
 /**
- * Action Front! end to end: the engine is listed by GET /v1/engines with its scenarios; two
- * players with local tokens play a scenario over real HTTP (the local runtime
- * on this run's DynamoDB Local), choosing only among the legal commands the server lists; the
- * export verifies, every card re-derived from the revealed seed (builder games are played to
- * the end through the kernel in tests/action-front/fuzz.test.ts).
+ * Action Front! end to end: the engine is listed by GET /v1/engines with its scenarios and its
+ * options schema; every listed scenario and both builder types are created from that listing;
+ * two players with local tokens play a scenario and a builder Meeting Engagement over real HTTP
+ * (the local runtime on this run's DynamoDB Local) to the end, choosing only among the legal
+ * commands the server lists; each export verifies, every card re-derived from the revealed seed.
+ * Every scenario and builder type is also played to the end through the kernel in
+ * tests/action-front/fuzz.test.ts.
  */
 type Seat = 'allies' | 'axis';
 type Command = { type: string; [k: string]: unknown };
@@ -73,6 +75,33 @@ describe('Action Front! over HTTP', () => {
     expect(engine?.scenarios?.option).toBe('scenario');
     expect(engine?.scenarios?.choices.map((c) => c.id)).toEqual(['edsons-ridge', 'bocage', 'river-crossing']);
   });
+
+  it('creates every listed scenario and both builder types, read from the listing and its options schema; each starts with commands to choose from', async () => {
+    type Listed = {
+      id: string;
+      scenarios: { option: string; choices: { id: string }[] };
+      options: { properties: { builder: { properties: { type: { enum: string[] } } } } };
+    };
+    const engine = ((await api.get('/v1/engines')).body.engines as Listed[]).find((e) => e.id === 'action-front')!;
+    const builderTypes = engine.options.properties.builder.properties.type.enum;
+    expect(builderTypes).toEqual(['point-defense', 'meeting-engagement']);
+    const all = [...engine.scenarios.choices.map((c) => ({ [engine.scenarios.option]: c.id })), ...builderTypes.map((type) => ({ builder: { type } }))];
+    for (const options of all) {
+      const created = await api.post('/v1/games', tokens.allies, { engine: 'action-front', options, seat: 'allies', commandId: cid('create') });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const gameId = created.body.gameId as string;
+      expect((await api.post(`/v1/games/${gameId}/join`, tokens.axis, { commandId: cid('join') })).status).toBe(200);
+      const look = await api.get(`/v1/games/${gameId}`, tokens.allies);
+      const seat = (look.body.pending as { seat: Seat }[])[0]!.seat;
+      const mine = seat === 'allies' ? look : await api.get(`/v1/games/${gameId}`, tokens[seat]);
+      expect((mine.body.legalCommands as Command[]).length, JSON.stringify(options)).toBeGreaterThan(0);
+    }
+  }, 60_000);
+
+  it('plays a Meeting Engagement from the scenario builder to the end: forces chosen in secret, set-up, reinforcements; the export verifies', async () => {
+    const { types } = await playGame({ builder: { type: 'meeting-engagement' } }, '5b'.repeat(32));
+    for (const t of ['ChooseForce', 'PlaceUnit', 'EndActions']) expect(types).toContain(t);
+  }, 240_000);
 
   it("plays Edson's Ridge to the end choosing only listed commands; the export verifies and a changed card does not", async () => {
     const { events, types } = await playGame({ scenario: 'edsons-ridge' }, '7e'.repeat(32));

@@ -7,6 +7,8 @@ import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runt
 import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
 import { rehash } from '../kernel/forge.js';
 import { relayRaid } from '../fixtures/relay-raid.js';
+import { diceRace } from '../fixtures/dice-race.js';
+import { runScript } from '../support/run-script.js';
 import { waitFor } from '../projections/support.js';
 import { cid, http } from './support.js';
 
@@ -19,7 +21,7 @@ import { cid, http } from './support.js';
  * earlier.
  */
 const HOUR = 3_600_000;
-const engines = createRegistry([relayRaid]);
+const engines = createRegistry([relayRaid, diceRace]);
 let rt: LocalRuntime;
 let notif: LocalNotifications;
 let api: ReturnType<typeof http>;
@@ -50,6 +52,10 @@ afterAll(async () => {
   await rt?.stop();
   if (mailDir) rmSync(mailDir, { recursive: true, force: true });
 });
+
+/** The terminal client as one player (its login folder inside the mail folder, removed with it). */
+const cli = (player: string, ...args: string[]) =>
+  runScript('functions/cli/main.ts', args, { FIELDPOST_HOME: join(mailDir, `home-${player}`), FIELDPOST_URL: rt.url, FIELDPOST_TOKEN: token[player]! });
 
 const mails = async (): Promise<{ to: string; subject: string; text: string }[]> =>
   ((await (await fetch(`${rt.url}/local/mail`)).json()) as { mails: { to: string; subject: string; text: string }[] }).mails;
@@ -115,6 +121,17 @@ describe('correspondence clocks that run themselves (issue 10, done when)', () =
     const D = plus(L, 96 + stood);
     expect(seen.deadline).toBe(D);
     expect((await api.get('/v1/me/vacation', token['bob'])).body).toMatchObject({ away: true, leftDays: 28 });
+    // Each seat's remaining time: in the view (show) and the inbox (games).
+    const clocks = (await api.get(`/v1/games/${gameId}`, token['ann'])).body.clocks;
+    expect(clocks).toEqual([
+      { seat: 'n1', name: 'North 1', player: 'ann', moveMs: 96 * HOUR },
+      { seat: 's1', name: 'South 1', player: 'bob', deadline: D, leftMs: expect.any(Number), awayUntil: plus(V, 48) },
+    ]);
+    const inbox = await waitFor('the inbox to show the vacation', async () => {
+      const g = (await api.get('/v1/me/games', token['bob'])).body.games[0];
+      return g?.whoseMove[0]?.deadline === D ? g : undefined;
+    });
+    expect(inbox.whoseMove[0].leftMs).toBeGreaterThan(95 * HOUR);
 
     // Reminders at the running clock's 50% (two days of it: after the vacation), a day left, and 80%.
     const half = plus(L, 48 + stood);
@@ -136,6 +153,10 @@ describe('correspondence clocks that run themselves (issue 10, done when)', () =
       expect.stringContaining('80% of your time is gone'),
     ]);
     expect(await reminderMails('ann')).toEqual([]);
+    // Every mail shows the clocks.
+    expect((await reminderMails('bob'))[2]!.text).toMatch(
+      /Clocks:\r?\n {2}- North 1 \(ann\): 4 d a move\r?\n {2}- South 1 \(bob\): \d+ h( \d+ min)? left \(until /,
+    );
 
     // The move runs out: the game ends on time, nobody claiming.
     expect((await clockTo(plus(D, 0.01))).changed).toEqual([gameId]);
@@ -154,5 +175,32 @@ describe('correspondence clocks that run themselves (issue 10, done when)', () =
       i,
     );
     expect(verifyLog(earlier, engines.get)).toMatchObject({ ok: false });
+  });
+  it("the CLI prints each seat's clock in show and games, and its vacation stops the clock where the opponent sees it", { timeout: 120_000 }, async () => {
+    const created = await cli('ann', 'create', 'dice-race', '--seat', 'p1', '--time', 'per-move:2');
+    expect(created.code, created.err).toBe(0);
+    const gameId = /Game id: (\S+)/.exec(created.out)![1]!;
+    expect((await api.post(`/v1/games/${gameId}/join`, token['bob'], { commandId: cid('join-dice') })).status).toBe(200);
+    // ann is on move with two days; bob's next move gets two days.
+    const shown = await cli('bob', 'show', gameId);
+    expect(shown.out).toMatch(/Clocks:\n.*\(ann\)\s+1 d 23 h( \d+ min)? left \(until \S+\)\n.*\(bob\)\s+2 d a move/);
+    await waitFor("the game in ann's inbox", async () =>
+      (await api.get('/v1/me/games', token['ann'])).body.games.some((g: { gameId: string; status: string }) => g.gameId === gameId && g.status === 'active')
+        ? true
+        : undefined,
+    );
+    expect((await cli('ann', 'games')).out).toMatch(
+      /until \S+ \(1 d 23 h( \d+ min)? left\).* · clocks: Player 1 \(ann\) 1 d 23 h( \d+ min)? left, Player 2 \(bob\) 2 d a move/,
+    );
+
+    const away = await cli('ann', 'vacation', 'on', '3');
+    expect(away.code, away.err).toBe(0);
+    expect(away.out).toMatch(/^On vacation until \S+: your clocks stand still in every game/);
+    expect(away.out).toContain('Allowance this year: 30 days, 3 used, 27 left.');
+    expect(away.out).toContain(`${gameId}: recorded`);
+    expect((await cli('bob', 'show', gameId)).out).toMatch(/\(ann\)\s+.*away until \S+: clock stopped/);
+    expect((await cli('ann', 'vacation', 'on', '1')).err).toContain('vacation/already-away');
+    expect((await cli('ann', 'vacation', 'off')).out).toMatch(/^Not on vacation: your clocks run\./);
+    expect((await cli('ann', 'vacation', 'on', '0')).code).toBe(2);
   });
 });

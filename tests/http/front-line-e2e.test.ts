@@ -8,7 +8,8 @@ import { cid, http } from './support.js';
  * Front Line end to end: four players with local tokens play an Allies game to the end over
  * real HTTP (the local runtime with the real registry, on this run's DynamoDB Local), each
  * choosing only among the legal commands the server lists for it, windows included; the
- * export verifies. The engine is found through GET /v1/engines. About 130 commands; the
+ * export verifies; and two players play a game on each battlefield to the end (a club Items card
+ * where no built-in one exists). The engine is found through GET /v1/engines. About 130 commands; the
  * generous timeout is for a loaded machine.
  */
 type Command = { type: string; [k: string]: unknown };
@@ -83,6 +84,53 @@ describe('Front Line over HTTP', () => {
     });
     expect(bad.status).toBe(400);
   });
+
+  it('two players play a game on every battlefield to the end through the listed legal commands, all four at once', async () => {
+    const tok = { green: token.green1, red: token.red1 };
+    // A club's own Items card on the boards with no built-in one, so every game starts with PlaceRecommended.
+    const items = [
+      ...['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'B1', 'B2', 'B3'].map((square) => ({ kind: 'infantry', square })),
+      ...['C1', 'C2', 'C3', 'C4'].map((square) => ({ kind: 'tank', square })),
+      ...['B5', 'B6'].map((square) => ({ kind: 'artillery', square })),
+    ];
+    const playToEnd = async (battlefield: string, seed: string) => {
+      const options = { battlefield, ...(battlefield === 'main' ? {} : { recommended: items }) };
+      const created = await api.post('/v1/games', tok.green, { engine: 'front-line', options, seat: 'green', commandId: cid('create') });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const gameId = created.body.gameId as string;
+      expect((await api.post(`/v1/games/${gameId}/join`, tok.red, { seat: 'red', commandId: cid('join') })).status).toBe(200);
+      const r = seededRng({ seed, gameId: battlefield, entropy: [], counter: 0 });
+      let seat: keyof typeof tok = 'green';
+      let commands = 0;
+      for (;;) {
+        let look = await api.get(`/v1/games/${gameId}`, tok[seat]);
+        if (look.body.summary.status === 'ended') return { gameId, commands };
+        const pending = look.body.pending as { seat: keyof typeof tok }[];
+        expect(pending.length, 'someone must be asked').toBeGreaterThan(0);
+        // Ask as the seat the game waits for (one read when it is the same seat again).
+        if (!pending.some((p) => p.seat === seat)) {
+          seat = pending[0]!.seat;
+          look = await api.get(`/v1/games/${gameId}`, tok[seat]);
+        }
+        const legal = look.body.legalCommands as Command[];
+        expect(legal.length, `${seat} is pending but offered nothing`).toBeGreaterThan(0);
+        // Brisk: turns that end soon, otherwise a random legal command.
+        const end = legal.find((c) => c.type === 'EndTurn');
+        const command = end && r.int(3) === 0 ? end : choose(legal, r);
+        const res = await api.post(`/v1/games/${gameId}/commands`, tok[seat], { commandId: cid(seat), command, expectedVersion: look.body.summary.version });
+        expect(res.status, `${battlefield}: ${JSON.stringify(command)} → ${JSON.stringify(res.body)}`).toBe(200);
+        if (++commands > 1500) throw new Error(`${battlefield}: the game did not end`);
+      }
+    };
+    const games = await Promise.all(['main', 'lake-nogo', 'mt-range', 'great-desert'].map((b, i) => playToEnd(b, `${'f1'.repeat(31)}0${i}`)));
+    for (const g of games) {
+      // Set-up (2 + 2), the first-player choice, and at least 24 turns ended.
+      expect(g.commands).toBeGreaterThanOrEqual(29);
+      const exp = await api.get(`/v1/games/${g.gameId}/export`, tok.red);
+      expect(exp.status).toBe(200);
+      expect(verifyLog(exp.body.events as EventEnvelope[], registry.get)).toMatchObject({ ok: true, problems: [] });
+    }
+  }, 300_000);
 
   it('four players play an Allies game to the end through the listed legal commands; the export verifies', async () => {
     const created = await api.post('/v1/games', token.red1, { engine: 'front-line', options: { allies: true }, seat: 'red1', commandId: cid('create') });

@@ -276,7 +276,7 @@ describe('a club runs a round robin and a Swiss of Spearpoint Tiger Hunt', () =>
     expect(ann.ratings[0].history).toHaveLength(5);
     const listed = ok(await api.get(`/v1/tournaments?club=${clubId}&status=finished`, tok('ann')));
     expect(listed.tournaments.map((x: any) => x.tournamentId)).toEqual([rrId]);
-  }, 60_000);
+  }, 240_000);
 
   it('Swiss, 3 rounds: seeded by the ratings the round robin left, score groups pair themselves, no rematch', async () => {
     const t = ok(
@@ -330,7 +330,7 @@ describe('a club runs a round robin and a Swiss of Spearpoint Tiger Hunt', () =>
     ]);
     const after = ok(await api.get(`/v1/ratings?engine=${ENGINE}`, tok('ann')));
     for (const e of after.entries) expect(e.games).toBe(8);
-  }, 60_000);
+  }, 240_000);
 });
 
 /** The round in which the round robin pairs these two (Berger tables are fixed by the seeds). */

@@ -52,7 +52,7 @@ describe('GET /v1/engines', () => {
     expect(raid).toMatchObject({
       id: 'relay-raid',
       title: 'Relay Raid (test fixture)',
-      seats: [4],
+      seats: [2, 4],
       sides: [
         { id: 'north', name: 'North' },
         { id: 'south', name: 'South' },

@@ -33,6 +33,12 @@ const side = z
     forces: z.array(forceEntry).max(20),
     /** Set-up zone: the hexes within this many columns of the side's own edge. */
     setupColumns: z.number().int().min(1).max(30),
+    /** Where its reinforcements arrive (004 End of Game Turn: the hexes the card indicates); absent: any hex of its own edge column. */
+    entryHexes: z
+      .array(z.string().regex(/^\d{4}$/))
+      .min(1)
+      .max(40)
+      .optional(),
     support: z.array(support).max(6),
   })
   .strict();
@@ -56,6 +62,8 @@ export const scenarioSchema = z
     sides: z.object({ allies: side, axis: side }).strict(),
     /** Special rule: units may not start Dug In (004 Select and place your forces, "unless … special rules"). */
     noDugInAtStart: z.boolean().default(false),
+    /** Special rule: no line of sight is longer than this many hexes (a night action, fog). */
+    visibility: z.number().int().min(1).max(30).optional(),
     turns: z.number().int().min(1).max(30),
     victory: victorySchema,
   })
@@ -84,6 +92,8 @@ export const REPRESENTATIVE_SCENARIOS: readonly ScenarioCard[] = [
           { unit: 'usmc-rifle', count: 1, entry: 3 },
         ],
         setupColumns: 6,
+        // The rifle company comes up the track from Lunga Point.
+        entryHexes: ['0102', '0103'],
         support: [
           { kind: 'naval', name: '5-inch naval gun', hard: 2, soft: 7 },
           { kind: 'air', name: 'Cactus Air Force strike', hard: -2, soft: 6 },
@@ -99,10 +109,14 @@ export const REPRESENTATIVE_SCENARIOS: readonly ScenarioCard[] = [
           { unit: 'ija-infantry', count: 2, entry: 2 },
         ],
         setupColumns: 3,
+        // The second wave comes out of the jungle on the ridge's flank.
+        entryHexes: ['1201', '1202', '1203'],
         support: [{ kind: 'artillery', name: '75mm mountain battery', hard: 0, soft: 5 }],
       },
     },
     noDugInAtStart: false,
+    // Special rule: a night attack; nobody sees farther than five hexes.
+    visibility: 5,
     turns: 6,
     victory: { kind: 'hold', side: 'axis', hexes: ['0604', '0704', '0705'], count: 1 },
   },

@@ -89,7 +89,7 @@ export function inboxOrder(a: InboxModel, b: InboxModel): number {
  * 50) items in list order and a `nextCursor` (null on the last page) to pass as `cursor`.
  * A game that moves while a client pages may show up on two pages or on none of the rest.
  */
-export const inboxRoutes: RouteModule = ({ dynamo }) => {
+export const inboxRoutes: RouteModule = ({ dynamo, clock }) => {
   const models = new ReadModelStore(dynamo.client, dynamo.tableName);
   return [
     defineRoute({
@@ -110,7 +110,11 @@ export const inboxRoutes: RouteModule = ({ dynamo }) => {
         const counted = after === undefined && (page.next === undefined || games.some((g) => !g.yourMove));
         const yourMoveCount = yourMove === false ? 0 : counted ? games.filter((g) => g.yourMove).length : await models.yourMoveCount(player, query.status);
         const nextCursor = page.next === undefined ? null : encodeCursor({ ...want, k: page.next });
-        return { status: 200, body: { player, yourMoveCount, games: games.map(strip), nextCursor } };
+        // Time left on each deadline, at the server's time (the read model holds the deadline only).
+        const now = Date.parse(clock.now());
+        const left = <T extends { deadline?: string }>(a: T) => (a.deadline === undefined ? a : { ...a, leftMs: Math.max(0, Date.parse(a.deadline) - now) });
+        const withLeft = games.map(strip).map((g) => ({ ...g, whoseMove: g.whoseMove.map(left), ...(g.clocks ? { clocks: g.clocks.map(left) } : {}) }));
+        return { status: 200, body: { player, yourMoveCount, games: withLeft, nextCursor } };
       },
     }),
     defineRoute({

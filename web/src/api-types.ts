@@ -902,6 +902,22 @@ export interface components {
             }[];
             /** @description The same view as a picture (regions, pieces, labels), when the engine draws one */
             scene?: Record<string, never>;
+            /** @description Each seat's remaining time (a running game with a time control) */
+            clocks?: {
+                seat: string;
+                name: string;
+                player: string | null;
+                /** @description When the game waits for this seat: its move deadline */
+                deadline?: string;
+                /** @description Milliseconds until that deadline (0 once passed) */
+                leftMs?: number;
+                /** @description Its player is away (clock stopped) until then; true with no end set */
+                awayUntil?: string | true;
+                /** @description Not on move, per-move control: the time its next move gets */
+                moveMs?: number;
+                /** @description Not on move, bank control: what is left in its bank */
+                bankMs?: number;
+            }[];
         };
         Settings: {
             email: string | null;
@@ -1084,13 +1100,33 @@ export interface components {
                 invited: boolean;
                 yourMove: boolean;
                 since: string;
-                whoseMove: Record<string, never>[];
+                whoseMove: {
+                    deadline?: string;
+                    /** @description Milliseconds until the deadline at the server time (0 once passed) */
+                    leftMs?: number;
+                }[];
                 opponents: Record<string, never>[];
                 outcome?: {
                     winners: string[];
                     reason: string;
                     result: string;
                 };
+                /** @description Each seat's remaining time (a running game with a time control) */
+                clocks?: {
+                    seat: string;
+                    name: string;
+                    player: string | null;
+                    /** @description When the game waits for this seat: its move deadline */
+                    deadline?: string;
+                    /** @description Milliseconds until that deadline (0 once passed) */
+                    leftMs?: number;
+                    /** @description Its player is away (clock stopped) until then; true with no end set */
+                    awayUntil?: string | true;
+                    /** @description Not on move, per-move control: the time its next move gets */
+                    moveMs?: number;
+                    /** @description Not on move, bank control: what is left in its bank */
+                    bankMs?: number;
+                }[];
             }[];
             nextCursor: string | null;
         };
@@ -2007,6 +2043,11 @@ export interface components {
                 }[];
             };
             layout?: string[];
+            recommended?: {
+                /** @enum {string} */
+                kind: "infantry" | "tank" | "artillery";
+                square: string;
+            }[];
         };
         "action-front.Command": {
             /** @constant */
@@ -2097,6 +2138,7 @@ export interface components {
                             entry: number;
                         }[];
                         setupColumns: number;
+                        entryHexes?: string[];
                         support: {
                             /** @enum {string} */
                             kind: "artillery" | "naval" | "air";
@@ -2115,6 +2157,7 @@ export interface components {
                             entry: number;
                         }[];
                         setupColumns: number;
+                        entryHexes?: string[];
                         support: {
                             /** @enum {string} */
                             kind: "artillery" | "naval" | "air";
@@ -2126,6 +2169,7 @@ export interface components {
                 };
                 /** @default false */
                 noDugInAtStart: boolean;
+                visibility?: number;
                 turns: number;
                 victory: {
                     /** @constant */

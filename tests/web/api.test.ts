@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { api } from '../../web/src/api.js';
+
+/**
+ * web/src/api.ts is typed for the browser (tsc -p web); loaded by a path the root type check does
+ * not follow, so the Node-typed tests need no DOM library.
+ */
+const MODULE = '../../web/src/api.js';
+const { api } = (await import(/* @vite-ignore */ MODULE)) as { api: <T = unknown>(method: string, path: string, body?: unknown) => Promise<T> };
 
 /** The web client's side of a 503: wait Retry-After, send the same command (same commandId) again. */
 const realFetch = globalThis.fetch;

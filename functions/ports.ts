@@ -102,8 +102,11 @@ export class DuplicateCommandError extends Error {
 }
 
 export interface EventStore {
-  /** One read round trip: head, secret, snapshot and the tail after it. `recent` is keyed by commandId (older games) or by commandKey (store/event-batch.ts). */
-  load(gameId: string): Promise<LoadedStream | undefined>;
+  /**
+   * One read round trip: head, secret, snapshot and the tail after it. `recent` is keyed by commandId (older games) or by commandKey (store/event-batch.ts).
+   * `consistent: false` lets DynamoDB answer from an eventually consistent read (half the read units): for views only, never for a command's decide.
+   */
+  load(gameId: string, opts?: { readonly consistent?: boolean }): Promise<LoadedStream | undefined>;
   /** One write round trip (UpdateItem or TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
   append(req: AppendRequest): Promise<void>;
   getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined>;

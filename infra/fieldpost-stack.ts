@@ -36,6 +36,27 @@ export const STREAM_FILTER = {
   },
 } as const;
 
+/**
+ * Stream records the tournaments function consumes: a tournament's HEAD (new pairings want
+ * games, withdrawals) and a game's HEAD (a tournament game's end). Nothing else wakes it.
+ */
+export const TOURNAMENT_STREAM_FILTER = {
+  eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+  dynamodb: {
+    Keys: {
+      pk: { S: [...lambda.FilterRule.beginsWith('GAME#'), ...lambda.FilterRule.beginsWith('TOURNAMENT#')] },
+      sk: { S: lambda.FilterRule.isEqual('HEAD') },
+    },
+  },
+} as const;
+
+/**
+ * The partitions the tournaments function reaches: the games it makes and ends (the game
+ * service's own partition), clubs, club game lists, tournaments and their listing, each
+ * engine's ratings, and the game-to-pairing links (functions/app/tournament-reactor.ts).
+ */
+export const TOURNAMENT_PARTITIONS = ['GAME#*', 'CLUB#*', 'CLUBGAMES#*', 'TOURNAMENT#*', 'TOURNAMENTS', 'RATINGS#*', 'TGAME#*'] as const;
+
 /** Item actions on the table, only on partitions whose key matches one of the patterns (dynamodb:LeadingKeys). */
 export function grantPartitions(table: ITable, fn: lambda.IFunction, partitions: readonly string[], actions: readonly string[]): void {
   fn.addToRolePolicy(
@@ -148,7 +169,15 @@ export class FieldpostStack extends Stack {
       memorySize: 256,
       timeout: Duration.seconds(30),
     });
-    this.functions = { api, projector, notifier, picture, deadline, scheduler: schedulerFn };
+    const tournaments = new HandlerFunction(this, 'TournamentsHandler', {
+      ...common,
+      name: 'tournaments',
+      description:
+        "Fieldpost tournaments: games for new pairings, results and time-out forfeits, ratings, players' and directors' notices, from the table stream",
+      memorySize: 512,
+      timeout: Duration.seconds(60),
+    });
+    this.functions = { api, projector, notifier, picture, deadline, scheduler: schedulerFn, tournaments };
 
     // Least privilege: data-plane item access on the one table (no table management),
     // stream reading for the projector only, the queue for its producers (projector; notifier's
@@ -197,6 +226,23 @@ export class FieldpostStack extends Stack {
       }),
     );
 
+    // Tournaments (issue 14): the function runs the game service for the games it makes, so it
+    // reaches game partitions, and the club, tournament and rating streams; it sends notices.
+    grantPartitions(table, tournaments.fn, TOURNAMENT_PARTITIONS, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem']);
+    queue.grantSendMessages(tournaments.fn);
+    tournaments.fn.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: PROJECTOR_STREAM.batchSize,
+        bisectBatchOnError: true,
+        retryAttempts: PROJECTOR_STREAM.retryAttempts,
+        maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(streamFailureQueue),
+        filters: [lambda.FilterCriteria.filter(TOURNAMENT_STREAM_FILTER)],
+      }),
+    );
+
     projector.fn.addEventSource(
       new DynamoEventSource(table, {
         // The stream keeps 24 hours; start from its beginning so nothing written between
@@ -227,7 +273,15 @@ export class FieldpostStack extends Stack {
     notifier.fn.addEnvironment('API_URL', this.api.httpApi.apiEndpoint);
 
     this.alarms = new FieldpostAlarms(this, 'Alarms', {
-      functions: { api: api.fn, projector: projector.fn, notifier: notifier.fn, picture: picture.fn, deadline: deadline.fn, scheduler: schedulerFn.fn },
+      functions: {
+        api: api.fn,
+        projector: projector.fn,
+        notifier: notifier.fn,
+        picture: picture.fn,
+        deadline: deadline.fn,
+        scheduler: schedulerFn.fn,
+        tournaments: tournaments.fn,
+      },
       streamConsumer: projector.fn,
       deadLetterQueues: { notify: deadLetterQueue, streamFailure: streamFailureQueue, deadline: this.deadlines.deadLetterQueue },
       httpApi: this.api.httpApi,

@@ -18,6 +18,7 @@ import {
   type ServerLogin,
 } from './config.js';
 import { auditFile } from './audit.js';
+import { CLUB_HELP, ClubUsageError, clubCommand, playerCommand, ratingsCommand, tournamentCommand } from './tournament.js';
 import { NOTICE_KINDS } from '../notify/decide.js';
 import { REMINDER_LEVELS } from '../../domain/kernel/index.js';
 import {
@@ -89,6 +90,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
                                       your clocks stop in every game until it ends or you are back
   clock +<N>h | +<N>d                 move a local server's clock forward (npm start only): deadlines
                                       that pass are run at once
+${CLUB_HELP}
 
 Server: --url, else $FIELDPOST_URL, else the last login (default http://127.0.0.1:3000).
 Token: $FIELDPOST_TOKEN (e.g. a Cognito ID token for a deployed server), else the saved login.
@@ -122,6 +124,20 @@ interface Flags {
   set?: string | undefined;
   format?: string | undefined;
   secret?: string | undefined;
+  description?: string | undefined;
+  code?: string | undefined;
+  role?: string | undefined;
+  club?: string | undefined;
+  rounds?: string | undefined;
+  cycles?: string | undefined;
+  data?: string | undefined;
+  unrated?: boolean | undefined;
+  rated?: boolean | undefined;
+  max?: string | undefined;
+  starts?: string | undefined;
+  status?: string | undefined;
+  vacation?: string | undefined;
+  reason?: string | undefined;
 }
 
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
@@ -729,6 +745,22 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     out(r.text);
     if (!r.ok) process.exitCode = 1;
   },
+
+  async club(ctx) {
+    out(await clubCommand(client(ctx), ctx.args, ctx.flags));
+  },
+
+  async tournament(ctx) {
+    out(await tournamentCommand(client(ctx), ctx.args, ctx.flags));
+  },
+
+  async ratings(ctx) {
+    out(await ratingsCommand(client(ctx), arg(ctx, 0, 'engine'), ctx.flags.json === true));
+  },
+
+  async player(ctx) {
+    out(await playerCommand(client(ctx), arg(ctx, 0, 'player'), ctx.flags.json === true));
+  },
 };
 commands['send'] = commands['do']!;
 
@@ -757,6 +789,20 @@ async function main(argv: string[]): Promise<number> {
         set: { type: 'string' },
         format: { type: 'string' },
         secret: { type: 'string' },
+        description: { type: 'string' },
+        code: { type: 'string' },
+        role: { type: 'string' },
+        club: { type: 'string' },
+        rounds: { type: 'string' },
+        cycles: { type: 'string' },
+        data: { type: 'string' },
+        unrated: { type: 'boolean' },
+        rated: { type: 'boolean' },
+        max: { type: 'string' },
+        starts: { type: 'string' },
+        status: { type: 'string' },
+        vacation: { type: 'string' },
+        reason: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -775,7 +821,7 @@ async function main(argv: string[]): Promise<number> {
     await cmd({ args, flags: parsed.values, config, url: resolveUrl(parsed.values.url, config) });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof ClubUsageError) {
       console.error(e.message);
       return 2;
     }

@@ -348,10 +348,10 @@ async function coldStart(): Promise<boolean> {
     for (const n of names) {
       const c = cold[n]!;
       say(
-        `   ${n.padEnd(14)} ${(bytes[n]! / 1024).toFixed(1).padStart(6)} KB  process ${ms(c.processMs)}  import ${ms(c.importMs)}  ratio ${ratio[n]!.toFixed(2)}x (target 1.3x)${bytes[n]! > BUNDLE.maxBytes ? '  OVER 400 KB' : ''}`,
+        `   ${n.padEnd(14)} ${(bytes[n]! / 1024).toFixed(1).padStart(6)} KB  process ${ms(c.processMs)}  import ${ms(c.importMs)}  ratio ${ratio[n]!.toFixed(2)}x (target 1.3x)${bytes[n]! > BUNDLE.targetBytes ? '  over the 400 KB target' : ''}`,
       );
     }
-    return names.every((n) => bytes[n]! <= BUNDLE.maxBytes);
+    return names.every((n) => bytes[n]! <= BUNDLE.ceilingBytes);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -532,7 +532,7 @@ async function main(): Promise<number> {
   await pictures();
   hashes();
   if (!(await coldStart())) {
-    console.error('FAIL: a Lambda bundle is over 400 KB');
+    console.error(`FAIL: a Lambda bundle is over the ${BUNDLE.ceilingBytes / 1024} KB ceiling`);
     code = 1;
   }
   say('');
@@ -568,11 +568,11 @@ import { benchActionFrontDecide } from '../action-front/bench-decide.js';
 
 {
   const af = benchActionFrontDecide();
-  console.log('');
-  console.log(
+  say('');
+  say(
     `Action Front!: decide per command over ${af.commands} commands: median ${af.decideMedianMs} ms, p95 ${af.decideP95Ms} ms, max ${af.decideMaxMs} ms; legalCommands median ${af.legalMedianMs} ms`,
   );
-  console.log(JSON.stringify({ actionFrontDecideMedianMs: af.decideMedianMs, actionFrontDecideP95Ms: af.decideP95Ms }));
+  Object.assign(figures, { actionFrontDecideMedianMs: af.decideMedianMs, actionFrontDecideP95Ms: af.decideP95Ms });
 }
 
 // Front Line: decide time per command over seeded random games (two players and Allies). Pure.
@@ -580,9 +580,10 @@ import { benchFrontLine } from './bench-front-line.js';
 
 {
   const fl = benchFrontLine();
-  console.log('');
-  console.log(
+  say('');
+  say(
     `Front Line: decide per command over ${fl.commands} commands of random legal games: median ${fl.frontLineDecideMedianMs} ms, p95 ${fl.frontLineDecideP95Ms} ms`,
   );
-  console.log(JSON.stringify({ frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms }));
+  // Every figure goes into the one JSON object `--json` prints (issue 16), none on stdout beside it.
+  Object.assign(figures, { frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms });
 }

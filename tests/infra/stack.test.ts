@@ -23,6 +23,7 @@ const fnId = {
   api: id(stack.functions.api.fn),
   projector: id(stack.functions.projector.fn),
   notifier: id(stack.functions.notifier.fn),
+  tournaments: id(stack.functions.tournaments.fn),
 };
 
 describe('the event table', () => {
@@ -62,8 +63,8 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the six handlers (api, projector, notifier, picture, deadline, scheduler): no helper functions hide in the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 6);
+  it('are exactly the seven handlers (api, projector, notifier, picture, deadline, scheduler, tournaments): no helper functions hide in the stack', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 7);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -210,6 +211,39 @@ describe('the projector stream mapping', () => {
     expect(matchesStreamFilter(pattern, record('INBOX#ann', 'GAME#g1'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('LOBBY', 'GAME#g1'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('NOTIFIED#k', 'NOTIFIED'))).toBe(false);
+  });
+});
+
+describe('the tournaments stream mapping (issue 14)', () => {
+  it('retries like the projector, reports item failures and parks failures in SQS; it may send notices', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId.tournaments },
+      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: PROJECTOR_STREAM.retryAttempts,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamFailureId, 'Arn'] } } },
+    });
+    const ss = policyStatementsOf(template, stack.functions.tournaments.role);
+    expect(ss.filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] }))).flatMap((s) => s.Action)).toContain(
+      'sqs:SendMessage',
+    );
+  });
+
+  it("delivers only the HEADs of games (a tournament game's end) and of tournaments (pairings that want games)", () => {
+    const esm = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).find(
+      (r) => JSON.stringify(r.Properties['FunctionName']) === JSON.stringify({ Ref: fnId.tournaments }),
+    );
+    const pattern = JSON.parse((esm!.Properties['FilterCriteria'] as { Filters: { Pattern: string }[] }).Filters[0]!.Pattern) as unknown;
+    const record = (pk: string, sk: string, eventName = 'MODIFY') => ({ eventName, dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } });
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD'))).toBe(true);
+    expect(matchesStreamFilter(pattern, record('TOURNAMENT#t1', 'HEAD', 'INSERT'))).toBe(true);
+    expect(matchesStreamFilter(pattern, record('TOURNAMENT#t1', 'HEAD', 'REMOVE'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('TOURNAMENT#t1', 'EV#0000000002'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'SECRET'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('CLUB#c1', 'HEAD'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('RATINGS#spearpoint-1943', 'HEAD'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('TOURNAMENTS', 'T#t1'))).toBe(false);
   });
 });
 
@@ -395,7 +429,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(11);
+    expect(alarms).toHaveLength(12);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

@@ -1361,6 +1361,7 @@ export interface components {
                 createdBy: string;
                 createdAt: string;
                 tournamentId?: string;
+                rated?: boolean;
             }[];
         };
         "postClubsIdGames.201": {
@@ -1392,6 +1393,7 @@ export interface components {
                 days: number;
                 incrementDays: number;
             };
+            rated?: boolean;
             commandId: string;
         };
         "getClubsIdTournaments.200": {

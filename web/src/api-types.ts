@@ -1828,6 +1828,16 @@ export interface components {
             boostWith?: string;
         } | {
             /** @constant */
+            type: "ChangeEntryPoint";
+            from: string;
+            to: string;
+        } | {
+            /** @constant */
+            type: "PlayCommand";
+            card: string;
+            target: string;
+        } | {
+            /** @constant */
             type: "OpportunityFire";
             unit: string;
         } | {

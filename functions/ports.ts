@@ -127,7 +127,7 @@ export interface SeedSource {
 export class AppError extends Error {
   override name = 'AppError';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503,
     readonly code: string,
     message: string,
     readonly rule?: string,
@@ -147,7 +147,7 @@ export interface NotificationSettings {
   readonly emailVerification?: { readonly tokenHash: string; readonly expiresAt: string };
   /** When the last verification mail was sent (kept across address changes, for the rate limit). */
   readonly verificationMailedAt?: string;
-  readonly webhooks: readonly { id: string; url: string; secret: string; format: 'json' | 'discord' | 'slack' }[];
+  readonly webhooks: readonly StoredWebhook[];
   /** Notice kinds not mailed: turned off in settings, or with a mail's one-click unsubscribe link. */
   readonly emailOff?: readonly NoticeKind[];
   /** Reminder levels this player does not want, by mail or webhook (all are sent by default). */
@@ -155,6 +155,19 @@ export interface NotificationSettings {
   /** The key this player's unsubscribe links are signed with (notify/unsubscribe.ts); never shown. */
   readonly unsubscribeKey?: string;
 }
+/** A player's webhook as stored: never shown whole (GET /v1/me/settings masks the URL and hides the secrets). */
+export interface StoredWebhook {
+  readonly id: string;
+  readonly url: string;
+  /** `whsec_` + base64 key (Standard Webhooks); shown to its owner once, when made or rotated. */
+  readonly secret: string;
+  readonly format: 'json' | 'discord' | 'slack';
+  /** The secret before the last rotation: deliveries carry a signature with it too until `until`. */
+  readonly previousSecret?: { readonly secret: string; readonly until: string };
+  /** Switched off by the notifier (410 Gone, or failing past the retry schedule); PUT with `enabled: true` switches it on. */
+  readonly disabled?: { readonly at: string; readonly reason: string };
+}
+
 export interface SettingsStore {
   get(player: string): Promise<NotificationSettings | undefined>;
   put(player: string, settings: NotificationSettings): Promise<void>;

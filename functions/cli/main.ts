@@ -667,7 +667,6 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const [action, value] = [ctx.args[0], ctx.args[1]];
     type Settings = Parameters<typeof formatSettings>[0];
     let body: Record<string, unknown> | undefined;
-    let secret: string | undefined;
     switch (action) {
       case undefined:
       case 'show':
@@ -681,11 +680,12 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
         if (!value) throw new UsageError('settings add-webhook <url> [--format json|discord|slack] [--secret S]');
         const format = ctx.flags.format ?? 'json';
         if (!['json', 'discord', 'slack'].includes(format)) throw new UsageError(`--format is json, discord or slack, not ${format}`);
-        // A JSON receiver checks each delivery's signature, so it needs the secret: made here
-        // unless given, and shown once (the server never shows it again).
-        secret = ctx.flags.secret ?? (format === 'json' ? randomBytes(24).toString('hex') : undefined);
+        // A receiver checks each delivery's signature, so it needs the secret: the server makes
+        // one (whsec_...) unless --secret gives one, and shows it in this reply only.
         const current = await api.request<Settings>('GET', '/v1/me/settings');
-        body = { webhooks: [...current.webhooks.map((w) => ({ id: w.id })), { url: value, format, ...(secret ? { secret } : {}) }] };
+        body = {
+          webhooks: [...current.webhooks.map((w) => ({ id: w.id })), { url: value, format, ...(ctx.flags.secret ? { secret: ctx.flags.secret } : {}) }],
+        };
         break;
       }
       case 'remove-webhook': {
@@ -727,7 +727,9 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     }
     const r = body ? await api.request<Settings>('PUT', '/v1/me/settings', body) : await api.request<Settings>('GET', '/v1/me/settings');
     if (ctx.flags.json) return void out(JSON.stringify(r, null, 2));
-    if (secret) out(`Webhook secret (shown only now; your receiver checks each delivery's Fieldpost-Signature with it):\n  ${secret}\n`);
+    const secret = r.webhooks.find((w) => w.secret)?.secret;
+    if (secret)
+      out(`Webhook secret (shown only now; your receiver checks each delivery's webhook-signature with it, as Standard Webhooks says):\n  ${secret}\n`);
     out(formatSettings(r, loginFor(ctx)!.player));
   },
 

@@ -151,6 +151,8 @@ export interface NotificationSettings {
   readonly remindersOff?: readonly ReminderLevel[];
   /** The key this player's unsubscribe links are signed with (notify/unsubscribe.ts); never shown. */
   readonly unsubscribeKey?: string;
+  /** The daily digest (notify/digest.ts): one mail a day at `hour` in `timeZone` (UTC by default) instead of each "your move" mail. */
+  readonly digest?: { readonly hour: number; readonly timeZone?: string };
 }
 export interface SettingsStore {
   get(player: string): Promise<NotificationSettings | undefined>;

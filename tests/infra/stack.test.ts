@@ -62,8 +62,8 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the six handlers (api, projector, notifier, picture, deadline, scheduler): no helper functions hide in the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 6);
+  it('are exactly the seven handlers (api, projector, notifier, picture, deadline, scheduler, digest): no helper functions hide in the stack', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 7);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -395,7 +395,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(11);
+    expect(alarms).toHaveLength(12);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

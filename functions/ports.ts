@@ -102,8 +102,11 @@ export class DuplicateCommandError extends Error {
 }
 
 export interface EventStore {
-  /** One read round trip: head, secret, snapshot and the tail after it. `recent` is keyed by commandId (older games) or by commandKey (store/event-batch.ts). */
-  load(gameId: string): Promise<LoadedStream | undefined>;
+  /**
+   * One read round trip: head, secret, snapshot and the tail after it. `recent` is keyed by commandId (older games) or by commandKey (store/event-batch.ts).
+   * `consistent: false` lets DynamoDB answer from an eventually consistent read (half the read units): for views only, never for a command's decide.
+   */
+  load(gameId: string, opts?: { readonly consistent?: boolean }): Promise<LoadedStream | undefined>;
   /** One write round trip (UpdateItem or TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
   append(req: AppendRequest): Promise<void>;
   getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined>;
@@ -124,7 +127,7 @@ export interface SeedSource {
 export class AppError extends Error {
   override name = 'AppError';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 500,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503,
     readonly code: string,
     message: string,
     readonly rule?: string,
@@ -144,7 +147,7 @@ export interface NotificationSettings {
   readonly emailVerification?: { readonly tokenHash: string; readonly expiresAt: string };
   /** When the last verification mail was sent (kept across address changes, for the rate limit). */
   readonly verificationMailedAt?: string;
-  readonly webhooks: readonly { id: string; url: string; secret: string; format: 'json' | 'discord' | 'slack' }[];
+  readonly webhooks: readonly StoredWebhook[];
   /** Notice kinds not mailed: turned off in settings, or with a mail's one-click unsubscribe link. */
   readonly emailOff?: readonly NoticeKind[];
   /** Reminder levels this player does not want, by mail or webhook (all are sent by default). */
@@ -154,6 +157,19 @@ export interface NotificationSettings {
   /** The daily digest (notify/digest.ts): one mail a day at `hour` in `timeZone` (UTC by default) instead of each "your move" mail. */
   readonly digest?: { readonly hour: number; readonly timeZone?: string };
 }
+/** A player's webhook as stored: never shown whole (GET /v1/me/settings masks the URL and hides the secrets). */
+export interface StoredWebhook {
+  readonly id: string;
+  readonly url: string;
+  /** `whsec_` + base64 key (Standard Webhooks); shown to its owner once, when made or rotated. */
+  readonly secret: string;
+  readonly format: 'json' | 'discord' | 'slack';
+  /** The secret before the last rotation: deliveries carry a signature with it too until `until`. */
+  readonly previousSecret?: { readonly secret: string; readonly until: string };
+  /** Switched off by the notifier (410 Gone, or failing past the retry schedule); PUT with `enabled: true` switches it on. */
+  readonly disabled?: { readonly at: string; readonly reason: string };
+}
+
 export interface SettingsStore {
   get(player: string): Promise<NotificationSettings | undefined>;
   put(player: string, settings: NotificationSettings): Promise<void>;

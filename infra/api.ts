@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -41,6 +41,8 @@ export const AUTHORIZED_METHODS = [apigw.HttpMethod.GET, apigw.HttpMethod.POST, 
 export class FieldpostApi extends Construct {
   readonly userPool: cognito.UserPool;
   readonly userPoolClient: cognito.UserPoolClient;
+  /** Cognito's hosted sign-in pages for this pool. */
+  readonly signInDomain: cognito.UserPoolDomain;
   readonly httpApi: apigw.HttpApi;
   readonly stage: apigw.HttpStage;
   readonly accessLogs: logs.LogGroup;
@@ -79,10 +81,18 @@ export class FieldpostApi extends Construct {
     });
 
     this.userPoolClient = this.userPool.addClient('WebClient', {
-      // A browser or CLI client cannot keep a secret.
+      // A browser or CLI client cannot keep a secret: the web client proves itself with PKCE.
       generateSecret: false,
-      // No hosted UI or OAuth redirects: clients sign in with SRP (or USER_PASSWORD for CLIs).
-      disableOAuth: true,
+      // The web client signs in on Cognito's hosted pages (authorization code flow with PKCE,
+      // web/src/pkce.ts); CLIs use SRP or USER_PASSWORD. The stack adds the CloudFront
+      // address to the callback URLs once the distribution exists (infra/web.ts).
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [cognito.OAuthScope.OPENID, cognito.OAuthScope.EMAIL, cognito.OAuthScope.PROFILE],
+        callbackUrls: [`${config.appUrl}/auth/callback`],
+        logoutUrls: [config.appUrl],
+      },
+      supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO],
       authFlows: { userSrp: true, userPassword: true },
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
@@ -95,6 +105,9 @@ export class FieldpostApi extends Construct {
       retention: config.logRetention,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+
+    // Account ids are unique, and so then is the prefix of the hosted sign-in's address.
+    this.signInDomain = this.userPool.addDomain('SignIn', { cognitoDomain: { domainPrefix: `fieldpost-${Stack.of(this).account}` } });
 
     const appOrigin = new URL(config.appUrl).origin;
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {

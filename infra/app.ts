@@ -5,8 +5,12 @@
  */
 import { App, Aspects, Tags } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ensureWebBuild } from '../functions/local/web-client.js';
 import { readConfig } from './config.js';
 import { FieldpostStack } from './fieldpost-stack.js';
+
+// The stack deploys web/dist (infra/web.ts): build the web client first if it is missing or stale.
+await ensureWebBuild((line) => console.error(line));
 
 const app = new App();
 const config = readConfig((key) => app.node.tryGetContext(key));

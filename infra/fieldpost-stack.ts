@@ -2,8 +2,10 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { FieldpostAlarms } from './alarms.js';
@@ -15,11 +17,14 @@ import { PICTURE_ASSETS } from '../functions/notify/png.js';
 import { HandlerFunction, type HandlerName, type LambdaCodeFactory } from './handler-function.js';
 import { suppressAcceptedFindings } from './nag-suppressions.js';
 import { FieldpostNotifications } from './notifications.js';
+import { FieldpostWeb } from './web.js';
 
 export interface FieldpostStackProps extends StackProps {
   readonly config: FieldpostConfig;
   /** Replaces esbuild bundling (tests; synthesizing before the handlers exist). */
   readonly lambdaCode?: LambdaCodeFactory;
+  /** Replaces the built web client, web/dist (tests; synthesizing before `npm run build-web`). */
+  readonly webSource?: s3deploy.ISource;
 }
 
 /**
@@ -37,6 +42,27 @@ export const STREAM_FILTER = {
     },
   },
 } as const;
+
+/**
+ * Stream records the tournaments function consumes: a tournament's HEAD (new pairings want
+ * games, withdrawals) and a game's HEAD (a tournament game's end). Nothing else wakes it.
+ */
+export const TOURNAMENT_STREAM_FILTER = {
+  eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+  dynamodb: {
+    Keys: {
+      pk: { S: [...lambda.FilterRule.beginsWith('GAME#'), ...lambda.FilterRule.beginsWith('TOURNAMENT#')] },
+      sk: { S: lambda.FilterRule.isEqual('HEAD') },
+    },
+  },
+} as const;
+
+/**
+ * The partitions the tournaments function reaches: the games it makes and ends (the game
+ * service's own partition), clubs, club game lists, tournaments and their listing, each
+ * engine's ratings, and the game-to-pairing links (functions/app/tournament-reactor.ts).
+ */
+export const TOURNAMENT_PARTITIONS = ['GAME#*', 'CLUB#*', 'CLUBGAMES#*', 'TOURNAMENT#*', 'TOURNAMENTS', 'RATINGS#*', 'TGAME#*'] as const;
 
 /** Item actions on the table, only on partitions whose key matches one of the patterns (dynamodb:LeadingKeys). */
 export function grantPartitions(table: ITable, fn: lambda.IFunction, partitions: readonly string[], actions: readonly string[]): void {
@@ -81,6 +107,7 @@ export class FieldpostStack extends Stack {
   readonly deadlines: FieldpostDeadlines;
   /** The hourly trigger of the daily digest. */
   readonly digestRule: events.Rule;
+  readonly web: FieldpostWeb;
   readonly functions: Readonly<Record<HandlerName, HandlerFunction>>;
 
   constructor(scope: Construct, id: string, props: FieldpostStackProps) {
@@ -159,7 +186,15 @@ export class FieldpostStack extends Stack {
       memorySize: 512,
       timeout: Duration.minutes(5),
     });
-    this.functions = { api, projector, notifier, picture, deadline, scheduler: schedulerFn, digest };
+    const tournaments = new HandlerFunction(this, 'TournamentsHandler', {
+      ...common,
+      name: 'tournaments',
+      description:
+        "Fieldpost tournaments: games for new pairings, results and time-out forfeits, ratings, players' and directors' notices, from the table stream",
+      memorySize: 512,
+      timeout: Duration.seconds(60),
+    });
+    this.functions = { api, projector, notifier, picture, deadline, scheduler: schedulerFn, tournaments, digest };
 
     // Least privilege: data-plane item access on the one table (no table management),
     // stream reading for the projector only, the queue for its producers (projector; notifier's
@@ -224,6 +259,23 @@ export class FieldpostStack extends Stack {
       }),
     );
 
+    // Tournaments (issue 14): the function runs the game service for the games it makes, so it
+    // reaches game partitions, and the club, tournament and rating streams; it sends notices.
+    grantPartitions(table, tournaments.fn, TOURNAMENT_PARTITIONS, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem']);
+    queue.grantSendMessages(tournaments.fn);
+    tournaments.fn.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: PROJECTOR_STREAM.batchSize,
+        bisectBatchOnError: true,
+        retryAttempts: PROJECTOR_STREAM.retryAttempts,
+        maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(streamFailureQueue),
+        filters: [lambda.FilterCriteria.filter(TOURNAMENT_STREAM_FILTER)],
+      }),
+    );
+
     projector.fn.addEventSource(
       new DynamoEventSource(table, {
         // The stream keeps 24 hours; start from its beginning so nothing written between
@@ -253,6 +305,18 @@ export class FieldpostStack extends Stack {
     // The one-click unsubscribe links in notice mail point at the API (functions/notify/unsubscribe.ts).
     notifier.fn.addEnvironment('API_URL', this.api.httpApi.apiEndpoint);
 
+    this.web = new FieldpostWeb(this, 'Web', {
+      httpApi: this.api.httpApi,
+      userPoolClient: this.api.userPoolClient,
+      signInUrl: this.api.signInDomain.baseUrl(),
+      logRetention: config.logRetention,
+      ...(props.webSource ? { source: props.webSource } : {}),
+    });
+    // Sign-in may come back to the configured app URL or to the distribution's own address.
+    const webUrl = `https://${this.web.distribution.distributionDomainName}`;
+    (this.api.userPoolClient.node.defaultChild as cognito.CfnUserPoolClient).callbackUrLs = [`${config.appUrl}/auth/callback`, `${webUrl}/auth/callback`];
+    (this.api.userPoolClient.node.defaultChild as cognito.CfnUserPoolClient).logoutUrLs = [config.appUrl, webUrl];
+
     this.alarms = new FieldpostAlarms(this, 'Alarms', {
       functions: {
         api: api.fn,
@@ -261,6 +325,7 @@ export class FieldpostStack extends Stack {
         picture: picture.fn,
         deadline: deadline.fn,
         scheduler: schedulerFn.fn,
+        tournaments: tournaments.fn,
         digest: digest.fn,
       },
       streamConsumer: projector.fn,
@@ -272,6 +337,7 @@ export class FieldpostStack extends Stack {
     const out = (id: string, value: string, description: string): void => {
       new CfnOutput(this, id, { value, description });
     };
+    out('WebUrl', webUrl, 'The web client (CloudFront; the API is under /v1 on the same origin)');
     out('ApiUrl', this.api.httpApi.apiEndpoint, 'Base URL of the API; routes start with /v1');
     out('Region', this.region, 'Region of the user pool and API');
     out('UserPoolId', this.api.userPool.userPoolId, 'Cognito user pool: create player accounts here');

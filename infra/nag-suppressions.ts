@@ -3,12 +3,26 @@ import type { IConstruct } from 'constructs';
 import { PUBLIC_ROUTES } from './api.js';
 import type { FieldpostConfig } from './config.js';
 
+/** The wildcards in the deployment handler's policy (aws-cdk-lib's own grants), and only those. */
+export const BUCKET_DEPLOYMENT_WILDCARDS = [
+  'Action::s3:GetBucket*',
+  'Action::s3:GetObject*',
+  'Action::s3:List*',
+  'Action::s3:Abort*',
+  'Action::s3:DeleteObject*',
+  'Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*',
+  { regex: '/^Resource::<WebSite[0-9A-F]{8}\\.Arn>\\/\\*$/g' },
+  'Resource::*',
+] as const;
+
 /** The parts of the stack whose findings are accepted (a narrow view, so this file does not import the stack). */
 export interface ReviewedResources {
   readonly functions: Readonly<Record<string, { readonly fn: IConstruct; readonly role: IConstruct }>>;
   readonly api: { readonly publicRoutes: readonly IConstruct[]; readonly userPool: IConstruct };
   readonly notifications: { readonly streamFailureQueue: IConstruct };
   readonly deadlines: { readonly deadLetterQueue: IConstruct };
+  readonly web: { readonly distribution: IConstruct; readonly deployRole: IConstruct };
+  readonly node: IConstruct['node'];
 }
 
 /**
@@ -32,6 +46,19 @@ export function suppressAcceptedFindings(stack: ReviewedResources, config: Field
   const projectorPolicy = stack.functions['projector']?.role.node.tryFindChild('DefaultPolicy');
   if (!projectorPolicy) throw new Error('the projector role has no DefaultPolicy to suppress on');
   NagSuppressions.addResourceSuppressions(projectorPolicy, [
+    {
+      id: 'AwsSolutions-IAM5',
+      appliesTo: ['Resource::*'],
+      reason:
+        'dynamodb:ListStreams, added by the stream event source mapping grant, has no resource-level ' +
+        'permissions; every other stream action is scoped to the table stream ARN.',
+    },
+  ]);
+
+  // The tournaments function reads the stream like the projector.
+  const tournamentsPolicy = stack.functions['tournaments']?.role.node.tryFindChild('DefaultPolicy');
+  if (!tournamentsPolicy) throw new Error('the tournaments role has no DefaultPolicy to suppress on');
+  NagSuppressions.addResourceSuppressions(tournamentsPolicy, [
     {
       id: 'AwsSolutions-IAM5',
       appliesTo: ['Resource::*'],
@@ -81,6 +108,43 @@ export function suppressAcceptedFindings(stack: ReviewedResources, config: Field
         'This queue is itself a dead-letter destination: the on-failure target of the table stream ' +
         'mapping. It keeps messages 14 days and its depth is alarmed; nothing consumes it automatically.',
     },
+  ]);
+
+  NagSuppressions.addResourceSuppressions(stack.web.distribution, [
+    {
+      id: 'AwsSolutions-CFR1',
+      reason: 'Correspondence players and clubs are anywhere in the world; there is no country to keep out.',
+    },
+    {
+      id: 'AwsSolutions-CFR2',
+      reason:
+        'WAF costs a monthly fee per web ACL that a hobby club would pay for little: the files are static, ' +
+        'the API behind /v1 is throttled at its stage and every route but three needs a Cognito token.',
+    },
+    {
+      id: 'AwsSolutions-CFR4',
+      reason:
+        "The distribution's default *.cloudfront.net certificate has a fixed security policy; a club that attaches " +
+        'its own domain with an ACM certificate sets minimumProtocolVersion TLSv1.2_2021 there.',
+    },
+  ]);
+  // aws-cdk-lib's BucketDeployment copies web/dist into the site bucket with one singleton function per stack.
+  const deployPolicy = stack.web.deployRole.node.tryFindChild('DefaultPolicy');
+  if (!deployPolicy) throw new Error('the web deployment role has no DefaultPolicy to suppress on');
+  NagSuppressions.addResourceSuppressions(deployPolicy, [
+    {
+      id: 'AwsSolutions-IAM5',
+      appliesTo: [...BUCKET_DEPLOYMENT_WILDCARDS],
+      reason:
+        "aws-cdk-lib's BucketDeployment grants read on the CDK asset bucket and read/write on the site bucket's objects " +
+        '(s3:GetObject*, s3:List*, s3:DeleteObject*, ...) and invalidates the distribution (no resource-level ' +
+        'permission: Resource::*); used only at deploy time.',
+    },
+  ]);
+  const deployment = stack.node.children.find((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'));
+  if (!deployment) throw new Error('no BucketDeployment handler found to review');
+  NagSuppressions.addResourceSuppressions(deployment, [
+    { id: 'AwsSolutions-L1', reason: "The BucketDeployment handler's runtime is chosen by aws-cdk-lib and moves with it." },
   ]);
 
   const pool = stack.api.userPool;

@@ -5,6 +5,7 @@ import { HIDDEN } from '../kernel/visibility.js';
 import type { Side } from '../frontline-general/data/schema.js';
 import { attackResult, crewFate, MAP_EXPANSION, needsDamageCard, netDamage, victoryPoints } from '../frontline-general/rules.js';
 import { tileSpec } from './data/tiles.js';
+import { stukaPath } from './commitment.js';
 import { distance, isSpace, pathSpaces } from './map.js';
 import { tileAt, unitIn, type Attack, type State } from './model.js';
 import type { Out } from './out.js';
@@ -88,6 +89,9 @@ export function attackProblem(s: State, seat: Side, attacker: string, target: st
     if (card.weapons[w]!.bombs && a.bombsUsed.includes(w)) return bad('combat/bombs-used', 'Each bomb is dropped once per flight', '003 §III Combat 24');
   }
   const aim = aimOf(target);
+  const cp = s.scenario.victory.kind === 'command-post' ? s.scenario.victory.space : null;
+  if (cp && stukaPath(s, attacker) && (target !== `feature:${cp}` || weapons.some((w) => !card.weapons[w]!.bombs)))
+    return bad('combat/stuka-must-bomb', `The Stuka bombs the Command Post in ${cp}`, "003 §IV Gunter's Return");
   if (spotter !== undefined && (aim.kind === 'unit' || !unitIn(s, spotter)))
     return bad('combat/bad-spotter', 'A spotter serves only mortar and artillery fire on a space', '003 §III Combat 8');
   const from = firesFrom(s, attacker);
@@ -431,5 +435,17 @@ export function attackVoid(s: State, a: Attack): string | null {
   if (aim.kind === 'unit' && !unitIn(s, aim.unit)) return 'the target is gone';
   if (aim.kind === 'feature' && !tileAt(s, aim.space)?.intact) return 'the feature is already destroyed';
   if (a.attackers.some((x) => unitIn(s, x) && unitIn(s, x)!.shakenUntil >= s.turn)) return 'the attacker is shaken';
+  return null;
+}
+
+/** Gunter's Return: the turn-6 Stuka that can still bomb the Command Post and has not declared it. */
+export function stukaToBomb(s: State, seat: Side): string | null {
+  const v = s.scenario.victory;
+  if (v.kind !== 'command-post') return null;
+  for (const u of Object.values(s.units)) {
+    if (u.side !== seat || !stukaPath(s, u.id)) continue;
+    const bomb = cardOf(s, u.id).weapons.findIndex((w) => w.bombs);
+    if (bomb >= 0 && attackProblem(s, seat, u.id, `feature:${v.space}`, [bomb]) === null) return u.id;
+  }
   return null;
 }

@@ -1,7 +1,8 @@
 import { ok } from '../kernel/result.js';
 import type { Side } from '../frontline-general/data/schema.js';
-import { isFlightPath, neighbours } from './map.js';
-import { cardEntry, unitIn, type Command, type State } from './model.js';
+import { colOf, isFlightPath, isSpace, neighbours, onEdge, SPACES } from './map.js';
+import { cardEntry, other, unitIn, type Command, type State } from './model.js';
+import { firstWeapons } from './movement.js';
 import { no, Out, type Decision } from './out.js';
 import { cardOf, occupyProblem, onMap, RULE, sideUnitsAt, STACK_LIMIT } from './rules.js';
 
@@ -89,6 +90,7 @@ export function decideCommit(s: State, seat: Side, c: Extract<Command, { type: '
       return no('commit/bad-place', `A replacement crew enters at an entry space with room`, RULE.commit);
     const out = new Out(s);
     out.emit({ type: 'UnitCommitted', seat, unit: c.unit, card: cardEntry(s, c.unit)!.card, crew: null, crewCard: null, at: c.at });
+    entryFire(out, seat, c.unit, c.at);
     return ok(out.list);
   }
   if (card.crew !== 'none') {
@@ -98,7 +100,18 @@ export function decideCommit(s: State, seat: Side, c: Extract<Command, { type: '
   if (!commitPlaces(s, seat, c.unit).includes(c.at)) return no('commit/bad-place', `${card.title} may not be committed to ${c.at} now`, RULE.commit);
   const out = new Out(s);
   out.emit({ type: 'UnitCommitted', seat, unit: c.unit, card: cardEntry(s, c.unit)!.card, crew: c.crew ?? null, crewCard: c.crew ?? null, at: c.at });
+  entryFire(out, seat, c.unit, c.at);
   return ok(out.list);
+}
+
+/** 003 Commitment 5: a unit committed at an enemy-occupied entry point draws opportunity fire from the occupants. */
+function entryFire(out: Out, seat: Side, unit: string, at: string): void {
+  if (!isSpace(at)) return;
+  const enemy = other(seat);
+  const shooters = sideUnitsAt(out.s, at, enemy)
+    .filter((u) => !out.s.opfired.includes(`${u.id}>${unit}`) && firstWeapons(out.s, enemy, u.id, unit).length > 0)
+    .map((u) => u.id);
+  if (shooters.length) out.emit({ type: 'OpportunityFireOffered', window: `opfire-${out.s.opfireSeq + 1}`, seat: enemy, mover: unit, shooters });
 }
 
 export function decideFly(s: State, seat: Side, c: Extract<Command, { type: 'Fly' }>): Decision {
@@ -142,3 +155,44 @@ export function decideRecrew(s: State, seat: Side, c: Extract<Command, { type: '
   out.emit({ type: 'CrewBoarded', crew: c.crew, unit: c.unit });
   return ok(out.list);
 }
+
+/** What Now, Sarge?: at least two front-line US units enter the village on turn 3, while the hand allows (003 §IV). */
+export function mustEnterMore(s: State, seat: Side): boolean {
+  if (s.scenario.id !== 'what-now-sarge' || seat !== 'us' || s.turn !== 3) return false;
+  const entered = Object.values(s.units).filter((u) => u.side === 'us' && u.enteredTurn === 3 && isSpace(u.at) && cardOf(s, u.id).type !== 'crew').length;
+  if (entered >= 2) return false;
+  return s.seats.us.hand.some((c) => {
+    const card = cardOf(s, c);
+    return card.type !== 'crew' && (card.crew === 'none' || crewsFor(s, 'us', c).length > 0) && commitPlaces(s, 'us', c).some(isSpace);
+  });
+}
+
+/**
+ * What Now, Sarge?: the US may move one of its two Reserves Entry Points once a game "at the
+ * beginning of any Turn" (003 §IV). Ruling: in its part of the Movement phase (the turn's first
+ * phase), from turn 4, after the points are established on turn 3; the new point lies on a map
+ * edge, at least 2 columns from the German zone, and is not the other point.
+ */
+function entryChangeProblem(s: State, seat: Side, from: string, to: string): string | null {
+  if (s.scenario.id !== 'what-now-sarge' || seat !== 'us') return 'Only the US in What Now, Sarge? moves an entry point';
+  if (s.entryChanged) return 'The entry point has been changed once already';
+  if (s.turn < 4) return 'Entry points are established on turn 3 and changed from turn 4';
+  if (!s.usEntry.includes(from)) return `${from} is not one of your entry points`;
+  const zone = s.options.germanColumn - 1;
+  if (!isSpace(to) || !onEdge(to) || Math.abs(colOf(to) - zone) < 2 || s.usEntry.includes(to))
+    return 'The new entry point lies on a map edge, at least 2 columns from the German zone';
+  return null;
+}
+
+export function decideChangeEntry(s: State, seat: Side, c: Extract<Command, { type: 'ChangeEntryPoint' }>): Decision {
+  const p = entryChangeProblem(s, seat, c.from, c.to);
+  if (p) return no('commit/entry-change', p, '003 §IV What Now, Sarge?');
+  const out = new Out(s);
+  out.emit({ type: 'EntryPointChanged', from: c.from, to: c.to });
+  return ok(out.list);
+}
+
+export const entryChanges = (s: State, seat: Side): Command[] =>
+  s.usEntry.flatMap((from) =>
+    SPACES.filter((to) => entryChangeProblem(s, seat, from, to) === null).map((to): Command => ({ type: 'ChangeEntryPoint', from, to })),
+  );

@@ -2,11 +2,12 @@ import type { Ctx } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
 import { asSide, type Attack, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
-import { assaultProblem, attackProblem, attackVoid, aimOf, resolveAttack } from './combat.js';
-import { decideCommit, decideFly, decideRecrew, decideWithdrawAircraft, stukaPath } from './commitment.js';
+import { assaultProblem, attackProblem, attackVoid, aimOf, resolveAttack, stukaToBomb } from './combat.js';
+import { decidePlay } from './cards.js';
+import { decideChangeEntry, decideCommit, decideFly, decideRecrew, decideWithdrawAircraft, mustEnterMore, stukaPath } from './commitment.js';
 import { decideDiscard, decideDraw, overLimit } from './draw.js';
 import { convoyMustMove, decideMove, decideOpportunityFire, decidePassOpportunityFire } from './movement.js';
-import { cannotAttack, isAreaWeapon, RULE } from './rules.js';
+import { isAreaWeapon, RULE } from './rules.js';
 import { passPhase, startPhase } from './turn.js';
 import type { Side } from '../frontline-general/data/schema.js';
 
@@ -36,12 +37,18 @@ export function decide(s: State, command: Command, actor: string, ctx: Ctx): Dec
     PassOpportunityFire: [],
     Draw: ['draw'],
     Discard: ['draw'],
+    PlayCommand: ['commitment', 'declaration'],
+    ChangeEntryPoint: ['movement'],
     Done: ['movement', 'commitment', 'declaration', 'draw'],
   };
   if (!phaseOf[command.type].includes(s.phase)) return no('phase/wrong-phase', `${command.type} is not taken in the ${s.phase} phase`, RULE.turn);
   switch (command.type) {
     case 'Move':
       return decideMove(s, seat, command, ctx);
+    case 'PlayCommand':
+      return decidePlay(s, seat, command);
+    case 'ChangeEntryPoint':
+      return decideChangeEntry(s, seat, command);
     case 'Commit':
       return decideCommit(s, seat, command);
     case 'Fly':
@@ -128,10 +135,10 @@ function decideDone(s: State, seat: Side, ctx: Ctx): Decision {
   if (s.phase === 'commitment') {
     const idle = Object.values(s.units).find((u) => u.side === seat && u.at === 'air' && u.path === null);
     if (idle && stukaPath(s, idle.id)) return no('commit/stuka-path', 'Declare the Stuka’s path over the Command Post', "003 §IV Gunter's Return");
+    if (mustEnterMore(s, seat)) return no('commit/two-must-enter', 'At least two US front-line units enter the village on turn 3', '003 §IV What Now, Sarge?');
   }
   if (s.phase === 'declaration') {
-    const stuka = Object.values(s.units).find((u) => u.side === seat && stukaPath(s, u.id) && cannotAttack(s, u.id) === null);
-    if (stuka) return no('combat/stuka-must-bomb', 'The Stuka must bomb the Command Post this turn', "003 §IV Gunter's Return");
+    if (stukaToBomb(s, seat)) return no('combat/stuka-must-bomb', 'The Stuka must bomb the Command Post this turn', "003 §IV Gunter's Return");
   }
   if (s.phase === 'draw') {
     if (!s.seats[seat].drawn) return no('draw/not-drawn', 'Draw your cards first', RULE.draw);

@@ -160,6 +160,7 @@ function initialState(o: Options, rulesVersion: number): State {
     lastAttack: null,
     weatherClear: !scenario.weather,
     usEntry: o.usEntry ?? (zone === 9 ? ['A1', 'C1'] : ['A9', 'C9']),
+    entryChanged: false,
     convoy: {
       entered: 0,
       arrived: 0,
@@ -199,6 +200,7 @@ export const spearpointMap: GameEngine<State, Command, Event, Options> = {
     const sc = state.scenario;
     if (sc.convoy) out.emit({ type: 'CommandCardsRemoved', cards: out.s.commandDeck.draw.slice(0, sc.convoy.turns.length * sc.convoy.perTurn) }, HIDDEN);
     const byTitle = (title: string) => out.s.commandDeck.draw.find((c) => indexCatalog(state.catalog).command(c).title === title);
+    const placedDamage = new Set<string>();
     for (const side of SIDES) {
       sc.start[side].forEach((p, i) => {
         const unit = `${side}-p${String(i + 1).padStart(2, '0')}`;
@@ -211,8 +213,11 @@ export const spearpointMap: GameEngine<State, Command, Event, Options> = {
         const attached = attach.flatMap((t) => byTitle(t) ?? []);
         const type = indexCatalog(state.catalog).unit(p.card).type;
         const damageCard = p.damaged
-          ? (out.s.damageDeck.draw.find((d) => indexCatalog(state.catalog).damage(d).effects[damageEdge(type)].name === p.damaged) ?? null)
+          ? (out.s.damageDeck.draw.find(
+              (d) => !placedDamage.has(d) && p.damaged!.includes(indexCatalog(state.catalog).damage(d).effects[damageEdge(type)].name),
+            ) ?? null)
           : null;
+        if (damageCard) placedDamage.add(damageCard);
         out.emit({ type: 'UnitPlaced', unit, card: p.card, owner: side, crew: p.crew ? `${unit}c` : null, at: p.at, attached, damageCard });
       });
     }

@@ -295,6 +295,24 @@ export function evolve(s0: State, e: Event): State {
       s.commandDeck = discarded(s.commandDeck, [e.card]);
       break;
     }
+    case 'CommandPlayed': {
+      const st = seat(e.seat);
+      st.commands = st.commands.filter((c) => c !== e.card);
+      const u = units()[e.unit]!;
+      u.attached = [...u.attached, e.card];
+      break;
+    }
+    case 'EntryPointChanged':
+      s.usEntry = s0.usEntry.map((x) => (x === e.from ? e.to : x));
+      s.entryChanged = true;
+      break;
+    case 'SmokeLaid': {
+      const st = seat(e.seat);
+      st.commands = st.commands.filter((c) => c !== e.card);
+      s.commandDeck = discarded(s.commandDeck, [e.card]);
+      s.smoke = { ...s.smoke, [e.space]: e.turns };
+      break;
+    }
     case 'TurnEnded': {
       // 003 Combat 10 and Ending the Turn: recovery, counters down, smoke lifts.
       for (const u of Object.values(units())) {

@@ -2,8 +2,9 @@ import type { Pending } from '../kernel/engine.js';
 import type { Side } from '../frontline-general/data/schema.js';
 import { SPACES } from './map.js';
 import { asSide, type Command, type State } from './model.js';
-import { assaultProblem, attackProblem, featureRule } from './combat.js';
-import { commitPlaces, crewsFor, stukaPath, entrySpaces } from './commitment.js';
+import { assaultProblem, attackProblem, featureRule, stukaToBomb } from './combat.js';
+import { commitPlaces, crewsFor, entryChanges, mustEnterMore, stukaPath, entrySpaces } from './commitment.js';
+import { plays } from './cards.js';
 import { overLimit } from './draw.js';
 import { cannotMove, mayExit, pathTo } from './movement.js';
 import { distance, FLIGHT_PATHS } from './map.js';
@@ -40,11 +41,11 @@ export function legalCommands(s: State, seatId: string): Command[] {
   if (s.active !== seat) return [];
   switch (s.phase) {
     case 'movement':
-      return [...moves(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
+      return [...moves(s, seat), ...entryChanges(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
     case 'commitment':
-      return [...commits(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
+      return [...commits(s, seat), ...plays(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
     case 'declaration':
-      return [...declarations(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
+      return [...declarations(s, seat), ...plays(s, seat), ...(doneAllowed(s, seat) ? [done] : [])];
     case 'resolution':
       return s.attacks.filter((a) => a.seat === seat && a.status === 'pending').map((a): Command => ({ type: 'ResolveAttack', attackId: a.id }));
     case 'draw':
@@ -58,8 +59,9 @@ const done: Command = { type: 'Done' };
 
 function doneAllowed(s: State, seat: Side): boolean {
   if (s.phase === 'movement') return convoyLeft(s, seat);
-  if (s.phase === 'commitment') return !Object.values(s.units).some((u) => u.side === seat && u.at === 'air' && u.path === null && stukaPath(s, u.id));
-  if (s.phase === 'declaration') return !Object.values(s.units).some((u) => u.side === seat && stukaPath(s, u.id) && cannotAttack(s, u.id) === null);
+  if (s.phase === 'commitment')
+    return !mustEnterMore(s, seat) && !Object.values(s.units).some((u) => u.side === seat && u.at === 'air' && u.path === null && stukaPath(s, u.id));
+  if (s.phase === 'declaration') return stukaToBomb(s, seat) === null;
   return true;
 }
 const convoyLeft = (s: State, seat: Side): boolean =>

@@ -34,7 +34,11 @@ export const onEdge = (s: string): boolean => rowOf(s) === 0 || rowOf(s) === 2 |
  * exactly along an edge or through a corner touches every space sharing that edge or corner, and
  * counts as crossing each of them (003 Combat 8: a line along a blocking feature's edge is blocked).
  */
-export function crossed(a: string, b: string): string[] {
+export function crossed(a: string, b: string): readonly string[] {
+  return CROSSED.get(`${a}-${b}`) ?? traced(a, b);
+}
+
+function traced(a: string, b: string): string[] {
   const [r0, c0, r1, c1] = [rowOf(a), colOf(a), rowOf(b), colOf(b)];
   const out = new Set<string>();
   const steps = 240;
@@ -52,6 +56,8 @@ export function crossed(a: string, b: string): string[] {
   }
   return SPACES.filter((s) => out.has(s));
 }
+/** Every pair traced once: line of sight is asked for thousands of times per listing. */
+const CROSSED: ReadonlyMap<string, readonly string[]> = new Map(SPACES.flatMap((a) => SPACES.map((b) => [`${a}-${b}`, traced(a, b)] as const)));
 
 /** The spaces under a flight path (003 Commitment 3): a row or a column of the map; none for the rear line. */
 export function pathSpaces(path: string): string[] {

@@ -47,6 +47,10 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('DeclareCloseAssault'), attackers: z.array(id).min(3).max(8), target: id }).strict(),
   /** Combat: resolve one of your declared attacks, optionally discarding a Command card for +1 on its first roll. */
   z.object({ type: z.literal('ResolveAttack'), attackId: id, boostWith: id.optional() }).strict(),
+  /** What Now, Sarge?: move one US Reserves Entry Point, once a game, in the Movement phase from turn 4. */
+  z.object({ type: z.literal('ChangeEntryPoint'), from: place, to: place }).strict(),
+  /** A Command card played for its effect: on one of your units (Dig In …), or Lay Smoke on a space ('B5'). */
+  z.object({ type: z.literal('PlayCommand'), card: id, target: id }).strict(),
   /** Opportunity fire window: fire with this unit at the unit that moved, or pass. */
   z.object({ type: z.literal('OpportunityFire'), unit: id }).strict(),
   z.object({ type: z.literal('PassOpportunityFire') }).strict(),
@@ -165,6 +169,8 @@ export interface State {
   readonly lastAttack: { readonly from: string; readonly to: string } | null;
   readonly weatherClear: boolean;
   readonly usEntry: readonly string[];
+  /** What Now, Sarge?: the US has used its one change of an entry point. */
+  readonly entryChanged: boolean;
   readonly convoy: { readonly entered: number; readonly arrived: number; readonly destroyed: number; readonly pool: readonly string[] };
   readonly cpDeadline: number;
   readonly result: { readonly winners: Side[]; readonly reason: string } | null;
@@ -236,6 +242,9 @@ export type Event =
   | { type: 'UnitDiscarded'; seat: Side; card: string }
   | { type: 'UnitDiscardCounted'; seat: Side }
   | { type: 'CommandDiscarded'; seat: Side; card: string }
+  | { type: 'CommandPlayed'; seat: Side; card: string; unit: string }
+  | { type: 'EntryPointChanged'; from: string; to: string }
+  | { type: 'SmokeLaid'; seat: Side; card: string; space: string; turns: number }
   | { type: 'TurnEnded'; turn: number; overrun: { us: number; de: number } }
   | { type: 'CommandPostExtended'; turn: number }
   | { type: 'GameDecided'; winners: Side[]; reason: string };

@@ -3,6 +3,7 @@ import type { Viewer } from '../kernel/visibility.js';
 import type { Side } from '../frontline-general/data/schema.js';
 import { SIDES, type State } from './model.js';
 import { cardOf } from './rules.js';
+import { SPACES } from './map.js';
 
 /**
  * What a seat may see: the whole map, both rear lines, aircraft, attacks and scores; its own hand
@@ -32,6 +33,7 @@ export function view(s: State, viewer: Viewer) {
       turnsLeft: u.turnsLeft,
       shaken: u.shakenUntil >= s.turn,
       immobilized: u.immobilized,
+      attached: u.attached,
     })),
     attacks: s.attacks,
     lastAttack: s.lastAttack,
@@ -59,5 +61,11 @@ export function view(s: State, viewer: Viewer) {
     commandDeck: deckCounts(s.commandDeck),
     damageDeck: deckCounts(s.damageDeck),
     result: s.result,
+    /**
+     * Once the game is over: its final feature tiles in the shape of the `tiles` option, to carry
+     * the village or line over into the next scenario (003 §IV What Now, Sarge?, Gunter's Return,
+     * Crimson Snow).
+     */
+    carryOver: s.result ? { tiles: SPACES.flatMap((space) => (Object.hasOwn(s.tiles, space) ? [{ space, ...s.tiles[space]! }] : [])) } : null,
   };
 }

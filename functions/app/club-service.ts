@@ -16,7 +16,7 @@ import { clubView, type ClubView } from '../../domain/tournament/views.js';
 import { AppError, type Clock } from '../ports.js';
 import type { DynamoStreamStore } from '../store/stream-store.js';
 import { fold, runCommand, type AggregateSpec } from './aggregate.js';
-import type { CommandResult, GameService } from './game-service.js';
+import { gameIdFor, type CommandResult, type GameService } from './game-service.js';
 
 /**
  * Clubs over the stream store: one stream per club (`CLUB#<id>`), decided by the pure club
@@ -26,6 +26,11 @@ import type { CommandResult, GameService } from './game-service.js';
  */
 export const clubPk = (clubId: string) => `CLUB#${clubId}`;
 export const clubGamesPk = (clubId: string) => `CLUBGAMES#${clubId}`;
+/**
+ * A game's link to what it counts for, written before the game exists so its end always finds
+ * it: a tournament's pairing (`tournamentId`, `pairingId`) or, for a rated casual game, `rated`.
+ */
+export const gameLinkPk = (gameId: string) => `TGAME#${gameId}`;
 
 const CLUB_SPEC: AggregateSpec<ClubState, ClubEvent> = { initial: initialClubState, evolve: evolveClub };
 
@@ -39,6 +44,7 @@ export interface ClubGameEntry {
   readonly createdBy: string;
   readonly createdAt: string;
   readonly tournamentId?: string;
+  readonly rated?: boolean;
 }
 
 export interface ClubGameInput {
@@ -50,6 +56,8 @@ export interface ClubGameInput {
   readonly reserve?: Record<string, string>;
   readonly timeControl?: unknown;
   readonly timeLimitHours?: number;
+  /** A casual game that counts for the players' ratings when it ends (two-player games only). */
+  readonly rated?: boolean;
   readonly commandId: string;
 }
 
@@ -184,6 +192,16 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
               ...(input.timeLimitHours !== undefined ? { timeLimitHours: input.timeLimitHours } : {}),
             }
           : clubTime(club);
+      if (input.rated) {
+        const engine = engines.get(input.engine)!;
+        const seats = engine.seats(engine.optionsSchema.parse(options)).length;
+        if (seats !== 2) throw new AppError(422, 'club/rated-needs-two', `Only two-player games are rated; this ${engine.title} game has ${seats} seats`);
+        // The link first: whenever the game exists, its end finds that it is rated.
+        const gameId = gameIdFor(player, input.commandId);
+        await store.doc.send(
+          new PutCommand({ TableName: store.tableName, Item: { pk: gameLinkPk(gameId), sk: 'TGAME', gameId, rated: true, engine: input.engine, clubId } }),
+        );
+      }
       const r = await deps.games.create(player, {
         engine: input.engine,
         options,
@@ -192,7 +210,7 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
         ...(input.reserve !== undefined ? { reserve: input.reserve } : {}),
         ...time,
       });
-      await recordGame(clubId, { gameId: r.gameId, engine: input.engine, createdBy: player, createdAt: clock.now() });
+      await recordGame(clubId, { gameId: r.gameId, engine: input.engine, createdBy: player, createdAt: clock.now(), ...(input.rated ? { rated: true } : {}) });
       return { ...r, clubId };
     },
     recordGame,
@@ -216,6 +234,7 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
             createdBy: i['createdBy'] as string,
             createdAt: i['createdAt'] as string,
             ...(typeof i['tournamentId'] === 'string' ? { tournamentId: i['tournamentId'] } : {}),
+            ...(i['rated'] === true ? { rated: true } : {}),
           });
         start = page.LastEvaluatedKey;
       } while (start);

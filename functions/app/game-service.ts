@@ -321,9 +321,15 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
   const notFound = (gameId: string) => new AppError(404, 'game/not-found', `There is no game ${gameId}`);
 
-  async function loadGame(gameId: string): Promise<Loaded> {
+  /**
+   * The game as stored. Commands, deadlines and exports read strongly consistent (a command is
+   * decided on the newest version; an audit exports the whole log). Views, previews and event
+   * feeds pass `consistent: false`: half the read units, and at worst a moment old, which the
+   * version in every view says (a client that just sent a command has its result in the reply).
+   */
+  async function loadGame(gameId: string, consistent = true): Promise<Loaded> {
     if (typeof gameId !== 'string' || !GAME_ID.test(gameId)) throw notFound(String(gameId));
-    const stream = await store.load(gameId);
+    const stream = await store.load(gameId, { consistent });
     if (!stream) throw notFound(gameId);
     const engineId = stream.snapshot ? stream.snapshot.state.meta.engine : (stream.tail[0]?.data as { engine?: string } | undefined)?.engine;
     const engine = engineId === undefined ? undefined : engines.get(engineId);
@@ -796,7 +802,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
     },
 
     async view(player, gameId, opts = {}) {
-      const l = await loadGame(gameId);
+      const l = await loadGame(gameId, false);
       const { state, engine } = l;
       if (state.meta.status !== 'ended') checkViewSeat(state, player, opts.seat);
       const v = viewOf(engine, state, state.game, viewerFor(state.meta, player, opts.seat), heldSeat(state, player, opts.seat), []);
@@ -805,7 +811,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
     },
 
     async preview(player, gameId, input) {
-      const l = await loadGame(gameId);
+      const l = await loadGame(gameId, false);
       const drafted = decideDraft(l.engine, l.state, {
         player,
         steps: input.steps,
@@ -818,7 +824,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
     },
 
     async events(player, gameId, opts = {}) {
-      const l = await loadGame(gameId);
+      const l = await loadGame(gameId, false);
       const { state } = l;
       if (state.meta.status !== 'ended') checkViewSeat(state, player, opts.seat);
       const version = state.meta.version;

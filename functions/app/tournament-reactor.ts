@@ -8,7 +8,7 @@ import { wasCancelled } from '../projections/project.js';
 import { fromWireImage, headChange, type StreamRecordLike } from '../projections/stream-image.js';
 import { AppError, type Clock } from '../ports.js';
 import { DynamoStreamStore, type StoredEvent } from '../store/stream-store.js';
-import { createClubService, type ClubService } from './club-service.js';
+import { createClubService, gameLinkPk, type ClubService } from './club-service.js';
 import { gameIdFor, type GameService } from './game-service.js';
 import { createTournamentService, tournamentPk, type TournamentService } from './tournament-service.js';
 import { fold } from './aggregate.js';
@@ -16,7 +16,7 @@ import { evolveTournament, initialTournamentState } from '../../domain/tournamen
 
 /**
  * What happens around a tournament, driven by the table's stream (the local poller, or the
- * projector Lambda's batches in AWS); every step is idempotent, so a record delivered twice
+ * tournaments function's batches in AWS, functions/handlers/tournaments.ts); every step is idempotent, so a record delivered twice
  * changes nothing:
  *
  * - a tournament's append that leaves pairings without a game (GameWanted): each game is created
@@ -28,8 +28,6 @@ import { evolveTournament, initialTournamentState } from '../../domain/tournamen
  * - a tournament game's end: its result goes to the tournament (RecordResult; a time-out is a
  *   Forfeit with its reason, and the director is told), and a rated game is rated.
  */
-
-const linkPk = (gameId: string) => `TGAME#${gameId}`;
 
 export interface TournamentWorld {
   readonly store: DynamoStreamStore;
@@ -170,7 +168,7 @@ async function makeGame(deps: ReactorDeps, s: TournamentState, p: PairingState):
   await world.store.doc.send(
     new PutCommand({
       TableName: world.store.tableName,
-      Item: { pk: linkPk(gameId), sk: 'TGAME', gameId, tournamentId: s.tournamentId, pairingId: p.pairingId },
+      Item: { pk: gameLinkPk(gameId), sk: 'TGAME', gameId, tournamentId: s.tournamentId, pairingId: p.pairingId },
     }),
   );
   const time = s.timeControl !== undefined ? { timeControl: s.timeControl } : s.timeLimitHours !== undefined ? { timeLimitHours: s.timeLimitHours } : {};
@@ -215,10 +213,14 @@ async function makeGame(deps: ReactorDeps, s: TournamentState, p: PairingState):
 async function gameEnded(deps: ReactorDeps, summary: GameSummary): Promise<void> {
   const { world } = deps;
   const link = (
-    await world.store.doc.send(new GetCommand({ TableName: world.store.tableName, Key: { pk: linkPk(summary.gameId), sk: 'TGAME' }, ConsistentRead: true }))
+    await world.store.doc.send(new GetCommand({ TableName: world.store.tableName, Key: { pk: gameLinkPk(summary.gameId), sk: 'TGAME' }, ConsistentRead: true }))
   ).Item;
   if (!link || wasCancelled(summary)) return;
-  const tournamentId = link['tournamentId'] as string;
+  if (typeof link['tournamentId'] !== 'string') {
+    if (link['rated'] === true) await rateCasual(deps, summary);
+    return;
+  }
+  const tournamentId = link['tournamentId'];
   const pairingId = link['pairingId'] as string;
   const s = await world.tournaments.state(tournamentId);
   const pairing = s.pairings.get(pairingId);
@@ -260,4 +262,14 @@ async function gameEnded(deps: ReactorDeps, summary: GameSummary): Promise<void>
       at: summary.updatedAt,
     });
   }
+}
+
+/** A rated casual game (a club game created with `rated`) ended: both players' ratings for its engine move. */
+async function rateCasual(deps: ReactorDeps, summary: GameSummary): Promise<void> {
+  const players = summary.seats.map((x) => x.player);
+  const [a, b] = players;
+  if (players.length !== 2 || a === null || a === undefined || b === null || b === undefined || a === b) return;
+  const winners = summary.outcome?.winners ?? [];
+  const winner = winners.length === 1 ? (summary.seats.find((x) => x.id === winners[0])?.player ?? null) : null;
+  await deps.world.tournaments.rate({ type: 'RateGame', engine: summary.engine, gameId: summary.gameId, players: [a, b], winner, at: summary.updatedAt });
 }

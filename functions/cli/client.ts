@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly rule?: string,
+    /** A 503's or 429's Retry-After: seconds the server asks the client to wait. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -58,7 +60,14 @@ export class ApiClient {
     }
     if (!res.ok) {
       const p = (parsed ?? {}) as { code?: string; message?: string; rule?: string };
-      throw new ApiError(res.status, p.code ?? `http/${res.status}`, p.message ?? (typeof parsed === 'string' ? parsed : res.statusText), p.rule);
+      const after = Number(res.headers.get('retry-after') ?? NaN);
+      throw new ApiError(
+        res.status,
+        p.code ?? `http/${res.status}`,
+        p.message ?? (typeof parsed === 'string' ? parsed : res.statusText),
+        p.rule,
+        Number.isFinite(after) && after >= 0 ? after : undefined,
+      );
     }
     return parsed;
   }
@@ -75,7 +84,9 @@ export class ApiClient {
         last = e;
         const retryable = e instanceof ApiError && (e.status === 0 || e.status >= 500);
         if (!retryable || i === attempts - 1) throw e;
-        await new Promise((r) => setTimeout(r, (this.opts.retryDelayMs ?? 250) * 2 ** i));
+        // A 503 (the store busy after the server's own retries) says how long to wait: at most half a minute.
+        const asked = e.retryAfterSeconds !== undefined ? Math.min(30, e.retryAfterSeconds) * 1000 : 0;
+        await new Promise((r) => setTimeout(r, Math.max(asked, (this.opts.retryDelayMs ?? 250) * 2 ** i)));
       }
     }
     throw last;

@@ -631,7 +631,7 @@ export function formatSettings(
     emailOff?: readonly string[];
     remindersOff?: readonly string[];
     digest?: { hour: number; timeZone: string } | null;
-    webhooks: readonly { id: string; url: string; format: string; secretHint?: string }[];
+    webhooks: readonly { id: string; url: string; format: string; secretHint?: string; secret?: string; disabled?: { reason: string } }[];
   },
   me: string,
 ): string {
@@ -662,7 +662,10 @@ export function formatSettings(
   if (!s.webhooks.length) lines.push('  webhooks: none (add one with  npm run cli -- settings add-webhook <url> --format json|discord|slack)');
   else {
     lines.push('  webhooks:');
-    for (const w of s.webhooks) lines.push(`    ${w.id}  ${w.format.padEnd(7)} ${w.url}${w.secretHint ? `  (secret ${w.secretHint})` : ''}`);
+    for (const w of s.webhooks)
+      lines.push(
+        `    ${w.id}  ${w.format.padEnd(7)} ${w.url}${w.secretHint ? `  (secret ${w.secretHint})` : ''}${w.disabled ? `  SWITCHED OFF: ${w.disabled.reason}` : ''}`,
+      );
     lines.push('  remove one with  npm run cli -- settings remove-webhook <id>');
   }
   return lines.join('\n');

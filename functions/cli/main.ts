@@ -18,6 +18,7 @@ import {
   type ServerLogin,
 } from './config.js';
 import { auditFile } from './audit.js';
+import { CLUB_HELP, ClubUsageError, clubCommand, playerCommand, ratingsCommand, tournamentCommand } from './tournament.js';
 import { NOTICE_KINDS } from '../notify/decide.js';
 import { REMINDER_LEVELS } from '../../domain/kernel/index.js';
 import {
@@ -91,6 +92,7 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
                                       your clocks stop in every game until it ends or you are back
   clock +<N>h | +<N>d                 move a local server's clock forward (npm start only): deadlines
                                       that pass are run at once
+${CLUB_HELP}
 
 Server: --url, else $FIELDPOST_URL, else the last login (default http://127.0.0.1:3000).
 Token: $FIELDPOST_TOKEN (e.g. a Cognito ID token for a deployed server), else the saved login.
@@ -126,6 +128,20 @@ interface Flags {
   set?: string | undefined;
   format?: string | undefined;
   secret?: string | undefined;
+  description?: string | undefined;
+  code?: string | undefined;
+  role?: string | undefined;
+  club?: string | undefined;
+  rounds?: string | undefined;
+  cycles?: string | undefined;
+  data?: string | undefined;
+  unrated?: boolean | undefined;
+  rated?: boolean | undefined;
+  max?: string | undefined;
+  starts?: string | undefined;
+  status?: string | undefined;
+  vacation?: string | undefined;
+  reason?: string | undefined;
 }
 
 const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
@@ -655,7 +671,6 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const [action, value] = [ctx.args[0], ctx.args[1]];
     type Settings = Parameters<typeof formatSettings>[0];
     let body: Record<string, unknown> | undefined;
-    let secret: string | undefined;
     switch (action) {
       case undefined:
       case 'show':
@@ -669,11 +684,12 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
         if (!value) throw new UsageError('settings add-webhook <url> [--format json|discord|slack] [--secret S]');
         const format = ctx.flags.format ?? 'json';
         if (!['json', 'discord', 'slack'].includes(format)) throw new UsageError(`--format is json, discord or slack, not ${format}`);
-        // A JSON receiver checks each delivery's signature, so it needs the secret: made here
-        // unless given, and shown once (the server never shows it again).
-        secret = ctx.flags.secret ?? (format === 'json' ? randomBytes(24).toString('hex') : undefined);
+        // A receiver checks each delivery's signature, so it needs the secret: the server makes
+        // one (whsec_...) unless --secret gives one, and shows it in this reply only.
         const current = await api.request<Settings>('GET', '/v1/me/settings');
-        body = { webhooks: [...current.webhooks.map((w) => ({ id: w.id })), { url: value, format, ...(secret ? { secret } : {}) }] };
+        body = {
+          webhooks: [...current.webhooks.map((w) => ({ id: w.id })), { url: value, format, ...(ctx.flags.secret ? { secret: ctx.flags.secret } : {}) }],
+        };
         break;
       }
       case 'remove-webhook': {
@@ -724,7 +740,9 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     }
     const r = body ? await api.request<Settings>('PUT', '/v1/me/settings', body) : await api.request<Settings>('GET', '/v1/me/settings');
     if (ctx.flags.json) return void out(JSON.stringify(r, null, 2));
-    if (secret) out(`Webhook secret (shown only now; your receiver checks each delivery's Fieldpost-Signature with it):\n  ${secret}\n`);
+    const secret = r.webhooks.find((w) => w.secret)?.secret;
+    if (secret)
+      out(`Webhook secret (shown only now; your receiver checks each delivery's webhook-signature with it, as Standard Webhooks says):\n  ${secret}\n`);
     out(formatSettings(r, loginFor(ctx)!.player));
   },
 
@@ -739,6 +757,22 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
     const r = await auditFile(file, ctx.flags.engines ?? []);
     out(r.text);
     if (!r.ok) process.exitCode = 1;
+  },
+
+  async club(ctx) {
+    out(await clubCommand(client(ctx), ctx.args, ctx.flags));
+  },
+
+  async tournament(ctx) {
+    out(await tournamentCommand(client(ctx), ctx.args, ctx.flags));
+  },
+
+  async ratings(ctx) {
+    out(await ratingsCommand(client(ctx), arg(ctx, 0, 'engine'), ctx.flags.json === true));
+  },
+
+  async player(ctx) {
+    out(await playerCommand(client(ctx), arg(ctx, 0, 'player'), ctx.flags.json === true));
   },
 };
 commands['send'] = commands['do']!;
@@ -769,6 +803,20 @@ async function main(argv: string[]): Promise<number> {
         format: { type: 'string' },
         secret: { type: 'string' },
         tz: { type: 'string' },
+        description: { type: 'string' },
+        code: { type: 'string' },
+        role: { type: 'string' },
+        club: { type: 'string' },
+        rounds: { type: 'string' },
+        cycles: { type: 'string' },
+        data: { type: 'string' },
+        unrated: { type: 'boolean' },
+        rated: { type: 'boolean' },
+        max: { type: 'string' },
+        starts: { type: 'string' },
+        status: { type: 'string' },
+        vacation: { type: 'string' },
+        reason: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -787,7 +835,7 @@ async function main(argv: string[]): Promise<number> {
     await cmd({ args, flags: parsed.values, config, url: resolveUrl(parsed.values.url, config) });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UsageError || e instanceof ClubUsageError) {
       console.error(e.message);
       return 2;
     }

@@ -3,6 +3,7 @@ import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { createDynamoGameService, systemClock } from '../app/adapters.js';
 import type { Clock, SeedSource } from '../ports.js';
 import type { Authenticator } from './auth.js';
+import { DynamoLimitCounter, limitsFromEnv, type Limit, type LimitName } from './limits.js';
 import { createRouter, type ApiHandler } from './router.js';
 import { routeModules } from './routes/index.js';
 import type { ApiDeps, RouteModule } from './types.js';
@@ -17,6 +18,8 @@ export interface ApiConfig {
   readonly modules?: readonly RouteModule[];
   readonly maxBodyBytes?: number;
   readonly snapshotEvery?: number;
+  /** Fair limits (http/limits.ts); default: FIELDPOST_LIMITS over DEFAULT_LIMITS. */
+  readonly limits?: Readonly<Record<LimitName, Limit>>;
 }
 
 /** Wires store → service → router. Shared by the Lambda handler and the local runtime. */
@@ -33,6 +36,7 @@ export function createApi(cfg: ApiConfig): { handler: ApiHandler; deps: ApiDeps 
   const deps: ApiDeps = { service, engines: cfg.engines, clock, dynamo: { client: cfg.client, tableName: cfg.tableName } };
   const handler = createRouter(cfg.modules ?? routeModules, deps, {
     authenticate: cfg.authenticate,
+    limits: { counter: new DynamoLimitCounter(cfg.client, cfg.tableName), limits: cfg.limits ?? limitsFromEnv(process.env) },
     ...(cfg.maxBodyBytes !== undefined ? { maxBodyBytes: cfg.maxBodyBytes } : {}),
   });
   return { handler, deps };

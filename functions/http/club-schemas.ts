@@ -50,6 +50,8 @@ export const clubGameBody = z.strictObject({
   seat: seat.optional(),
   reserve: z.record(seat, playerId).optional(),
   timeControl: timeControlSchema.optional(),
+  /** Counts for both players' ratings when it ends (two-player games). */
+  rated: z.boolean().optional(),
   commandId,
 });
 
@@ -96,7 +98,16 @@ export const clubReply = z.object({
 export const membersReply = z.object({ clubId: z.string(), members: z.array(z.object({ player: z.string(), role })) });
 export const clubGamesReply = z.object({
   clubId: z.string(),
-  games: z.array(z.object({ gameId: z.string(), engine: z.string(), createdBy: z.string(), createdAt: z.string(), tournamentId: z.string().optional() })),
+  games: z.array(
+    z.object({
+      gameId: z.string(),
+      engine: z.string(),
+      createdBy: z.string(),
+      createdAt: z.string(),
+      tournamentId: z.string().optional(),
+      rated: z.boolean().optional(),
+    }),
+  ),
 });
 export const clubGameReply = z.object({
   clubId: z.string(),

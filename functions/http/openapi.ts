@@ -24,9 +24,28 @@ export interface OpenApiDocument {
 }
 
 /** Statuses the router itself answers, added to a route's own by what the route takes. */
-export function routerStatuses(route: Pick<Route, 'auth' | 'params' | 'query' | 'body'>): number[] {
-  return [...(route.params || route.query || route.body ? [400] : []), ...(route.auth === 'required' ? [401] : []), ...(route.body ? [413] : []), 500];
+export function routerStatuses(route: Pick<Route, 'auth' | 'params' | 'query' | 'body' | 'limit'>): number[] {
+  return [
+    ...(route.params || route.query || route.body ? [400] : []),
+    ...(route.auth === 'required' ? [401] : []),
+    ...(route.body ? [413] : []),
+    // A fair limit (http/limits.ts): per player on a limited route, per address on every route open without sign-in.
+    ...(route.limit || route.auth === 'none' ? [429] : []),
+    500,
+    // The store busy or unreachable after the client's retries (router.ts isTransient).
+    503,
+  ];
 }
+
+/** The headers a 429 carries: when to try again, and the IETF draft's RateLimit fields. */
+const TOO_MANY_HEADERS: Json = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+  RateLimit: {
+    description: 'draft-ietf-httpapi-ratelimit-headers: the limit that answered, remaining requests (r) and seconds to reset (t)',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': { description: 'draft-ietf-httpapi-ratelimit-headers: the quota (q) per window (w, seconds)', schema: { type: 'string' } },
+};
 
 const REASONS: Readonly<Record<number, string>> = {
   200: 'OK',
@@ -96,7 +115,11 @@ export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry):
       const description = REASONS[status] ?? `Status ${status}`;
       responses[String(status)] = isText(r)
         ? { description, content: { [r.contentType]: { schema: { type: 'string' } } } }
-        : { description, content: { 'application/json': { schema: ref(name(r, `${op}.${status}`)) } } };
+        : {
+            description,
+            ...(status === 429 ? { headers: TOO_MANY_HEADERS } : status === 503 ? { headers: { 'Retry-After': TOO_MANY_HEADERS['Retry-After'] } } : {}),
+            content: { 'application/json': { schema: ref(name(r, `${op}.${status}`)) } },
+          };
     }
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {

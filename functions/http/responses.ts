@@ -209,9 +209,19 @@ export const settingsReply = z.object({
       url: z.string().describe('Masked: chat webhook URLs carry tokens'),
       format: z.enum(['json', 'discord', 'slack']),
       secretHint: z.string(),
+      secret: z
+        .string()
+        .optional()
+        .describe('The whsec_ signing secret (Standard Webhooks), in the one reply that made it (a new JSON webhook, or rotateSecret): never shown again'),
+      previousSecretUntil: z.string().optional().describe('While a secret is rotated: until then each delivery is signed with the old secret too'),
+      disabled: z
+        .object({ at: z.string(), reason: z.string() })
+        .optional()
+        .describe('Switched off by the server (410 Gone, or every attempt of the retry schedule failed); {"id", "enabled": true} switches it on'),
     }),
   ),
   emailOff: z.array(z.enum(NOTICE_KINDS)),
+  remindersOff: z.array(z.string()).describe('Reminder levels not sent'),
   digest: z
     .object({ hour: z.number().int(), timeZone: z.string() })
     .nullable()
@@ -238,8 +248,12 @@ export const deliveriesReply = z.object({
       error: z.string().optional(),
       outcome: z.enum(['sent', 'retrying', 'failed']),
       at: z.string(),
+      nextAttemptAt: z.string().optional(),
     }),
   ),
+  schedule: z
+    .array(z.number())
+    .describe('Seconds between the attempts of a webhook delivery: after the last, the webhook is switched off and its owner mailed'),
 });
 
 /** Shapes several replies share: named components of the document, referenced where they are used. */

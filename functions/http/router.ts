@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { zodSummary } from '../../domain/kernel/index.js';
 import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
+import { limitHeaders, tooMany, type Limit, type LimitCounter, type LimitName } from './limits.js';
 import { buildOpenApi, type OpenApiDocument } from './openapi.js';
 import { defineRoute, type ApiDeps, type Method, type Reply, type Route, type RouteModule } from './types.js';
 
@@ -12,6 +13,8 @@ export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 export interface RouterOptions {
   readonly authenticate: Authenticator;
+  /** Fair limits (http/limits.ts): counted in the table, so they hold across instances. Absent: nothing is limited (unit tests). */
+  readonly limits?: { readonly counter: LimitCounter; readonly limits: Readonly<Record<LimitName, Limit>> };
   readonly maxBodyBytes?: number;
   /** Where unexpected errors are reported (CloudWatch via console.error by default). */
   readonly logError?: (err: unknown, requestId: string) => void;
@@ -210,23 +213,69 @@ export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opt
       }
       const { route } = hit.c;
       const player = route.auth === 'required' ? opts.authenticate(event) : '';
+      // Counted before anything is parsed or read: a flood costs one conditional write per request.
+      let limited: Record<string, string> = {};
+      const name: LimitName | undefined = route.auth === 'none' ? 'public' : route.limit;
+      if (opts.limits && name) {
+        const address = event.requestContext?.http?.sourceIp ?? 'unknown';
+        const limit = opts.limits.limits[name];
+        const v = await opts.limits.counter.take(`${name}#${route.auth === 'none' ? address : player}`, limit, Date.parse(deps.clock.now()));
+        if (!v.ok) return respond(tooMany(name, limit, v, route.auth === 'none' ? `the address ${address}` : player), requestId);
+        limited = limitHeaders(name, limit, v);
+      }
       const params = parse(route.params, hit.params, 'path');
       const query = parse(route.query, event.queryStringParameters ?? {}, 'query');
       const body = route.body ? parse(route.body, readBody(event, max), 'body') : undefined;
       const reply = await route.handle({ params, query, body, player, requestId, deps });
-      return conditional(event, method, respond(reply, requestId));
+      return conditional(event, method, respond({ ...reply, headers: { ...limited, ...reply.headers } }, requestId));
     } catch (e) {
       return respond(toErrorReply(e, requestId, logError), requestId);
     }
   };
 }
 
+/** Seconds a client waits after a 503 before sending the same request again. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** DynamoDB's own "try again" answers, and a connection that timed out or dropped (the write may or may not have happened). */
+const TRANSIENT = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TransactionConflictException',
+  'TimeoutError',
+  'RequestTimeout',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
+export function isTransient(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  return TRANSIENT.has(e.name) || (typeof code === 'string' && TRANSIENT.has(code)) || (e as { $retryable?: unknown }).$retryable !== undefined;
+}
+
 export function toErrorReply(e: unknown, requestId: string, logError: (err: unknown, requestId: string) => void): Reply {
   if (e instanceof AppError) {
     if (e.status === 500) logError(e, requestId);
-    return errorReply(e.status, e.code, e.message, e.rule, e.status === 401 ? { 'www-authenticate': 'Bearer' } : undefined);
+    // A cap (open games, seats) frees up as games start or end: an hour is a fair time to look again.
+    const headers: Record<string, string> | undefined =
+      e.status === 401 ? { 'www-authenticate': 'Bearer' } : e.status === 429 ? { 'retry-after': '3600' } : undefined;
+    return errorReply(e.status, e.code, e.message, e.rule, headers);
   }
   logError(e, requestId);
+  if (isTransient(e))
+    // The store's client has already retried with backoff and jitter (the AWS SDK's standard mode).
+    return errorReply(
+      503,
+      'store/unavailable',
+      `The game store is busy or unreachable for a moment (request ${requestId}); send the same request again, with the same commandId, after Retry-After seconds: a command is never applied twice`,
+      undefined,
+      { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    );
   // Never leak internals: the request id lets an operator find the logged error.
   return errorReply(
     500,

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { EngineRegistry } from '../../domain/kernel/index.js';
 import type { Clock } from '../ports.js';
 import type { GameService } from '../app/game-service.js';
+import type { LimitName } from './limits.js';
 
 /** What every route module may use. Built once per Lambda container (or local runtime). */
 export interface ApiDeps {
@@ -62,6 +63,8 @@ export interface Route {
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
   readonly responses: Responses;
+  /** The per-player limit this route counts against (http/limits.ts); routes open without sign-in all count against 'public', per address. */
+  readonly limit?: LimitName;
   handle(ctx: RouteContext<unknown, unknown, unknown>): Promise<Reply>;
 }
 
@@ -81,6 +84,7 @@ export function defineRoute<
   summary: string;
   auth: 'required' | 'none';
   responses: Responses;
+  limit?: LimitName;
   params?: PS;
   query?: QS;
   body?: BS;

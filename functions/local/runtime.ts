@@ -16,6 +16,7 @@ import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
 import { signLocalJwt } from '../http/jwt.js';
 import { bodyTooLarge, DEFAULT_MAX_BODY_BYTES, type ApiHandler } from '../http/router.js';
 import { routeModules } from '../http/routes/index.js';
+import type { Limit, LimitName } from '../http/limits.js';
 import { createSettingsRoutes, settingsRoutes } from '../http/routes/settings.js';
 import type { ApiDeps, RouteModule } from '../http/types.js';
 import type { Mailer } from '../notify/mailer.js';
@@ -84,6 +85,8 @@ export interface LocalRuntimeOptions {
   readonly log?: (line: string) => void;
   /** The service's clock (tests and demos move time with it); the wall clock by default. */
   readonly clock?: Clock;
+  /** Fair limits (http/limits.ts); default: FIELDPOST_LIMITS over the deployed defaults. */
+  readonly limits?: Readonly<Record<LimitName, Limit>>;
   /** Serve the built web client from this folder at / (npm start: web/dist; see web-client.ts). */
   readonly webRoot?: string;
 }
@@ -372,6 +375,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       // A token lives as long as the runtime's lifetime says, whatever exp a caller asked issueToken for.
       authenticate: localAuthenticator(secret, undefined, { maxAgeSeconds: ttl }),
       clock,
+      ...(opts.limits ? { limits: opts.limits } : {}),
       modules:
         opts.modules ??
         routeModules.map((m) =>

@@ -64,7 +64,7 @@ const TYPES = new Map([
 ]);
 
 /** The addresses the app answers itself (main.tsx): each is the app's index.html. */
-const APP_PAGES = /^\/(?:|new|settings|auth\/callback|games\/[A-Za-z0-9_-]{1,100})$/;
+const APP_PAGES = /^\/(?:|new|settings|clubs|auth\/callback|games\/[A-Za-z0-9_-]{1,100})$/;
 
 export function securityHeaders(): Record<string, string> {
   return {

@@ -14,9 +14,8 @@ export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /**
  * The webhook vocabulary: each notice kind goes out as one event type, in the
- * `Fieldpost-Event` header and the JSON payload's `type` (README: Notifications). A
- * tournament's notices (a pairing, and for its director a time-out or a withdrawal) are
- * `tournament.notice`; the others are about one game.
+ * JSON payload's `type` (README: Notifications). A tournament's notices (a pairing, and for
+ * its director a time-out or a withdrawal) are `tournament.notice`; the others are about one game.
  */
 export type WebhookEventType = `game.${Exclude<NoticeKind, 'tournament'>}` | 'tournament.notice';
 export const webhookEventType = (kind: NoticeKind): WebhookEventType => (kind === 'tournament' ? 'tournament.notice' : `game.${kind}`);
@@ -95,6 +94,8 @@ export const notifyJobSchema = z.object({
   notice: noticeSchema,
   channel: z.string().optional(),
   attempt: z.number().int().min(1).optional(),
+  /** Not before this time: a retry further off than one queue delay allows hops until it is due. */
+  dueAt: z.string().optional(),
 });
 export type NotifyJob = z.infer<typeof notifyJobSchema>;
 

@@ -7,7 +7,7 @@ import type { NotifyQueue } from './queue.js';
 import { SQS_MAX_DELAY_SECONDS } from './queue.js';
 import { escapeHtml, renderNotice, type Rendered } from './render.js';
 import { noticeMailHeaders } from './unsubscribe.js';
-import type { DeliveryLog, DeliveryRecord, NoticeLedger } from './stores.js';
+import type { DeliveryLog, DeliveryRecord, NoticeLedger, WebhookLanes } from './stores.js';
 import { checkWebhookUrl } from './address-policy.js';
 import { maskUrl, signedRequest, WebhookRefused, type WebhookTransport } from './webhook.js';
 
@@ -22,9 +22,24 @@ export interface RetryPolicy {
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
   readonly mode: 'inline' | 'requeue';
+  /**
+   * The wait after each failed attempt, in ms, when not a doubling: attempt n failing waits
+   * schedule[n-1], and there are schedule.length + 1 attempts (`attempts` and the delays are
+   * then unused). The deployed notifier uses WEBHOOK_RETRY_SCHEDULE_SECONDS.
+   */
+  readonly schedule?: readonly number[];
 }
 
-export const backoffMs = (p: RetryPolicy, attempt: number) => Math.min(p.maxDelayMs, p.baseDelayMs * 2 ** (attempt - 1));
+/**
+ * The deployed retry schedule (seconds after each failed attempt), after Stripe's and the
+ * Standard Webhooks recommendation, stretched to outlast a receiver that is down for a day:
+ * eleven attempts over about three days (5 s, 5 min, 30 min, 2 h, 5 h, then 10-14 h apart).
+ */
+export const WEBHOOK_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000, 50_400, 50_400, 50_400] as const;
+
+export const attemptsOf = (p: RetryPolicy): number => (p.schedule ? p.schedule.length + 1 : p.attempts);
+export const backoffMs = (p: RetryPolicy, attempt: number) =>
+  p.schedule ? (p.schedule[attempt - 1] ?? p.schedule[p.schedule.length - 1] ?? 0) : Math.min(p.maxDelayMs, p.baseDelayMs * 2 ** (attempt - 1));
 
 export interface NotifierDeps {
   readonly settings: SettingsStore;
@@ -60,11 +75,15 @@ export interface NotifierDeps {
    * courtesy: the notice goes out without it rather than not at all.
    */
   readonly boardPicture?: (notice: Notice) => Promise<Uint8Array | undefined>;
+  /** Keeps each game's notices to a webhook in the game's order while one of them is retrying. */
+  readonly lanes?: WebhookLanes;
+  /** Switches a webhook off (410 Gone, or failing past the schedule); its owner is mailed. */
+  readonly disableWebhook?: (player: string, id: string, reason: string, nowIso: string) => Promise<boolean>;
 }
 
 type Channel =
   | { id: 'email'; kind: 'email'; to: string; verified: boolean }
-  | { id: string; kind: 'webhook'; url: string; secret: string; format: 'json' | 'discord' | 'slack' };
+  | { id: string; kind: 'webhook'; url: string; secrets: string[]; format: 'json' | 'discord' | 'slack' };
 
 export interface ChannelResult {
   readonly channel: string;
@@ -82,7 +101,7 @@ const unsubscribeNote = (kind: Notice['kind']) =>
 export const deliveryIdOf = (key: string, player: string, channel: string) =>
   `dlv_${createHash('sha256').update(`${key}\n${player}\n${channel}`).digest('hex').slice(0, 32)}`;
 
-function channelsOf(s: NotificationSettings | undefined, kind: Notice['kind'], reminder?: Notice['reminder']): Channel[] {
+function channelsOf(s: NotificationSettings | undefined, kind: Notice['kind'], nowIso: string, reminder?: Notice['reminder']): Channel[] {
   if (!s) return [];
   // A reminder level the player turned off goes nowhere.
   if (reminder && (s.remindersOff ?? []).includes(reminder.level)) return [];
@@ -93,7 +112,17 @@ function channelsOf(s: NotificationSettings | undefined, kind: Notice['kind'], r
     ...(s.email && !(s.emailOff ?? []).includes(kind) && !(kind === 'turn' && s.digest)
       ? [{ id: 'email' as const, kind: 'email' as const, to: s.email, verified: s.emailVerifiedAt !== undefined }]
       : []),
-    ...s.webhooks.map((w) => ({ id: w.id, kind: 'webhook' as const, url: w.url, secret: w.secret, format: w.format })),
+    // A switched-off webhook gets nothing until its owner switches it on again.
+    ...s.webhooks
+      .filter((w) => !w.disabled)
+      .map((w) => ({
+        id: w.id,
+        kind: 'webhook' as const,
+        url: w.url,
+        // While a secret is rotated, each delivery carries a signature with the old one too.
+        secrets: [w.secret, ...(w.previousSecret && w.previousSecret.until > nowIso ? [w.previousSecret.secret] : [])],
+        format: w.format,
+      })),
   ];
 }
 
@@ -106,7 +135,13 @@ export class Notifier {
   /** Sends one job. Throws only on infrastructure errors (the queue then retries the job). */
   async handle(job: NotifyJob): Promise<ChannelResult[]> {
     const { notice } = job;
-    const all = channelsOf(await this.deps.settings.get(notice.player), notice.kind, notice.reminder);
+    // A retry further off than one queue delay (SQS: 15 min) hops until it is due.
+    if (job.dueAt !== undefined && job.dueAt > this.deps.clock.now() && this.deps.queue) {
+      const left = Math.ceil((Date.parse(job.dueAt) - Date.parse(this.deps.clock.now())) / 1000);
+      await this.deps.queue.enqueue([job], Math.min(SQS_MAX_DELAY_SECONDS, left));
+      return [];
+    }
+    const all = channelsOf(await this.deps.settings.get(notice.player), notice.kind, this.deps.clock.now(), notice.reminder);
     const rendered = renderNotice(notice, this.deps.appUrl);
     if (job.channel !== undefined) {
       // A scheduled retry of one channel (requeue mode), or a re-check of a claim left 'sending'.
@@ -172,15 +207,25 @@ export class Notifier {
   }
 
   private async deliver(notice: Notice, rendered: Rendered, ch: Channel, firstAttempt: number): Promise<ChannelResult> {
-    const { retry, ledger } = this.deps;
+    const { retry, ledger, lanes } = this.deps;
     const deliveryId = deliveryIdOf(notice.key, notice.player, ch.id);
+    const lane = ch.kind === 'webhook' && lanes ? ([notice.player, ch.id, notice.gameId, notice.version] as const) : undefined;
     try {
+      // An earlier notice of this game to this webhook is still retrying: wait behind it, to be handed on when it settles.
+      if (lane && (await lanes!.waitBehind(...lane, { notice, channel: ch.id, attempt: firstAttempt }))) {
+        await ledger.settle(notice.key, ch.id, { retryAttempt: firstAttempt }, this.deps.clock.now());
+        return { channel: ch.id, outcome: 'retrying' };
+      }
       for (let attempt = firstAttempt; ; attempt++) {
         const r = await this.attempt(notice, rendered, ch, deliveryId);
-        const last = attempt >= retry.attempts;
+        // A receiver that answers 410 Gone says it is gone for good: no retry, and it is switched off.
+        const gone = ch.kind === 'webhook' && r.status === 410;
+        const last = attempt >= attemptsOf(retry) || gone;
         // A refused target is final: retrying an address the policy forbids (or not yet verified) changes nothing.
         const requeue = !r.ok && !r.final && !last && retry.mode === 'requeue' && this.deps.queue !== undefined;
         const outcome: DeliveryRecord['outcome'] = r.ok ? 'sent' : r.final || last || (retry.mode === 'requeue' && !requeue) ? 'failed' : 'retrying';
+        const wait = backoffMs(retry, attempt);
+        const at = this.deps.clock.now();
         await this.deps.deliveries.record(notice.player, {
           deliveryId,
           noticeKey: notice.key,
@@ -194,16 +239,27 @@ export class Notifier {
           ...(r.status !== undefined ? { status: r.status } : {}),
           ...(r.error !== undefined ? { error: r.error } : {}),
           outcome,
-          at: this.deps.clock.now(),
+          at,
+          ...(outcome === 'retrying' ? { nextAttemptAt: new Date(Date.parse(at) + wait).toISOString() } : {}),
         });
         if (outcome === 'sent' || outcome === 'failed') {
           await ledger.settle(notice.key, ch.id, outcome, this.deps.clock.now());
+          // A receiver that says it is gone (410), or failed every attempt of the schedule, is switched off.
+          if (ch.kind === 'webhook' && outcome === 'failed' && !r.final && (r.status === 410 || last))
+            await this.switchOff(
+              notice.player,
+              ch,
+              r.status === 410 ? 'the receiver answered 410 Gone' : `every attempt failed (${attempt} over the retry schedule)`,
+            );
+          if (lane) await this.handOn(await lanes!.done(...lane));
           return { channel: ch.id, outcome };
         }
-        const wait = backoffMs(retry, attempt);
+        if (lane) await lanes!.hold(...lane);
         if (requeue) {
           await ledger.settle(notice.key, ch.id, { retryAttempt: attempt + 1 }, this.deps.clock.now());
-          await this.deps.queue!.enqueue([{ notice, channel: ch.id, attempt: attempt + 1 }], Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(wait / 1000)));
+          // Further off than one queue delay allows: the message hops until it is due.
+          const dueAt = wait > SQS_MAX_DELAY_SECONDS * 1000 ? { dueAt: new Date(Date.parse(at) + wait).toISOString() } : {};
+          await this.deps.queue!.enqueue([{ notice, channel: ch.id, attempt: attempt + 1, ...dueAt }], Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(wait / 1000)));
           return { channel: ch.id, outcome: 'retrying' };
         }
         await this.sleep(wait);
@@ -212,6 +268,43 @@ export class Notifier {
       await ledger.release(notice.key, ch.id, firstAttempt).catch(() => undefined);
       throw e;
     }
+  }
+
+  /** The next notice of a game, parked behind the one just settled: now due. */
+  private async handOn(job: NotifyJob | undefined): Promise<void> {
+    if (!job) return;
+    if (this.deps.queue) await this.deps.queue.enqueue([job]);
+    else await this.handle(job);
+  }
+
+  /** Switches the webhook off and tells its owner by mail (when their address is verified), recorded in their delivery log. */
+  private async switchOff(player: string, ch: Extract<Channel, { kind: 'webhook' }>, why: string): Promise<void> {
+    const now = this.deps.clock.now();
+    if (!(await this.deps.disableWebhook?.(player, ch.id, why, now))) return;
+    const s = await this.deps.settings.get(player);
+    if (!s?.email || !s.emailVerifiedAt) return;
+    const deliveryId = deliveryIdOf(`webhook-off#${ch.id}#${now}`, player, 'email');
+    const text = `Your webhook ${ch.id} (${maskUrl(ch.url)}) has been switched off: ${why}. Notices no longer go to it. Switch it on again with PUT /v1/me/settings {"webhooks": [{"id": "${ch.id}", "enabled": true}]} (list your other webhooks too), or  npm run cli -- settings.`;
+    let error: string | undefined;
+    try {
+      await this.deps.mailer.send({ to: s.email, subject: `Fieldpost: webhook ${ch.id} switched off`, text, html: `<p>${escapeHtml(text)}</p>`, deliveryId });
+    } catch (e) {
+      error = `mail not accepted: ${(e as Error).message}`.slice(0, 300);
+    }
+    await this.deps.deliveries.record(player, {
+      deliveryId,
+      noticeKey: `webhook-off#${ch.id}`,
+      kind: 'webhook-off',
+      gameId: '',
+      channel: 'email',
+      channelId: 'email',
+      target: s.email,
+      attempt: 1,
+      ok: error === undefined,
+      ...(error ? { error } : {}),
+      outcome: error === undefined ? 'sent' : 'failed',
+      at: now,
+    });
   }
 
   /** A "your move" mail carries the board as the recipient sees it. */
@@ -252,7 +345,7 @@ export class Notifier {
     const verdict = checkWebhookUrl(ch.url, { allowPrivate: this.deps.allowPrivateWebhooks === true });
     if (!verdict.ok) return { ok: false, error: `webhook URL ${verdict.reason}`.slice(0, 300), final: true };
     const nowSeconds = Math.floor(Date.parse(this.deps.clock.now()) / 1000);
-    const req = signedRequest(webhookPayload(ch.format, notice, rendered, deliveryId), { secret: ch.secret, deliveryId, kind: notice.kind, nowSeconds });
+    const req = signedRequest(webhookPayload(ch.format, notice, rendered, deliveryId), { secrets: ch.secrets, deliveryId, nowSeconds });
     try {
       const r = await this.deps.webhooks.post(ch.url, req.headers, req.body);
       return r.status >= 200 && r.status < 300 ? { ok: true, status: r.status } : { ok: false, status: r.status, error: `receiver answered HTTP ${r.status}` };

@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NotificationSettings, SettingsStore } from '../ports.js';
-import type { NoticeKind } from './decide.js';
+import { notifyJobSchema, type NoticeKind, type NotifyJob } from './decide.js';
 import { newUnsubscribeKey } from './unsubscribe.js';
 import type { DigestBook, DigestSetting, DigestSubscriber } from './digest.js';
 import { documentClient, isConditionFailure } from '../projections/read-model-store.js';
@@ -65,6 +65,14 @@ export class DynamoSettingsStore implements SettingsStore {
   }
   private get digests() {
     return new DynamoDigestBook(this.doc, this.tableName);
+  }
+  /** Switches a webhook off (410 Gone, or failing past the retry schedule); false if it is gone or off already. */
+  async disableWebhook(player: string, id: string, reason: string, nowIso: string): Promise<boolean> {
+    const s = await this.get(player);
+    const hook = s?.webhooks.find((w) => w.id === id);
+    if (!s || !hook || hook.disabled) return false;
+    await this.put(player, { ...s, webhooks: s.webhooks.map((w) => (w.id === id ? { ...w, disabled: { at: nowIso, reason } } : w)) });
+    return true;
   }
   /** The key the player's unsubscribe links are signed with, made on first use (one write, race-free). */
   async unsubscribeKey(player: string): Promise<string> {
@@ -250,6 +258,8 @@ export interface DeliveryRecord {
   /** 'sent', 'retrying' (another attempt is scheduled) or 'failed' (gave up). */
   readonly outcome: 'sent' | 'retrying' | 'failed';
   readonly at: string;
+  /** When the next attempt is due ('retrying'). */
+  readonly nextAttemptAt?: string;
 }
 
 export interface DeliveryLog {
@@ -498,6 +508,117 @@ export class DynamoNoticeLedger implements NoticeLedger {
       return r.Attributes;
     } catch (e) {
       if (isConditionFailure(e)) return false;
+      throw e;
+    }
+  }
+}
+
+/**
+ * A webhook's notices of one game go out in the game's order: while a notice is retrying, the
+ * later notices of that game for that webhook wait behind it (stored here, not retried on their
+ * own), and each settled notice hands the next one on. PLAYER#<p>/LANE#<channel>#<gameId>:
+ * `open`, the versions not settled yet that went through here; `waiting`, the jobs parked
+ * behind an earlier one, by version.
+ */
+export interface WebhookLanes {
+  /** True when an earlier notice of the game is still open: the job is parked and will be handed on. */
+  waitBehind(player: string, channel: string, gameId: string, version: number, job: NotifyJob): Promise<boolean>;
+  /** The notice failed and will be retried: later notices wait behind it. */
+  hold(player: string, channel: string, gameId: string, version: number): Promise<void>;
+  /** The notice is settled (sent, or given up): the parked job that is next in the game's order, now due. */
+  done(player: string, channel: string, gameId: string, version: number): Promise<NotifyJob | undefined>;
+}
+
+export class DynamoWebhookLanes implements WebhookLanes {
+  private readonly doc: DynamoDBDocumentClient;
+  constructor(
+    client: DynamoDBClient,
+    private readonly tableName: string,
+  ) {
+    this.doc = documentClient(client);
+  }
+  private key = (player: string, channel: string, gameId: string) => ({ pk: `PLAYER#${player}`, sk: `LANE#${channel}#${gameId}` });
+
+  private async read(key: { pk: string; sk: string }): Promise<{ open: number[]; waiting: Record<string, string> }> {
+    const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    const open = r.Item?.['open'] as Set<number> | undefined;
+    return { open: [...(open ?? [])].sort((a, b) => a - b), waiting: (r.Item?.['waiting'] as Record<string, string> | undefined) ?? {} };
+  }
+
+  async waitBehind(player: string, channel: string, gameId: string, version: number, job: NotifyJob): Promise<boolean> {
+    const key = this.key(player, channel, gameId);
+    for (;;) {
+      const { open } = await this.read(key);
+      const ahead = open.find((v) => v < version);
+      if (ahead === undefined) return false;
+      try {
+        // Parked only if the notice ahead is still open: if it settled meanwhile, look again.
+        await this.doc.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: key,
+            UpdateExpression: 'SET waiting.#v = :job ADD #open :v',
+            ConditionExpression: 'contains(#open, :ahead)',
+            ExpressionAttributeNames: { '#v': `v${version}`, '#open': 'open' },
+            ExpressionAttributeValues: { ':job': JSON.stringify(job), ':v': new Set([version]), ':ahead': ahead },
+          }),
+        );
+        return true;
+      } catch (e) {
+        if (!isConditionFailure(e)) throw e;
+      }
+    }
+  }
+
+  async hold(player: string, channel: string, gameId: string, version: number): Promise<void> {
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: this.key(player, channel, gameId),
+        UpdateExpression: 'SET #t = :type, waiting = if_not_exists(waiting, :none) ADD #open :v',
+        ExpressionAttributeNames: { '#t': 'type', '#open': 'open' },
+        ExpressionAttributeValues: { ':type': 'webhook-lane', ':none': {}, ':v': new Set([version]) },
+      }),
+    );
+  }
+
+  async done(player: string, channel: string, gameId: string, version: number): Promise<NotifyJob | undefined> {
+    const key = this.key(player, channel, gameId);
+    const r = await this.doc
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'DELETE #open :v',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#open': 'open' },
+          ExpressionAttributeValues: { ':v': new Set([version]) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      )
+      .catch((e: unknown) => {
+        if (isConditionFailure(e)) return undefined;
+        throw e;
+      });
+    const open = [...((r?.Attributes?.['open'] as Set<number> | undefined) ?? [])].sort((a, b) => a - b);
+    const next = open[0];
+    const waiting = (r?.Attributes?.['waiting'] as Record<string, string> | undefined) ?? {};
+    if (next === undefined || !Object.hasOwn(waiting, `v${next}`)) return undefined;
+    try {
+      // Taken out in the same write that checks it is there: only one worker hands it on.
+      const taken = await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'REMOVE waiting.#v',
+          ConditionExpression: 'attribute_exists(waiting.#v)',
+          ExpressionAttributeNames: { '#v': `v${next}` },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return notifyJobSchema.parse(JSON.parse((taken.Attributes?.['waiting'] as Record<string, string>)[`v${next}`]!));
+    } catch (e) {
+      if (isConditionFailure(e)) return undefined;
       throw e;
     }
   }

@@ -3,8 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkResolved, checkWebhookUrl, STRICT_WEBHOOKS, type Refusal, type WebhookPolicy } from './address-policy.js';
-import { webhookEventType, type NoticeKind } from './decide.js';
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.js';
+import { ID_HEADER, SIGNATURE_HEADER, signatureHeader, TIMESTAMP_HEADER } from './signature.js';
 
 /** The HTTP side of a webhook, behind a port so tests and local runs can swap it. */
 export interface WebhookTransport {
@@ -105,17 +104,21 @@ export interface SignedRequest {
   readonly body: string;
 }
 
-/** Serialises and signs a payload: the exact bytes sent are the bytes signed. */
-export function signedRequest(payload: unknown, opts: { secret: string; deliveryId: string; kind: NoticeKind; nowSeconds: number }): SignedRequest {
+/**
+ * Serialises and signs a payload (Standard Webhooks, see signature.ts): the exact bytes sent are
+ * the bytes signed, once per secret in `secrets` (the current one, and the previous one while a
+ * rotation lasts). The event type is in the body (`type`), as the specification advises.
+ */
+export function signedRequest(payload: unknown, opts: { secrets: readonly string[]; deliveryId: string; nowSeconds: number }): SignedRequest {
   const body = JSON.stringify(payload);
   return {
     body,
     headers: {
       'content-type': 'application/json',
       'user-agent': 'Fieldpost-Webhooks/1',
-      [SIGNATURE_HEADER]: signatureHeader(opts.secret, opts.nowSeconds, body),
-      [DELIVERY_HEADER]: opts.deliveryId,
-      [EVENT_HEADER]: webhookEventType(opts.kind),
+      [ID_HEADER]: opts.deliveryId,
+      [TIMESTAMP_HEADER]: String(opts.nowSeconds),
+      [SIGNATURE_HEADER]: signatureHeader(opts.secrets, opts.deliveryId, opts.nowSeconds, body),
     },
   };
 }

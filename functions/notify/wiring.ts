@@ -3,9 +3,9 @@ import type { Clock } from '../ports.js';
 import { ReadModelStore } from '../projections/read-model-store.js';
 import type { Notice } from './decide.js';
 import { mailerFromEnv, type Mailer } from './mailer.js';
-import { Notifier, type RetryPolicy } from './notifier.js';
+import { Notifier, WEBHOOK_RETRY_SCHEDULE_SECONDS, type RetryPolicy } from './notifier.js';
 import type { NotifyQueue } from './queue.js';
-import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from './stores.js';
+import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore, DynamoWebhookLanes } from './stores.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 import { webhookTransport, type WebhookTransport } from './webhook.js';
 
@@ -26,13 +26,19 @@ export function tableFromEnv(env: Env): { client: DynamoDBClient; tableName: str
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);
 
-/** AWS defaults: six attempts, 30 s doubling up to 15 min, each retry a delayed SQS message. */
+/**
+ * AWS ('requeue'): WEBHOOK_RETRY_SCHEDULE_SECONDS (about three days), or NOTIFY_RETRY_SCHEDULE_SECONDS
+ * ("5,300,1800"), each retry a delayed SQS message. In process ('inline'): four attempts, 0.5 s doubling.
+ */
 export function retryPolicyFromEnv(env: Env, mode: RetryPolicy['mode']): RetryPolicy {
+  const listed = env['NOTIFY_RETRY_SCHEDULE_SECONDS']?.split(',').map(Number);
+  const schedule = listed?.every((n) => Number.isFinite(n) && n >= 0) ? listed : mode === 'requeue' ? WEBHOOK_RETRY_SCHEDULE_SECONDS : undefined;
   return {
     mode,
-    attempts: num(env['NOTIFY_RETRY_ATTEMPTS'], mode === 'requeue' ? 6 : 4),
-    baseDelayMs: num(env['NOTIFY_RETRY_BASE_MS'], mode === 'requeue' ? 30_000 : 500),
+    attempts: num(env['NOTIFY_RETRY_ATTEMPTS'], 4),
+    baseDelayMs: num(env['NOTIFY_RETRY_BASE_MS'], 500),
     maxDelayMs: num(env['NOTIFY_RETRY_MAX_MS'], 900_000),
+    ...(schedule ? { schedule: schedule.map((s) => s * 1000) } : {}),
   };
 }
 
@@ -75,6 +81,8 @@ export function createNotifier(opts: {
     retry: opts.retry,
     allowPrivateWebhooks: opts.allowPrivateWebhooks === true,
     isStale: turnIsStale(new ReadModelStore(client, tableName)),
+    lanes: new DynamoWebhookLanes(client, tableName),
+    disableWebhook: (player, id, reason, at) => settings.disableWebhook(player, id, reason, at),
     ...(opts.queue ? { queue: opts.queue } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
     ...(opts.boardPicture ? { boardPicture: opts.boardPicture } : {}),

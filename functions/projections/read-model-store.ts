@@ -1,12 +1,5 @@
 import { TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type QueryCommandInput,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
 import {
   gameSk,
@@ -21,7 +14,8 @@ import {
   type SummaryModel,
 } from './project.js';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** Whether the read models of `prev` put the game in the lobby (so a lobby item may be there to move or remove). */
+const mayBeInLobby = (prev: SummaryModel | undefined): boolean => prev !== undefined && projectGame(undefined, prev.summary).lobby !== undefined;
 
 /**
  * PAGE ITEMS. The inbox and lobby are listed in an order no GAME#<gameId> key has ("your
@@ -31,8 +25,7 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
  *                   PAGE#1#<updatedAt, digits 9-d>#<gameId>  the rest, newest change first
  *   LOBBY           PAGE#<createdAt, digits 9-d>#<gameId>    newest game first
  * A page is then one Query with Limit and ExclusiveStartKey. The twin is a full copy (type
- * 'inbox-page' / 'lobby-page'), written and replaced in the same transaction as its GAME#
- * item, so the two never disagree. Ties fall to the gameId, as they did when the whole list
+ * 'inbox-page' / 'lobby-page'), written just before its GAME# item (ReadModelStore.write). Ties fall to the gameId, as they did when the whole list
  * was sorted in memory after a Query in GAME#<gameId> order.
  */
 export const PAGE_PREFIX = 'PAGE#';
@@ -72,9 +65,11 @@ export const documentClient = (client: DynamoDBClient) => DynamoDBDocumentClient
 export type ApplyResult = 'applied' | 'stale';
 
 /**
- * The read models on the one table. Every game's items are written in one transaction
- * gated on the SUMMARY item's version, so a record applied twice or out of order changes
- * nothing (the gate refuses it), and inbox, lobby and summary never disagree.
+ * The read models on the one table. A game's items are written one by one, each only over an
+ * older version of itself, and its SUMMARY item last, gated on the version read before: a
+ * record applied twice or out of order changes nothing (the gate refuses it), and a write cut
+ * short is finished by the retry. Inbox, lobby and summary may disagree for the moments of one
+ * write (they are eventually consistent read models).
  */
 export class ReadModelStore {
   private readonly doc: DynamoDBDocumentClient;
@@ -97,7 +92,7 @@ export class ReadModelStore {
       if (prev && prev.version >= next.version) return 'stale';
       const projection = projectGame(prev, next);
       try {
-        await this.write(projection, prev, await this.currentPages(projection));
+        await this.write(projection, prev, await this.currentPages(projection, prev));
         return 'applied';
       } catch (e) {
         // Someone else moved the summary between our read and write: read again and decide.
@@ -119,7 +114,7 @@ export class ReadModelStore {
       const prev = await this.getSummary(projection.summary.gameId);
       if (prev && prev.version > projection.summary.version) return 'stale';
       try {
-        await this.write(projection, prev, await this.currentPages(projection));
+        await this.write(projection, prev, await this.currentPages(projection, prev));
         return 'applied';
       } catch (e) {
         if (!isConditionFailure(e)) throw e;
@@ -135,7 +130,7 @@ export class ReadModelStore {
    * previous summary, keeps a twin written by older code from being left behind. Any change
    * after this read also changes the SUMMARY version, which the write is gated on.
    */
-  private async currentPages(p: GameProjection): Promise<CurrentPages> {
+  private async currentPages(p: GameProjection, prev: SummaryModel | undefined): Promise<CurrentPages> {
     const gameId = p.summary.gameId;
     const players = [...p.inbox.map((i) => i.player), ...p.dropInbox];
     const get = async (pk: string) =>
@@ -150,7 +145,7 @@ export class ReadModelStore {
           }),
         )
       ).Item;
-    const [lobby, ...inbox] = await Promise.all([get(LOBBY_PK), ...players.map((player) => get(inboxPk(player)))]);
+    const [lobby, ...inbox] = await Promise.all([p.lobby || mayBeInLobby(prev) ? get(LOBBY_PK) : undefined, ...players.map((player) => get(inboxPk(player)))]);
     const pages = new Map<string, string>();
     players.forEach((player, n) => {
       const item = inbox[n];
@@ -159,33 +154,55 @@ export class ReadModelStore {
     return { inbox: pages, ...(lobby ? { lobby: lobbyPageSk(lobby as unknown as LobbyModel) } : {}) };
   }
 
+  /**
+   * The projection's items, each its own conditional write (no transaction: half the write
+   * units). Each item carries the summary version it was projected from and is written only if
+   * the table holds no newer one, so a repeated or late write changes nothing; the SUMMARY item
+   * is written last, gated on the version read, so a write cut short is redone whole by the
+   * record's retry. Order keeps a listing free of duplicates across a crash: old page twins go
+   * first (the GAME# items still point at them until then), then the new twins, then the GAME#
+   * items, then the summary. A game that was not and is not in the lobby touches no lobby item.
+   */
   private async write(p: GameProjection, prev: SummaryModel | undefined, current: CurrentPages): Promise<void> {
     const T = this.tableName;
-    const gate = prev
-      ? { ConditionExpression: 'version = :prev', ExpressionAttributeValues: { ':prev': prev.version } }
-      : { ConditionExpression: 'attribute_not_exists(pk)' };
-    const items: TransactItem[] = [{ Put: { TableName: T, Item: p.summary, ...gate } }];
+    const v = p.summary.version;
+    const notNewer = { ConditionExpression: 'attribute_not_exists(pk) OR version <= :v', ExpressionAttributeValues: { ':v': v } };
+    const put = (Item: object) => ignoreNewer(this.doc.send(new PutCommand({ TableName: T, Item: Item as Record<string, unknown>, ...notNewer })));
+    const del = (pk: string, sk: string) =>
+      ignoreNewer(
+        this.doc.send(new DeleteCommand({ TableName: T, Key: { pk, sk }, ConditionExpression: 'version <= :v', ExpressionAttributeValues: { ':v': v } })),
+      );
+    const first: Promise<void>[] = [];
+    const then: (() => Promise<void>)[] = [];
     const dropPage = (pk: string, old: string | undefined, kept?: string) => {
-      if (old !== undefined && old !== kept) items.push({ Delete: { TableName: T, Key: { pk, sk: old } } });
+      if (old !== undefined && old !== kept) first.push(del(pk, old));
     };
     for (const i of p.inbox) {
       const page = inboxPageSk(i);
-      items.push({ Put: { TableName: T, Item: i } }, { Put: { TableName: T, Item: { ...i, sk: page, type: 'inbox-page' } } });
       dropPage(i.pk, current.inbox.get(i.player), page);
+      first.push(put({ ...i, sk: page, type: 'inbox-page' }));
+      then.push(() => put(i));
     }
     for (const player of p.dropInbox) {
-      items.push({ Delete: { TableName: T, Key: { pk: inboxPk(player), sk: gameSk(p.summary.gameId) } } });
       dropPage(inboxPk(player), current.inbox.get(player));
+      then.push(() => del(inboxPk(player), gameSk(p.summary.gameId)));
     }
     if (p.lobby) {
-      const page = lobbyPageSk(p.lobby);
-      items.push({ Put: { TableName: T, Item: p.lobby } }, { Put: { TableName: T, Item: { ...p.lobby, sk: page, type: 'lobby-page' } } });
+      const lobby = p.lobby;
+      const page = lobbyPageSk(lobby);
       dropPage(LOBBY_PK, current.lobby, page);
-    } else {
-      items.push({ Delete: { TableName: T, Key: { pk: LOBBY_PK, sk: gameSk(p.summary.gameId) } } });
+      first.push(put({ ...lobby, sk: page, type: 'lobby-page' }));
+      then.push(() => put(lobby));
+    } else if (current.lobby !== undefined) {
       dropPage(LOBBY_PK, current.lobby);
+      then.push(() => del(LOBBY_PK, gameSk(p.summary.gameId)));
     }
-    await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
+    await Promise.all(first);
+    await Promise.all(then.map((w) => w()));
+    const gate = prev
+      ? { ConditionExpression: 'version = :prev', ExpressionAttributeValues: { ':prev': prev.version } }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
+    await this.doc.send(new PutCommand({ TableName: T, Item: p.summary, ...gate }));
   }
 
   /** Whether a PAGE# item is the twin its partition's GAME# item has now (the rebuild's sweep asks). */
@@ -303,6 +320,15 @@ export class ReadModelStore {
       start = r.LastEvaluatedKey;
     } while (start);
     return out;
+  }
+}
+
+/** A conditional write whose condition failed found a newer projection there (or nothing to delete): nothing to do. */
+async function ignoreNewer(write: Promise<unknown>): Promise<void> {
+  try {
+    await write;
+  } catch (e) {
+    if (!isConditionFailure(e)) throw e;
   }
 }
 

@@ -23,6 +23,9 @@ export interface RecordOutcome {
 const defaultLog: NonNullable<StreamDeps['log']> = (level, msg, data) =>
   (level === 'error' ? console.error : console.log)(JSON.stringify({ level, msg, ...data }));
 
+/** How many games' records a batch works on at once (each game's own records stay in order). */
+const GAMES_AT_ONCE = 8;
+
 /**
  * One batch of stream records (Lambda or the local poller). Only HEAD records matter: each
  * is one append, its old and new GameSummary. For each: update the read models (a no-op
@@ -30,43 +33,63 @@ const defaultLog: NonNullable<StreamDeps['log']> = (level, msg, data) =>
  * calls for. Notices are enqueued even for a stale record, because an earlier try may have
  * updated the read models and then failed to enqueue; the notifier's ledger drops repeats.
  *
- * A record that fails is reported in batchItemFailures, and so are the later records of
- * the same game in this batch (they are not attempted), so a game's changes are never
- * applied out of order; other games' records still go through.
+ * Games are independent: up to GAMES_AT_ONCE games are worked on together, each game's
+ * records one after another in stream order. A record that fails is reported in
+ * batchItemFailures, and so are the later records of the same game in this batch (they are
+ * not attempted), so a game's changes are never applied out of order; other games' records
+ * still go through. Outcomes and failures are listed in the batch's order.
  */
 export async function processStreamRecords(records: readonly StreamRecordLike[], deps: StreamDeps): Promise<BatchResult & { outcomes: RecordOutcome[] }> {
   const log = deps.log ?? defaultLog;
-  const failedGames = new Set<string>();
-  const failures: { itemIdentifier: string }[] = [];
-  const outcomes: RecordOutcome[] = [];
-  for (const r of records) {
+  const outcomes: RecordOutcome[] = new Array<RecordOutcome>(records.length);
+  const failed = new Set<number>();
+  /** Record indexes by game partition, in stream order. */
+  const games = new Map<string, number[]>();
+  records.forEach((r, i) => {
     const sequence = r.dynamodb?.SequenceNumber ?? r.eventID ?? '';
     if (!isHeadRecord(r)) {
-      outcomes.push({ sequence, readModels: 'ignored', notices: 0 });
-      continue;
+      outcomes[i] = { sequence, readModels: 'ignored', notices: 0 };
+      return;
     }
     const pk = (r.dynamodb?.Keys as Record<string, { S?: string }> | undefined)?.['pk']?.S ?? '';
-    if (failedGames.has(pk)) {
-      failures.push({ itemIdentifier: sequence });
-      outcomes.push({ sequence, readModels: 'skipped', notices: 0 });
-      continue;
-    }
-    try {
-      const change = headChange(r);
-      if (!change) {
-        outcomes.push({ sequence, readModels: 'ignored', notices: 0 });
+    const list = games.get(pk);
+    if (list) list.push(i);
+    else games.set(pk, [i]);
+  });
+
+  const oneGame = async (pk: string, indexes: readonly number[]) => {
+    let broken = false;
+    for (const i of indexes) {
+      const r = records[i]!;
+      const sequence = r.dynamodb?.SequenceNumber ?? r.eventID ?? '';
+      if (broken) {
+        failed.add(i);
+        outcomes[i] = { sequence, readModels: 'skipped', notices: 0 };
         continue;
       }
-      const applied = await deps.readModels.apply(change.next);
-      const notices = decideNotices(change.old, change.next);
-      if (notices.length) await deps.queue.enqueue(notices.map((notice) => ({ notice })));
-      outcomes.push({ sequence, gameId: change.gameId, readModels: applied, notices: notices.length });
-    } catch (e) {
-      failedGames.add(pk);
-      failures.push({ itemIdentifier: sequence });
-      outcomes.push({ sequence, readModels: 'failed', notices: 0 });
-      log('error', 'stream record failed', { sequence, pk, error: (e as Error).message });
+      try {
+        const change = headChange(r);
+        if (!change) {
+          outcomes[i] = { sequence, readModels: 'ignored', notices: 0 };
+          continue;
+        }
+        const applied = await deps.readModels.apply(change.next);
+        const notices = decideNotices(change.old, change.next);
+        if (notices.length) await deps.queue.enqueue(notices.map((notice) => ({ notice })));
+        outcomes[i] = { sequence, gameId: change.gameId, readModels: applied, notices: notices.length };
+      } catch (e) {
+        broken = true;
+        failed.add(i);
+        outcomes[i] = { sequence, readModels: 'failed', notices: 0 };
+        log('error', 'stream record failed', { sequence, pk, error: (e as Error).message });
+      }
     }
-  }
-  return { batchItemFailures: failures, outcomes };
+  };
+  const queue = [...games.entries()];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await oneGame(...next);
+  };
+  await Promise.all(Array.from({ length: Math.min(GAMES_AT_ONCE, queue.length) }, worker));
+  const batchItemFailures = [...failed].sort((x, y) => x - y).map((i) => ({ itemIdentifier: outcomes[i]!.sequence }));
+  return { batchItemFailures, outcomes };
 }

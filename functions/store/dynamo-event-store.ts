@@ -124,13 +124,16 @@ export class DynamoEventStore implements EventStore {
     if (this.seen.size > 512) this.seen.delete(this.seen.keys().next().value!);
   }
 
-  async load(gameId: string): Promise<LoadedStream | undefined> {
+  async load(gameId: string, opts: { readonly consistent?: boolean } = {}): Promise<LoadedStream | undefined> {
     this.stats.loads += 1;
     // A Query is read-committed per item, not per transaction: it can see the events of an
     // append but not its head, or the reverse. We check the result hangs together and read
-    // again in that (rare, racing) case.
+    // again in that (rare, racing) case. An eventually consistent read that came back torn, or
+    // found no game (one created a moment ago), is repeated as a strongly consistent one.
     for (let attempt = 0; ; attempt++) {
-      const r = await this.loadOnce(gameId);
+      const consistent = opts.consistent !== false || attempt > 0;
+      const r = await this.loadOnce(gameId, consistent);
+      if (r === undefined && !consistent) continue;
       if (r !== 'torn') return r;
       this.stats.tornReads += 1;
       if (attempt >= 4) throw new Error(`game ${gameId}: the stream did not read consistently after ${attempt + 1} attempts`);
@@ -138,7 +141,7 @@ export class DynamoEventStore implements EventStore {
     }
   }
 
-  private async loadOnce(gameId: string): Promise<LoadedStream | undefined | 'torn'> {
+  private async loadOnce(gameId: string, consistent: boolean): Promise<LoadedStream | undefined | 'torn'> {
     let head: HeadItem | undefined;
     let seed: string | undefined;
     let snapshot: Snapshot | undefined;
@@ -153,7 +156,7 @@ export class DynamoEventStore implements EventStore {
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND sk >= :ev',
           ExpressionAttributeValues: { ':pk': gamePk(gameId), ':ev': EV },
-          ConsistentRead: true,
+          ConsistentRead: consistent,
           ScanIndexForward: false,
           Limit: limit,
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),

@@ -58,6 +58,7 @@ import { MEMORY_MB } from '../../infra/fieldpost-stack.js';
 import { meterCapacity } from './capacity.js';
 import { PRICES } from './prices.js';
 import { playSpearpointGame, simulateProjector } from './spearpoint-game.js';
+import { benchMapCalls } from '../spearpoint-map/bench.js';
 
 const COMMANDS = Number(process.env['BENCH_COMMANDS'] ?? 600);
 const WARMUP = 40;
@@ -348,10 +349,10 @@ async function coldStart(): Promise<boolean> {
     for (const n of names) {
       const c = cold[n]!;
       say(
-        `   ${n.padEnd(14)} ${(bytes[n]! / 1024).toFixed(1).padStart(6)} KB  process ${ms(c.processMs)}  import ${ms(c.importMs)}  ratio ${ratio[n]!.toFixed(2)}x (target 1.3x)${bytes[n]! > BUNDLE.maxBytes ? '  OVER 400 KB' : ''}`,
+        `   ${n.padEnd(14)} ${(bytes[n]! / 1024).toFixed(1).padStart(6)} KB  process ${ms(c.processMs)}  import ${ms(c.importMs)}  ratio ${ratio[n]!.toFixed(2)}x (target 1.3x)${bytes[n]! > BUNDLE.targetBytes ? '  over the 400 KB target' : ''}`,
       );
     }
-    return names.every((n) => bytes[n]! <= BUNDLE.maxBytes);
+    return names.every((n) => bytes[n]! <= BUNDLE.ceilingBytes);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -518,6 +519,16 @@ async function main(): Promise<number> {
     );
     await spearpointGame(client, tableName);
     if (!(await deadlineCalls(client, tableName, engines))) code = 1;
+    const map = await benchMapCalls(client, tableName);
+    Object.assign(figures, { mapReadsPerCommand: map.readsPerCommand, mapWritesPerCommand: map.writesPerCommand, mapCommandsNotOnePlusOne: map.notOnePlusOne });
+    say('');
+    say(
+      `9. spearpoint-1943-map, Gunter's Return through the service (${map.commands} commands, ${map.ended ? 'to its end' : 'NOT ENDED'}): reads ${map.readsPerCommand} + writes ${map.writesPerCommand} per command; not exactly 1 + 1: ${map.notOnePlusOne}`,
+    );
+    if (map.notOnePlusOne > 0 || !map.ended) {
+      console.error(`FAIL: spearpoint-1943-map commands must cost 1 read + 1 write and the game must end`);
+      code = 1;
+    }
     if (bad > 0 || reads !== COMMANDS || writes !== COMMANDS) {
       console.error(`FAIL: calls per command must be 1 read + 1 write; ${bad} of ${COMMANDS} commands were not`);
       code = 1;
@@ -532,7 +543,7 @@ async function main(): Promise<number> {
   await pictures();
   hashes();
   if (!(await coldStart())) {
-    console.error('FAIL: a Lambda bundle is over 400 KB');
+    console.error(`FAIL: a Lambda bundle is over the ${BUNDLE.ceilingBytes / 1024} KB ceiling`);
     code = 1;
   }
   say('');
@@ -568,11 +579,11 @@ import { benchActionFrontDecide } from '../action-front/bench-decide.js';
 
 {
   const af = benchActionFrontDecide();
-  console.log('');
-  console.log(
+  say('');
+  say(
     `Action Front!: decide per command over ${af.commands} commands: median ${af.decideMedianMs} ms, p95 ${af.decideP95Ms} ms, max ${af.decideMaxMs} ms; legalCommands median ${af.legalMedianMs} ms`,
   );
-  console.log(JSON.stringify({ actionFrontDecideMedianMs: af.decideMedianMs, actionFrontDecideP95Ms: af.decideP95Ms }));
+  Object.assign(figures, { actionFrontDecideMedianMs: af.decideMedianMs, actionFrontDecideP95Ms: af.decideP95Ms });
 }
 
 // Front Line: decide time per command over seeded random games (two players and Allies). Pure.
@@ -580,9 +591,24 @@ import { benchFrontLine } from './bench-front-line.js';
 
 {
   const fl = benchFrontLine();
-  console.log('');
-  console.log(
+  say('');
+  say(
     `Front Line: decide per command over ${fl.commands} commands of random legal games: median ${fl.frontLineDecideMedianMs} ms, p95 ${fl.frontLineDecideP95Ms} ms`,
   );
-  console.log(JSON.stringify({ frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms }));
+  // Every figure goes into the one JSON object `--json` prints (issue 16), none on stdout beside it.
+  Object.assign(figures, { frontLineDecideMedianMs: fl.frontLineDecideMedianMs, frontLineDecideP95Ms: fl.frontLineDecideP95Ms });
+}
+
+// ---------------------------------------------------------------------------------------------
+// spearpoint-1943-map: decide time per command over a seeded game of every scenario.
+import { benchMapDecide } from '../spearpoint-map/bench.js';
+
+{
+  const m = benchMapDecide();
+  figures['mapDecideMedianMs'] = m.decideMedianMs;
+  figures['mapDecideP95Ms'] = m.decideP95Ms;
+  say('');
+  say(
+    `spearpoint-1943-map: decide per command over ${m.commands} commands (every scenario to its end): median ${m.decideMedianMs} ms, p95 ${m.decideP95Ms} ms, max ${m.decideMaxMs} ms; legalCommands median ${m.legalMedianMs} ms`,
+  );
 }

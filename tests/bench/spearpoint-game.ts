@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { GetItemCommand, PutItemCommand, QueryCommand, TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createRegistry, seededRng } from '../../domain/kernel/index.js';
@@ -8,8 +9,7 @@ import { ReadModelStore } from '../../functions/projections/read-model-store.js'
 import { processStreamRecords } from '../../functions/projections/stream.js';
 import type { StreamRecordLike } from '../../functions/projections/stream-image.js';
 import { gamePk } from '../../functions/store/dynamo-event-store.js';
-import { itemSize } from '../../functions/store/item-size.js';
-import type { CapacityMeter } from './capacity.js';
+import { rawSize, type CapacityMeter } from './capacity.js';
 
 /**
  * A whole Spearpoint game through the real service and store on DynamoDB Local, each command
@@ -39,16 +39,6 @@ export interface SpearpointGameFigures {
 
 type Raw = Record<string, AttributeValue>;
 
-/** The item's size as DynamoDB counts it (wire form). */
-function rawSize(item: Raw): number {
-  const plain = (v: AttributeValue): unknown =>
-    v.S ??
-    (v.N !== undefined
-      ? Number(v.N)
-      : (v.B ?? (v.L ? v.L.map(plain) : v.M ? Object.fromEntries(Object.entries(v.M).map(([k, x]) => [k, plain(x)])) : (v.BOOL ?? null))));
-  return itemSize(Object.fromEntries(Object.entries(item).map(([k, v]) => [k, plain(v)])));
-}
-
 export async function playSpearpointGame(
   client: DynamoDBClient,
   tableName: string,
@@ -56,7 +46,14 @@ export async function playSpearpointGame(
   seed = 'spearpoint-bench',
 ): Promise<SpearpointGameFigures> {
   const engines = createRegistry([spearpoint]);
-  const { service } = createDynamoGameService({ client, tableName, engines });
+  // The same secret seed and ids every run, so every run plays the same game (same dice, same
+  // length) and its figures compare from one version to the next.
+  let ids = 0;
+  const seeds = {
+    newSeed: () => createHash('sha256').update(`${seed}-secret`).digest('hex'),
+    newId: () => `${seed}-${String(++ids).padStart(6, '0')}`,
+  };
+  const { service } = createDynamoGameService({ client, tableName, engines, seeds });
   const jobs: NotifyJob[] = [];
   const deps = {
     readModels: new ReadModelStore(client, tableName),

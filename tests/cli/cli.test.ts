@@ -218,4 +218,22 @@ describe('ApiClient retries', () => {
     });
     expect(n).toBe(1);
   });
+
+  it("waits the 503's Retry-After, then resends the SAME commandId", async () => {
+    const sent: { at: number; body: string }[] = [];
+    const busy = (async (_url: string, init: RequestInit) => {
+      sent.push({ at: Date.now(), body: String(init.body) });
+      return sent.length === 1
+        ? new Response(JSON.stringify({ code: 'store/unavailable', message: 'busy' }), { status: 503, headers: { 'retry-after': '1' } })
+        : new Response(JSON.stringify({ gameId: 'g', version: 4, duplicate: true, events: [] }), { status: 200 });
+    }) as unknown as typeof fetch;
+    const r = await new ApiClient({ url: 'http://x', fetch: busy, retryDelayMs: 1 }).request<{ duplicate: boolean }>('POST', '/v1/games/g/commands', {
+      commandId: 'cli-2',
+      command: { type: 'Roll' },
+    });
+    expect(r.duplicate).toBe(true);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.body).toBe(sent[0]!.body);
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(990);
+  });
 });

@@ -59,7 +59,7 @@ describe('the first game, as a new user plays it', () => {
     expect(ok(await cli('carol', 'settings'))).toMatch(/carol@example\.org \(confirmed\)/);
 
     const added = ok(await cli('carol', 'settings', 'add-webhook', 'http://127.0.0.1:9/hook', '--format', 'json'));
-    const secret = /shown only now[^\n]*\n {2}([0-9a-f]{48})/.exec(added)?.[1];
+    const secret = /shown only now[^\n]*\n {2}(whsec_[A-Za-z0-9+/]{32})/.exec(added)?.[1];
     expect(secret).toBeTruthy();
     const discord = ok(await cli('carol', 'settings', 'add-webhook', 'http://127.0.0.1:9/discord', '--format', 'discord'));
     expect(discord).not.toMatch(/shown only now/);

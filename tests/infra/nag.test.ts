@@ -3,7 +3,11 @@ import { App, Aspects, Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { BUCKET_DEPLOYMENT_WILDCARDS } from '../../infra/nag-suppressions.js';
 import { synth, type Synthesized } from './support.js';
+
+/** aws-cdk-lib's singleton that copies web/dist into the site bucket (its id is fixed by aws-cdk-lib). */
+const DEPLOYMENT = '/Fieldpost/Custom::CDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C256MiB';
 
 const NAG = Match.stringLikeRegexp('AwsSolutions-');
 
@@ -69,7 +73,14 @@ describe('cdk-nag AwsSolutions checks', () => {
         'AwsSolutions-L1 on /Fieldpost/NotifierHandler/Function/Resource',
         'AwsSolutions-L1 on /Fieldpost/PictureHandler/Function/Resource',
         'AwsSolutions-L1 on /Fieldpost/ProjectorHandler/Function/Resource',
+        'AwsSolutions-IAM5 on /Fieldpost/TournamentsHandler/Role/DefaultPolicy/Resource',
+        'AwsSolutions-L1 on /Fieldpost/TournamentsHandler/Function/Resource',
         'AwsSolutions-SQS3 on /Fieldpost/Notifications/StreamFailureQueue/Resource',
+        'AwsSolutions-CFR1 on /Fieldpost/Web/Distribution/Resource',
+        'AwsSolutions-CFR2 on /Fieldpost/Web/Distribution/Resource',
+        'AwsSolutions-CFR4 on /Fieldpost/Web/Distribution/Resource',
+        ...BUCKET_DEPLOYMENT_WILDCARDS.map(() => 'AwsSolutions-IAM5 on /Fieldpost/Web/DeployRole/DefaultPolicy/Resource'),
+        `AwsSolutions-L1 on ${DEPLOYMENT}/Resource`,
       ].sort(),
     );
   });
@@ -87,11 +98,16 @@ describe('cdk-nag AwsSolutions checks', () => {
     for (const s of all) expect(fired, s.id).toContain(s.id);
   });
 
-  it("limit the wildcard suppressions to Resource::* (dynamodb:ListStreams) and the scheduler function's own schedule group", () => {
+  it("limit the wildcard suppressions to Resource::* (dynamodb:ListStreams, for the projector and the tournaments function), the scheduler function's own schedule group and the web deployment handler's own grants", () => {
     const iam5 = suppressions(defaults).filter((s) => s.id === 'AwsSolutions-IAM5');
-    expect(iam5).toHaveLength(2);
-    expect(iam5[0]!.appliesTo).toEqual(['Resource::*']);
-    expect(iam5[1]!.appliesTo).toEqual(['Resource::*', { regex: expect.stringContaining(':schedule\\/[A-Za-z0-9-]*Deadlines-Group-') }]);
+    expect(iam5).toHaveLength(4);
+    expect(iam5.find((s) => s.resource.startsWith('ProjectorHandler'))!.appliesTo).toEqual(['Resource::*']);
+    expect(iam5.find((s) => s.resource.startsWith('TournamentsHandler'))!.appliesTo).toEqual(['Resource::*']);
+    expect(iam5.find((s) => s.resource.startsWith('SchedulerHandler'))!.appliesTo).toEqual([
+      'Resource::*',
+      { regex: expect.stringContaining(':schedule\\/[A-Za-z0-9-]*Deadlines-Group-') },
+    ]);
+    expect(iam5.find((s) => s.resource.startsWith('WebDeployRole'))!.appliesTo).toEqual([...BUCKET_DEPLOYMENT_WILDCARDS]);
   });
 
   it('need no Cognito suppressions when the club opts into MFA and the Plus plan', () => {

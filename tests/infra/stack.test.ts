@@ -23,6 +23,7 @@ const fnId = {
   api: id(stack.functions.api.fn),
   projector: id(stack.functions.projector.fn),
   notifier: id(stack.functions.notifier.fn),
+  tournaments: id(stack.functions.tournaments.fn),
 };
 
 describe('the event table', () => {
@@ -62,8 +63,11 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the seven handlers (api, projector, notifier, picture, deadline, scheduler, digest): no helper functions hide in the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 7);
+  it('are exactly the eight handlers (api, projector, notifier, picture, deadline, scheduler, tournaments, digest) and the web deployment handler: no other function hides in the stack', () => {
+    const ids = Object.keys(resourcesOf(template, 'AWS::Lambda::Function'));
+    const handlers = Object.values(stack.functions).map((h) => id(h.fn));
+    expect(ids.filter((i) => !handlers.includes(i))).toEqual([expect.stringMatching(/^CustomCDKBucketDeployment[0-9A-F]{32}/)]);
+    expect(handlers).toHaveLength(8);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -213,6 +217,39 @@ describe('the projector stream mapping', () => {
   });
 });
 
+describe('the tournaments stream mapping (issue 14)', () => {
+  it('retries like the projector, reports item failures and parks failures in SQS; it may send notices', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId.tournaments },
+      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: PROJECTOR_STREAM.retryAttempts,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamFailureId, 'Arn'] } } },
+    });
+    const ss = policyStatementsOf(template, stack.functions.tournaments.role);
+    expect(ss.filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] }))).flatMap((s) => s.Action)).toContain(
+      'sqs:SendMessage',
+    );
+  });
+
+  it("delivers only the HEADs of games (a tournament game's end) and of tournaments (pairings that want games)", () => {
+    const esm = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).find(
+      (r) => JSON.stringify(r.Properties['FunctionName']) === JSON.stringify({ Ref: fnId.tournaments }),
+    );
+    const pattern = JSON.parse((esm!.Properties['FilterCriteria'] as { Filters: { Pattern: string }[] }).Filters[0]!.Pattern) as unknown;
+    const record = (pk: string, sk: string, eventName = 'MODIFY') => ({ eventName, dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } });
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD'))).toBe(true);
+    expect(matchesStreamFilter(pattern, record('TOURNAMENT#t1', 'HEAD', 'INSERT'))).toBe(true);
+    expect(matchesStreamFilter(pattern, record('TOURNAMENT#t1', 'HEAD', 'REMOVE'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('TOURNAMENT#t1', 'EV#0000000002'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'SECRET'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('CLUB#c1', 'HEAD'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('RATINGS#spearpoint-1943', 'HEAD'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('TOURNAMENTS', 'T#t1'))).toBe(false);
+  });
+});
+
 describe('notification queues', () => {
   const queues = resourcesOf(template, 'AWS::SQS::Queue');
 
@@ -347,9 +384,15 @@ describe('the HTTP API', () => {
     const client = clients[0]!.Properties;
     expect(client).toMatchObject({ GenerateSecret: false, PreventUserExistenceErrors: 'ENABLED', EnableTokenRevocation: true });
     expect([...(client['ExplicitAuthFlows'] as string[])].sort()).toEqual(['ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH']);
-    // No hosted UI: no OAuth flows (in particular no implicit grant) and no callback URLs.
-    expect(client['AllowedOAuthFlows']).toBeUndefined();
-    expect(client['CallbackURLs']).toBeUndefined();
+    // The web client's hosted sign-in: the authorization code flow only (no implicit grant, no
+    // secret: the browser proves itself with PKCE), back to the app URL or the distribution.
+    expect(client['AllowedOAuthFlows']).toEqual(['code']);
+    expect(client['AllowedOAuthFlowsUserPoolClient']).toBe(true);
+    expect(client['SupportedIdentityProviders']).toEqual(['COGNITO']);
+    expect(client['CallbackURLs']).toEqual([
+      'https://fieldpost.example.org/auth/callback',
+      { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id(stack.web.distribution), 'DomainName'] }, '/auth/callback']] },
+    ]);
   });
 });
 
@@ -395,7 +438,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(12);
+    expect(alarms).toHaveLength(13);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

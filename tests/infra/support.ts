@@ -3,6 +3,7 @@ import { App, Aspects, Stack, type CfnElement } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Annotations, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { readConfig } from '../../infra/config.js';
 import { FieldpostStack } from '../../infra/fieldpost-stack.js';
@@ -12,6 +13,9 @@ export function cdkJsonContext(): Record<string, unknown> {
   const json = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
   return json.context;
 }
+
+/** A stand-in for web/dist, so the stack synthesizes before the web client is built. */
+export const webStandIn = s3deploy.Source.data('index.html', '<!doctype html><title>Fieldpost</title>');
 
 /** Inline stand-ins for the bundles: the assertions are about the stack, not the handlers. */
 export const inlineCode = (name: string): lambda.Code => lambda.Code.fromInline(`exports.handler = async () => { throw new Error('${name} placeholder'); };`);
@@ -37,7 +41,7 @@ export interface SynthOptions {
 export function synth(context: Record<string, unknown> = {}, opts: SynthOptions = {}): Synthesized {
   const app = new App({ context: { ...cdkJsonContext(), ...context }, builtinCloudFormationValidation: opts.validate ?? false });
   const config = readConfig((key) => app.node.tryGetContext(key));
-  const stack = new FieldpostStack(app, 'Fieldpost', { config, lambdaCode: inlineCode });
+  const stack = new FieldpostStack(app, 'Fieldpost', { config, lambdaCode: inlineCode, webSource: webStandIn });
   if (opts.nag) Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true, logIgnores: opts.nagLogIgnores ?? false }));
   // Template.fromStack synthesizes the app, which runs the aspects and records annotations.
   const template = Template.fromStack(stack);

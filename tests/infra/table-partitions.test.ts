@@ -124,6 +124,14 @@ describe('table access by partition', () => {
       for (const pk of ['GAME#g1', 'PLAYER#bob']) expect(canDo(planner, action, pk), `${action} ${pk}`).toBe(false);
   });
 
+  it('the tournaments function reaches games (it makes and ends them), clubs, tournaments, ratings and their links: not settings or read models', () => {
+    const ss = tableStatements('tournaments');
+    for (const pk of ['GAME#g1', 'CLUB#c1', 'CLUBGAMES#c1', 'TOURNAMENT#t1', 'TOURNAMENTS', 'RATINGS#spearpoint-1943', 'TGAME#g1'])
+      for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, pk), `${action} ${pk}`).toBe(true);
+    for (const pk of ['PLAYER#bob', 'SUMMARY#g1', 'INBOX#bob', 'LOBBY', 'NOTIFIED#k']) expect(canDo(ss, 'GetItem', pk), pk).toBe(false);
+    expect(canDo(ss, 'DeleteItem', 'GAME#g1')).toBe(false);
+  });
+
   it('the API keeps the whole table (it runs the game service)', () => {
     expect(canDo(tableStatements('api'), 'GetItem', 'GAME#g1')).toBe(true);
   });

@@ -304,8 +304,16 @@ describe('Notifier: refused deliveries', () => {
     expect(got).toHaveLength(1);
     expect(got[0]!.path).toBe('/wired');
     expect(
-      verifySignature({ header: String(got[0]!.headers['fieldpost-signature']), body: got[0]!.body, secret: SECRET, nowSeconds: Math.floor(Date.now() / 1000) })
-        .ok,
+      verifySignature({
+        headers: {
+          id: String(got[0]!.headers['webhook-id']),
+          timestamp: String(got[0]!.headers['webhook-timestamp']),
+          signature: String(got[0]!.headers['webhook-signature']),
+        },
+        body: got[0]!.body,
+        secret: SECRET,
+        nowSeconds: Math.floor(Date.now() / 1000),
+      }).ok,
     ).toBe(true);
   });
 });

@@ -37,7 +37,7 @@ function harness() {
     mailer: { send: async () => undefined },
     webhooks: {
       post: async (_url, headers) => {
-        posts.push(String(headers['Fieldpost-Delivery'] ?? headers['fieldpost-delivery']));
+        posts.push(String(headers['webhook-id']));
         return { status: 200 };
       },
     },

@@ -6,14 +6,14 @@ import type { Notice, NotifyJob } from '../../functions/notify/decide.js';
 import type { Mailer, OutgoingMail } from '../../functions/notify/mailer.js';
 import { Notifier, type RetryPolicy } from '../../functions/notify/notifier.js';
 import type { NotifyQueue } from '../../functions/notify/queue.js';
-import { verifySignature } from '../../functions/notify/signature.js';
+import { newWebhookSecret, verifySignature } from '../../functions/notify/signature.js';
 import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from '../../functions/notify/stores.js';
 import type { WebhookTransport } from '../../functions/notify/webhook.js';
 import { turnIsStale } from '../../functions/notify/wiring.js';
 import { freshTable } from '../support/dynamo.js';
 import { NOW, turnNotice, verifiedEmail } from './fixtures.js';
 
-const SECRET = 'whsec_bob_0123456789abcdef';
+const SECRET = newWebhookSecret();
 let client: DynamoDBClient;
 let tableName: string;
 
@@ -76,8 +76,9 @@ describe('Notifier on DynamoDB Local', () => {
     expect(h.mails[0]!.to).toBe('bob@example.org');
     expect(h.posts).toHaveLength(1);
     const post = h.posts[0]!;
-    expect(verifySignature({ header: post.headers['Fieldpost-Signature'], body: post.body, secret: SECRET, nowSeconds: Date.parse(NOW) / 1000 }).ok).toBe(true);
-    expect(post.headers['Fieldpost-Delivery']).toMatch(/^dlv_[0-9a-f]{32}$/);
+    const signed = { id: post.headers['webhook-id'], timestamp: post.headers['webhook-timestamp'], signature: post.headers['webhook-signature'] };
+    expect(verifySignature({ headers: signed, body: post.body, secret: SECRET, nowSeconds: Date.parse(NOW) / 1000 }).ok).toBe(true);
+    expect(post.headers['webhook-id']).toMatch(/^dlv_[0-9a-f]{32}$/);
     // A replayed stream record or a duplicate queue message: the ledger refuses it.
     expect(await h.notifier.handle(job)).toEqual([
       { channel: 'email', outcome: 'duplicate' },
@@ -98,8 +99,8 @@ describe('Notifier on DynamoDB Local', () => {
     expect(res).toContainEqual({ channel: 'wh1', outcome: 'sent' });
     expect(h.posts).toHaveLength(3);
     expect(h.waits).toEqual([100, 200]);
-    expect(new Set(h.posts.map((p) => p.headers['Fieldpost-Delivery'])).size).toBe(1);
-    const log = (await h.deliveries.list('bob', 50)).filter((d) => d.channel === 'webhook' && d.deliveryId === h.posts[0]!.headers['Fieldpost-Delivery']);
+    expect(new Set(h.posts.map((p) => p.headers['webhook-id'])).size).toBe(1);
+    const log = (await h.deliveries.list('bob', 50)).filter((d) => d.channel === 'webhook' && d.deliveryId === h.posts[0]!.headers['webhook-id']);
     expect(log.map((d) => [d.attempt, d.ok, d.status, d.outcome]).sort()).toEqual([
       [1, false, 500, 'retrying'],
       [2, false, 503, 'retrying'],

@@ -32,7 +32,7 @@ const transport = (run: number): WebhookTransport => ({
   post: async (url, headers) => {
     const player = url.slice(url.lastIndexOf('/') + 1);
     if (behaviour(run, player) === 'hang') return new Promise(() => {});
-    posts.push({ run, delivery: String(headers['Fieldpost-Delivery'] ?? headers['fieldpost-delivery']), player });
+    posts.push({ run, delivery: String(headers['webhook-id']), player });
     return { status: 200 };
   },
 });

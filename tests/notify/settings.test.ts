@@ -4,6 +4,7 @@ import { createRouter } from '../../functions/http/router.js';
 import { createSettingsRoutes, mergeSettings, publicSettings, settingsBody, settingsRoutes } from '../../functions/http/routes/settings.js';
 import type { ApiDeps, RouteModule } from '../../functions/http/types.js';
 import type { Resolver } from '../../functions/notify/webhook.js';
+import { isStandardSecret } from '../../functions/notify/signature.js';
 import { DynamoSettingsStore } from '../../functions/notify/stores.js';
 import { AppError, type NotificationSettings } from '../../functions/ports.js';
 import { apiEvent } from '../http/support.js';
@@ -20,6 +21,8 @@ const current: NotificationSettings = {
     },
   ],
 };
+const NOW = '2026-11-21T10:00:00.000Z';
+const OWN = 'whsec_' + Buffer.from('a-player-own-key-0123456789').toString('base64');
 let n = 0;
 const ids = () => `wh_${String(++n).padStart(16, '0')}`;
 const errorOf = (f: () => unknown): { code: string; message: string } => {
@@ -41,38 +44,64 @@ const codeOf = (f: () => unknown) => {
 
 describe('notification settings', () => {
   it("keep what the request leaves out, including a webhook's secret when it names the id", () => {
-    const next = mergeSettings(current, settingsBody.parse({ webhooks: [{ id: 'wh_0123456789abcdef', format: 'slack' }] }), false, ids);
+    const next = mergeSettings(current, settingsBody.parse({ webhooks: [{ id: 'wh_0123456789abcdef', format: 'slack' }] }), false, NOW, ids);
     expect(next.email).toBe('bob@example.org');
     expect(next.webhooks).toEqual([{ ...current.webhooks[0]!, format: 'slack' }]);
-    expect(mergeSettings(current, settingsBody.parse({ email: null }), false, ids)).toEqual({ webhooks: current.webhooks });
+    expect(mergeSettings(current, settingsBody.parse({ email: null }), false, NOW, ids)).toEqual({ webhooks: current.webhooks });
   });
 
-  it('need a url and, for JSON receivers, a signing secret for a new webhook; chat webhooks get one made up', () => {
-    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ secret: 'x'.repeat(16) }] }), false, ids))).toBe(
-      'settings/webhook-url-required',
+  it('need a url for a new webhook, and make it a Standard Webhooks secret unless the player brings one', () => {
+    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ secret: OWN }] }), false, NOW, ids))).toBe('settings/webhook-url-required');
+    const made = mergeSettings(current, settingsBody.parse({ webhooks: [{ url: 'https://example.org/h' }] }), false, NOW, ids).webhooks[0]!;
+    expect(made.secret).toMatch(/^whsec_/);
+    expect(isStandardSecret(made.secret)).toBe(true);
+    expect(mergeSettings(current, settingsBody.parse({ webhooks: [{ url: 'https://example.org/h', secret: OWN }] }), false, NOW, ids).webhooks[0]!.secret).toBe(
+      OWN,
     );
-    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ url: 'https://example.org/h' }] }), false, ids))).toBe(
-      'settings/webhook-secret-required',
-    );
-    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ id: 'wh_ffffffffffffffff' }] }), false, ids))).toBe(
+    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ id: 'wh_ffffffffffffffff' }] }), false, NOW, ids))).toBe(
       'settings/unknown-webhook',
     );
-    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ url: 'http://example.org/h', secret: 'x'.repeat(16) }] }), false, ids))).toBe(
+    expect(codeOf(() => mergeSettings(current, settingsBody.parse({ webhooks: [{ url: 'http://example.org/h', secret: OWN }] }), false, NOW, ids))).toBe(
       'settings/bad-webhook-url',
     );
     const slack = mergeSettings(
       undefined,
       settingsBody.parse({ webhooks: [{ url: 'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX', format: 'slack' }] }),
       false,
+      NOW,
       ids,
     );
-    expect(slack.webhooks[0]!.secret.length).toBeGreaterThanOrEqual(32);
+    expect(isStandardSecret(slack.webhooks[0]!.secret)).toBe(true);
   });
 
-  it('are validated at the edge: email shape, secret length, at most five webhooks, no unknown fields', () => {
+  it('rotate a secret: a new one made, the old one kept signing beside it for a day, then dropped', () => {
+    const rotated = mergeSettings(current, settingsBody.parse({ webhooks: [{ id: 'wh_0123456789abcdef', rotateSecret: true }] }), false, NOW, ids).webhooks[0]!;
+    expect(rotated.secret).not.toBe(current.webhooks[0]!.secret);
+    expect(rotated.previousSecret).toEqual({ secret: current.webhooks[0]!.secret, until: '2026-11-22T10:00:00.000Z' });
+    const next = { ...current, webhooks: [rotated] };
+    // A later save within the day keeps it; after the day it is gone.
+    expect(
+      mergeSettings(next, settingsBody.parse({ webhooks: [{ id: rotated.id }] }), false, '2026-11-22T09:59:00.000Z', ids).webhooks[0]!.previousSecret,
+    ).toBeDefined();
+    expect(
+      mergeSettings(next, settingsBody.parse({ webhooks: [{ id: rotated.id }] }), false, '2026-11-22T10:00:01.000Z', ids).webhooks[0]!.previousSecret,
+    ).toBeUndefined();
+  });
+
+  it('keep a switched-off webhook off until its owner switches it on, or points it somewhere else', () => {
+    const off = { ...current, webhooks: [{ ...current.webhooks[0]!, disabled: { at: NOW, reason: 'the receiver answered 410 Gone' } }] };
+    const same = (w: object) => mergeSettings(off, settingsBody.parse({ webhooks: [{ id: 'wh_0123456789abcdef', ...w }] }), false, NOW, ids).webhooks[0]!;
+    expect(same({}).disabled).toEqual(off.webhooks[0]!.disabled);
+    expect(same({ enabled: true }).disabled).toBeUndefined();
+    expect(same({ url: 'https://hooks.example.org/new' }).disabled).toBeUndefined();
+    expect(publicSettings(off).webhooks[0]).toMatchObject({ disabled: { reason: 'the receiver answered 410 Gone' } });
+  });
+
+  it('are validated at the edge: email shape, secret form, at most five webhooks, no unknown fields', () => {
     expect(settingsBody.safeParse({ email: 'not-an-email' }).success).toBe(false);
     expect(settingsBody.safeParse({ webhooks: [{ url: 'https://x.org', secret: 'short' }] }).success).toBe(false);
-    expect(settingsBody.safeParse({ webhooks: Array.from({ length: 6 }, () => ({ url: 'https://x.org', secret: 'x'.repeat(16) })) }).success).toBe(false);
+    expect(settingsBody.safeParse({ webhooks: [{ url: 'https://x.org', secret: 'not-whsec-but-long-enough-0123456789' }] }).success).toBe(false);
+    expect(settingsBody.safeParse({ webhooks: Array.from({ length: 6 }, () => ({ url: 'https://x.org', secret: OWN })) }).success).toBe(false);
     expect(settingsBody.safeParse({ sms: '+1' }).success).toBe(false);
   });
 
@@ -92,7 +121,7 @@ describe('notification settings', () => {
 });
 
 describe('webhook URLs at save time (SSRF guard)', () => {
-  const add = (url: string) => settingsBody.parse({ webhooks: [{ url, secret: 'x'.repeat(16) }] });
+  const add = (url: string) => settingsBody.parse({ webhooks: [{ url, secret: OWN }] });
 
   it('deployed (strict): private, loopback, metadata and odd-spelled targets are refused with the reason', () => {
     for (const [url, why] of [
@@ -107,20 +136,20 @@ describe('webhook URLs at save time (SSRF guard)', () => {
       ['https://user:pw@hooks.example.org/', 'must not contain a user name or password'],
       ['http://hooks.example.org/', 'must use https'],
     ] as const) {
-      expect(errorOf(() => mergeSettings(current, add(url), false, ids))).toEqual({
+      expect(errorOf(() => mergeSettings(current, add(url), false, NOW, ids))).toEqual({
         code: 'settings/bad-webhook-url',
         message: expect.stringContaining(`webhooks.0: the url `),
       });
-      expect(errorOf(() => mergeSettings(current, add(url), false, ids)).message).toContain(why);
+      expect(errorOf(() => mergeSettings(current, add(url), false, NOW, ids)).message).toContain(why);
     }
-    expect(mergeSettings(current, add('https://hooks.example.org:8443/fieldpost'), false, ids).webhooks[0]!.url).toBe(
+    expect(mergeSettings(current, add('https://hooks.example.org:8443/fieldpost'), false, NOW, ids).webhooks[0]!.url).toBe(
       'https://hooks.example.org:8443/fieldpost',
     );
   });
 
   it('local runtime (allowPrivate): plain http receivers on 127.0.0.1 are fine', () => {
-    expect(mergeSettings(undefined, add('http://127.0.0.1:9/hook'), true, ids).webhooks[0]!.url).toBe('http://127.0.0.1:9/hook');
-    expect(codeOf(() => mergeSettings(undefined, add('http://u:p@127.0.0.1:9/hook'), true, ids))).toBe('settings/bad-webhook-url');
+    expect(mergeSettings(undefined, add('http://127.0.0.1:9/hook'), true, NOW, ids).webhooks[0]!.url).toBe('http://127.0.0.1:9/hook');
+    expect(codeOf(() => mergeSettings(undefined, add('http://u:p@127.0.0.1:9/hook'), true, NOW, ids))).toBe('settings/bad-webhook-url');
   });
 });
 
@@ -146,7 +175,7 @@ describe('PUT /v1/me/settings (SSRF guard, DynamoDB Local)', () => {
     return async (url: string) => {
       const r = await router(
         apiEvent('PUT', '/v1/me/settings', {
-          body: JSON.stringify({ webhooks: [{ url, secret: 'x'.repeat(16) }] }),
+          body: JSON.stringify({ webhooks: [{ url, secret: OWN }] }),
           headers: { 'content-type': 'application/json' },
         }),
       );

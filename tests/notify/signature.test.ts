@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { Notice } from '../../functions/notify/decide.js';
 import { webhookPayload } from '../../functions/notify/payloads.js';
 import { renderNotice } from '../../functions/notify/render.js';
-import { computeSignature, signatureHeader, verifySignature } from '../../functions/notify/signature.js';
+import { computeSignature, isStandardSecret, newWebhookSecret, signatureHeader, verifySignature } from '../../functions/notify/signature.js';
 import { maskUrl, signedRequest } from '../../functions/notify/webhook.js';
 import { checkWebhookUrl } from '../../functions/notify/address-policy.js';
 
-const SECRET = 'whsec_test_0123456789abcdef';
+const SECRET = 'whsec_' + Buffer.from('fieldpost-test-key-0123456789').toString('base64');
 const HASH = 'a1'.repeat(32);
 
 const notice: Notice = {
@@ -26,34 +26,60 @@ const notice: Notice = {
   at: '2026-11-21T10:00:00.000Z',
 };
 
-describe('webhook signatures', () => {
-  it('sign HMAC-SHA256 over "<t>.<body>" in a t=...,v1=... header', () => {
+describe('webhook signatures (Standard Webhooks)', () => {
+  const ID = 'dlv_0123';
+  const hdrs = (signature: string, timestamp = '1700000000', id = ID) => ({ id, timestamp, signature });
+
+  it('sign "<id>.<timestamp>.<body>" with HMAC-SHA256 keyed by the base64 key after whsec_, as v1,<base64>', () => {
     const body = '{"hello":"world"}';
-    const header = signatureHeader(SECRET, 1700000000, body);
-    expect(header).toBe(`t=1700000000,v1=${createHmac('sha256', SECRET).update(`1700000000.${body}`).digest('hex')}`);
-    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    const key = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
+    expect(signatureHeader([SECRET], ID, 1700000000, body)).toBe(`v1,${createHmac('sha256', key).update(`${ID}.1700000000.${body}`).digest('base64')}`);
+    // The specification's own example (standard-webhooks spec, "Verifying webhook authenticity").
+    expect(computeSignature('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
   });
 
-  it('verify the right secret and body, and refuse anything else', () => {
+  it('carry one signature per secret while a secret is rotated, separated by a space', () => {
+    const body = '{}';
+    const older = newWebhookSecret();
+    const header = signatureHeader([SECRET, older], ID, 1700000000, body);
+    expect(header.split(' ')).toHaveLength(2);
+    for (const secret of [SECRET, older]) expect(verifySignature({ headers: hdrs(header), body, secret, nowSeconds: 1700000000 }).ok).toBe(true);
+  });
+
+  it('verify the right secret, id and body, and refuse anything else', () => {
     const body = JSON.stringify({ a: 1 });
-    const header = signatureHeader(SECRET, 1700000000, body);
-    expect(verifySignature({ header, body, secret: SECRET, nowSeconds: 1700000100 })).toEqual({ ok: true, timestamp: 1700000000 });
-    expect(verifySignature({ header, body: body + ' ', secret: SECRET, nowSeconds: 1700000100 })).toEqual({ ok: false, reason: 'no-match' });
-    expect(verifySignature({ header, body, secret: 'other-secret-xxxxxxxx', nowSeconds: 1700000100 })).toEqual({ ok: false, reason: 'no-match' });
-    expect(verifySignature({ header, body, secret: SECRET, nowSeconds: 1700000000 + 301 })).toEqual({ ok: false, reason: 'too-old' });
-    expect(verifySignature({ header, body, secret: SECRET, nowSeconds: 1700000000 - 301 })).toEqual({ ok: false, reason: 'in-future' });
-    expect(verifySignature({ header: 'v1=abc', body, secret: SECRET, nowSeconds: 1700000000 })).toEqual({ ok: false, reason: 'malformed' });
-    expect(verifySignature({ header: undefined, body, secret: SECRET, nowSeconds: 1700000000 })).toEqual({ ok: false, reason: 'malformed' });
-    // Several v1 entries (secret rotation): any one matching is enough.
-    const two = `t=1700000000,v1=${'0'.repeat(64)},v1=${computeSignature(SECRET, 1700000000, body)}`;
-    expect(verifySignature({ header: two, body, secret: SECRET, nowSeconds: 1700000000 }).ok).toBe(true);
+    const header = signatureHeader([SECRET], ID, 1700000000, body);
+    expect(verifySignature({ headers: hdrs(header), body, secret: SECRET, nowSeconds: 1700000100 })).toEqual({ ok: true, timestamp: 1700000000 });
+    expect(verifySignature({ headers: hdrs(header), body: body + ' ', secret: SECRET, nowSeconds: 1700000100 })).toEqual({ ok: false, reason: 'no-match' });
+    expect(verifySignature({ headers: hdrs(header, '1700000000', 'dlv_other'), body, secret: SECRET, nowSeconds: 1700000100 })).toEqual({
+      ok: false,
+      reason: 'no-match',
+    });
+    expect(verifySignature({ headers: hdrs(header), body, secret: newWebhookSecret(), nowSeconds: 1700000100 })).toEqual({ ok: false, reason: 'no-match' });
+    expect(verifySignature({ headers: hdrs(header), body, secret: SECRET, nowSeconds: 1700000000 + 301 })).toEqual({ ok: false, reason: 'too-old' });
+    expect(verifySignature({ headers: hdrs(header), body, secret: SECRET, nowSeconds: 1700000000 - 301 })).toEqual({ ok: false, reason: 'in-future' });
+    expect(verifySignature({ headers: hdrs('v2,abc'), body, secret: SECRET, nowSeconds: 1700000000 })).toEqual({ ok: false, reason: 'malformed' });
+    expect(verifySignature({ headers: { id: ID }, body, secret: SECRET, nowSeconds: 1700000000 })).toEqual({ ok: false, reason: 'malformed' });
   });
 
-  it('sign exactly the bytes that are sent, with a delivery id header', () => {
-    const req = signedRequest({ x: 'é' }, { secret: SECRET, deliveryId: 'dlv_1', kind: 'turn', nowSeconds: 1700000000 });
-    expect(req.headers['Fieldpost-Delivery']).toBe('dlv_1');
-    expect(req.headers['Fieldpost-Event']).toBe('game.turn');
-    expect(verifySignature({ header: req.headers['Fieldpost-Signature'], body: req.body, secret: SECRET, nowSeconds: 1700000000 }).ok).toBe(true);
+  it("make secrets of the specification's form, and refuse others as a player's own", () => {
+    const s = newWebhookSecret();
+    expect(s).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(isStandardSecret(s)).toBe(true);
+    expect(isStandardSecret('whsec_' + Buffer.alloc(16).toString('base64'))).toBe(false);
+    expect(isStandardSecret('x'.repeat(40))).toBe(false);
+  });
+
+  it('sign exactly the bytes that are sent, with the delivery id and timestamp headers, and the event type in the body', () => {
+    const req = signedRequest({ type: 'game.turn', x: 'é' }, { secrets: [SECRET], deliveryId: 'dlv_1', nowSeconds: 1700000000 });
+    expect(req.headers['webhook-id']).toBe('dlv_1');
+    expect(req.headers['webhook-timestamp']).toBe('1700000000');
+    expect(Object.keys(req.headers).filter((h) => h.toLowerCase().startsWith('fieldpost'))).toEqual([]);
+    expect(JSON.parse(req.body).type).toBe('game.turn');
+    const headers = { id: req.headers['webhook-id'], timestamp: req.headers['webhook-timestamp'], signature: req.headers['webhook-signature'] };
+    expect(verifySignature({ headers, body: req.body, secret: SECRET, nowSeconds: 1700000000 }).ok).toBe(true);
   });
 });
 

@@ -178,3 +178,64 @@ describe('a rebuild write that keeps losing races', () => {
     await expect(store.put(projectGame(undefined, summary))).rejects.toThrow(/kept changing its read models/);
   });
 });
+
+describe('the projector writes each item on its own', () => {
+  it('no transaction, no lobby item read or written for a game outside the lobby, and a write cut short is finished by the retry', async () => {
+    const t = await freshTable('pages-units');
+    const calls: { name: string; pk?: string }[] = [];
+    t.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: { pk?: { S?: string } }; Item?: { pk?: { S?: string } } };
+        const pk = input.Key?.pk?.S ?? input.Item?.pk?.S;
+        calls.push({ name: context.commandName ?? '', ...(pk !== undefined ? { pk } : {}) });
+        return next(args);
+      },
+      { step: 'serialize', name: 'projectorCalls', priority: 'low' },
+    );
+    const store = new ReadModelStore(t.client, t.tableName);
+    const g = (version: number, o: Parameters<typeof summary>[1]) => ({ ...summary(version, o), gameId: 'g9' });
+    await store.apply(g(1, { p2: null, updated: 1 }));
+    await store.apply(g(2, { p2: 'ben', turn: 'p1', updated: 2 }));
+    calls.length = 0;
+    expect(await store.apply(g(3, { p2: 'ben', turn: 'p2', updated: 3 }))).toBe('applied');
+    expect(calls.map((c) => c.name)).not.toContain('TransactWriteItemsCommand');
+    expect(calls.filter((c) => c.pk === 'LOBBY')).toEqual([]);
+    expect(calls.filter((c) => c.pk === 'INBOX#ann').length).toBeGreaterThan(0);
+    // Summary, two GAME# items, two new twins, two old twins deleted (the move passed): seven writes.
+    expect(
+      calls
+        .filter((c) => c.name !== 'GetItemCommand')
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['DeleteItemCommand', 'DeleteItemCommand', 'PutItemCommand', 'PutItemCommand', 'PutItemCommand', 'PutItemCommand', 'PutItemCommand']);
+
+    // The next write stops before its SUMMARY item (a crash): the twins and GAME# items are written.
+    const doc = (store as unknown as { doc: { send: (c: unknown) => Promise<unknown> } }).doc;
+    const send = doc.send.bind(doc);
+    doc.send = async (c: unknown) => {
+      const item = (c as { input?: { Item?: { sk?: string } } }).input?.Item;
+      if (c instanceof PutCommand && item?.sk === 'SUMMARY') throw new Error('crash before the summary');
+      return send(c);
+    };
+    await expect(store.apply(g(4, { p2: 'ben', turn: 'p1', updated: 4 }))).rejects.toThrow(/crash/);
+    doc.send = send;
+    // The stream delivers the record again: the same items, once each, and the summary.
+    expect(await store.apply(g(4, { p2: 'ben', turn: 'p1', updated: 4 }))).toBe('applied');
+    expect((await store.getSummary('g9'))!.version).toBe(4);
+    const pages = async (pk: string) =>
+      (
+        await documentClient(t.client).send(
+          new QueryCommand({ TableName: t.tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
+        )
+      ).Items ?? [];
+    for (const pk of ['INBOX#ann', 'INBOX#ben']) {
+      const items = await pages(pk);
+      expect(items.map((i) => `${String(i['sk']).split('#')[0]}@v${String(i['version'])}`).sort()).toEqual(['GAME@v4', 'PAGE@v4']);
+    }
+    expect(await pages('LOBBY')).toEqual([]);
+    // An older record arriving after writes nothing.
+    calls.length = 0;
+    expect(await store.apply(g(3, { p2: 'ben', turn: 'p2', updated: 3 }))).toBe('stale');
+    expect(calls.map((c) => c.name)).toEqual(['GetItemCommand']);
+  });
+});

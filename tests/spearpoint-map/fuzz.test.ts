@@ -5,7 +5,7 @@ import { engine, newGame, playRandom, stateOf } from './play.js';
 
 /** Names Object.prototype answers to: a player's id must never reach them. */
 const HOSTILE = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
-const ID_FIELDS = ['unit', 'crew', 'to', 'at', 'path', 'attacker', 'target', 'spotter', 'attackId', 'boostWith', 'card', 'extra'];
+const ID_FIELDS = ['unit', 'crew', 'from', 'to', 'at', 'path', 'attacker', 'target', 'spotter', 'attackId', 'boostWith', 'card', 'extra'];
 
 describe('spearpoint-1943-map fuzz: random legal games of every scenario to the end', () => {
   for (const scenario of SCENARIO_IDS) {

@@ -13,8 +13,8 @@ function strings(x: unknown, into: Set<string> = new Set()): Set<string> {
   return into;
 }
 const sees = (v: Visibility, seat: string): boolean => v.to === 'all' || (v.to === 'seats' && v.seats.includes(seat));
-/** Events that show a card as it leaves a hand (committed, discarded face up). */
-const REVEALS = new Set(['UnitCommitted', 'CommandCardDiscarded', 'CommandDiscarded']);
+/** Events that show a card as it leaves a hand (committed, discarded or played face up). */
+const REVEALS = new Set(['UnitCommitted', 'CommandCardDiscarded', 'CommandDiscarded', 'CommandPlayed', 'SmokeLaid']);
 /** What `seat` may not know: the other side's hand and Command cards, every deck's cards. */
 const secrets = (s: State, seat: 'us' | 'de'): Set<string> => {
   const o = seat === 'us' ? s.seats.de : s.seats.us;

@@ -68,8 +68,22 @@ async function fail(res: Response): Promise<never> {
   throw new ApiError(res.status, p.code ?? `http/${res.status}`, p.message ?? res.statusText, p.rule);
 }
 
+/** Times a 503 is answered by sending the same request again. */
+const RESENDS = 2;
+
+/**
+ * JSON in and out. A 503 (the store busy after the server's own retries; nothing was applied, or
+ * the command's commandId makes the resend a duplicate) is waited out for its Retry-After (at
+ * most 10 s) and the same request sent again, for reads and for commands only.
+ */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await call(method, path, body);
+  const safe = method === 'GET' || (typeof body === 'object' && body !== null && 'commandId' in body);
+  let res = await call(method, path, body);
+  for (let i = 0; safe && res.status === 503 && i < RESENDS; i++) {
+    const after = Number(res.headers.get('retry-after'));
+    await new Promise((r) => setTimeout(r, Math.min(10, Number.isFinite(after) && after > 0 ? after : 1) * 1000));
+    res = await call(method, path, body);
+  }
   if (!res.ok) return fail(res);
   return (await res.json()) as T;
 }

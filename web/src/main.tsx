@@ -15,6 +15,7 @@ const lazyPages: { pattern: RegExp; keys: string[]; load: () => Promise<Page> }[
   { pattern: /^\/new$/, keys: [], load: () => import('./pages/new-game.js').then((m) => m.NewGamePage) },
   { pattern: /^\/games\/([A-Za-z0-9_-]{1,100})$/, keys: ['id'], load: () => import('./pages/game.js').then((m) => m.GamePage) },
   { pattern: /^\/settings$/, keys: [], load: () => import('./pages/settings.js').then((m) => m.SettingsPage) },
+  { pattern: /^\/clubs$/, keys: [], load: () => import('./pages/clubs.js').then((m) => m.ClubsPage) },
 ];
 
 function Lazy({ load, session, params }: { load: () => Promise<Page>; session: Session; params: Record<string, string> }) {
@@ -78,6 +79,7 @@ function App() {
             <>
               <Link href="/">My games</Link>
               <Link href="/new">New game</Link>
+              <Link href="/clubs">Clubs</Link>
               <Link href="/settings">Settings</Link>
               <span class="who">{session.player}</span>
               <button type="button" class="link" onClick={signOut}>

@@ -7,7 +7,10 @@ import { authorizeUrl, codeChallenge, codeVerifier, readCallback, tokenRequest, 
  * How this server signs players in (GET /config.json): `npm start` answers {auth: "local"} (any
  * player name, POST /local/token); the AWS stack deploys {auth: "cognito", cognito: {...}}.
  */
-type AuthConfig = { readonly auth: 'local' } | { readonly auth: 'cognito'; readonly cognito: CognitoConfig };
+type AuthConfig = { readonly auth: 'local' } | { readonly auth: 'cognito'; readonly cognito: Omit<CognitoConfig, 'redirectUri'> };
+
+/** Cognito sends the browser back to this origin's callback page (the stack allows both its addresses). */
+const withRedirect = (c: Omit<CognitoConfig, 'redirectUri'>): CognitoConfig => ({ ...c, redirectUri: `${location.origin}/auth/callback` });
 
 let config: Promise<AuthConfig> | undefined;
 function authConfig(): Promise<AuthConfig> {
@@ -75,7 +78,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
         </form>
       )}
       {cfg?.auth === 'cognito' && (
-        <button type="button" onClick={() => void cognito(cfg.cognito)}>
+        <button type="button" onClick={() => void cognito(withRedirect(cfg.cognito))}>
           Sign in or create an account
         </button>
       )}
@@ -96,7 +99,7 @@ export function AuthCallback({ onSignedIn }: { onSignedIn: (s: Session) => void 
         sessionStorage.removeItem(PKCE_KEY);
         const got = readCallback(location.search, saved?.state ?? null);
         if ('error' in got) throw new Error(got.error);
-        const req = tokenRequest(cfg.cognito, got.code, saved!.verifier);
+        const req = tokenRequest(withRedirect(cfg.cognito), got.code, saved!.verifier);
         const res = await fetch(req.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: req.body });
         const tokens = (await res.json()) as { id_token?: string; error?: string };
         if (!res.ok || !tokens.id_token) throw new ApiError(res.status, 'auth/token', tokens.error ?? 'the token exchange failed');

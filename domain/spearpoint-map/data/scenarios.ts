@@ -9,6 +9,8 @@ import type { TileKind } from './tiles.js';
  * options (`tiles`, `us.cards`, `de.cards`).
  */
 
+const CREW_LOST = ['Crew Casualty', 'Commander Hit'];
+
 export type ScenarioId =
   'man-vs-beast' | 'what-now-sarge' | 'gunters-return' | 'liri-valley-road' | 'moonlight-on-metal' | 'crimson-snow' | 'a-buried-tank' | 'epiphany';
 
@@ -17,9 +19,10 @@ export interface Placement {
   readonly crew?: string;
   /** A space ('B5'), 'rear' or 'air'. */
   readonly at: string;
-  /** Command card titles placed with the unit (Veteran Crew …), or a Damage card effect name it starts with. */
+  /** Command card titles placed with the unit (Veteran Crew …). */
   readonly with?: readonly string[];
-  readonly damaged?: string;
+  /** The Damage card the unit starts with: the first unused card whose edge for the unit has one of these names. */
+  readonly damaged?: readonly string[];
   /** Placed only if 1d10 reaches this (Man vs. Beast: the Sniper's card on 8+, the Tiger's on 7+). */
   readonly withRoll?: number;
 }
@@ -146,7 +149,7 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map<ScenarioId, 
             { card: us('p38-lightning'), crew: us('pilot'), at: 'air' },
           ],
           de: [
-            { card: de('tiger-i'), crew: de('tank-crew'), at: 'B9', damaged: 'Fire Control Damage' },
+            { card: de('tiger-i'), crew: de('tank-crew'), at: 'B9', damaged: ['Fire Control Damage'] },
             { card: de('rifle-squad'), at: 'A6' },
             { card: de('rifle-squad'), at: 'C6' },
             { card: de('mg42-team'), at: 'B7' },
@@ -477,8 +480,11 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map<ScenarioId, 
         ],
         start: {
           us: [
-            { card: us('m4a1-sherman'), at: 'B6', damaged: 'Crew Casualty' },
-            { card: us('m4a1-sherman'), at: 'C5', damaged: 'Crew Casualty' },
+            // 003 §IV A Buried Tank: each with a "Crew Casualty" Damage card. The REPRESENTATIVE
+            // Damage deck holds one; the second takes Commander Hit, the other card whose vehicle
+            // edge killed the crew in the version-2 deck.
+            { card: us('m4a1-sherman'), at: 'B6', damaged: CREW_LOST },
+            { card: us('m4a1-sherman'), at: 'C5', damaged: CREW_LOST },
             { card: us('rifle-squad'), at: 'C3' },
             { card: us('rifle-squad'), at: 'C7' },
             { card: us('30cal-lmg-team'), at: 'C4' },
@@ -549,8 +555,8 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map<ScenarioId, 
           ],
         },
         decks: {
-          us: [...repeat(5, us('rifle-squad')), ...repeat(2, us('30cal-lmg-team')), us('bazooka-team'), us('mortar-squad'), us('sniper')],
-          de: [...repeat(4, de('rifle-squad')), ...repeat(2, de('mg42-team')), de('panzerschreck-team'), de('mortar-squad'), de('sniper')],
+          us: [...repeat(4, us('rifle-squad')), ...repeat(2, us('30cal-lmg-team')), us('bazooka-team'), us('mortar-squad'), us('sniper')],
+          de: [...repeat(3, de('rifle-squad')), ...repeat(2, de('mg42-team')), de('panzerschreck-team'), de('mortar-squad'), de('sniper')],
         },
         support: {
           us: [

@@ -17,7 +17,8 @@ import {
   viewQuery,
 } from '../schemas.js';
 import { commandResult, errors, eventsPage, exportedLog, gameView } from '../responses.js';
-import { defineRoute, type Reply, type RouteModule } from '../types.js';
+import { gamesOf, LIMITS_RULE, MAX_OPEN_GAMES, MAX_SEATS } from '../limits.js';
+import { defineRoute, type ApiDeps, type Reply, type RouteModule } from '../types.js';
 
 /** The service returns only the events the caller may see. A repeated command answers 200. */
 const result = (r: CommandResult, status = 200): Reply => ({
@@ -25,19 +26,37 @@ const result = (r: CommandResult, status = 200): Reply => ({
   body: { gameId: r.gameId, version: r.version, duplicate: r.duplicate, events: r.events, next: r.next, seats: r.seats },
 });
 
+/**
+ * Open games a player created, and games a player sits in, are capped (http/limits.ts): counted
+ * from the player's inbox read model, on create and join only (never on a move).
+ */
+async function withinGameLimits(dynamo: ApiDeps['dynamo'], player: string, opts: { creating: boolean }): Promise<void> {
+  const { openCreated, seated } = await gamesOf(dynamo.client, dynamo.tableName, player);
+  if (opts.creating && openCreated >= MAX_OPEN_GAMES)
+    throw new AppError(
+      429,
+      'limit/open-games',
+      `You have ${openCreated} games waiting for players (at most ${MAX_OPEN_GAMES}); cancel one or wait until one starts`,
+      LIMITS_RULE,
+    );
+  if (seated >= MAX_SEATS) throw new AppError(429, 'limit/seats', `You sit in ${seated} games (at most ${MAX_SEATS}); finish or resign one first`, LIMITS_RULE);
+}
+
 /** Under Lambda's 6 MB response limit, with room for headers and encoding. */
 export const EXPORT_LIMIT_BYTES = 5_500_000;
 
 /** The game command API: create, join, view, board picture, events, commands, preview, standing orders, lapse, resign, claim, cancel, export. */
-export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIMIT_BYTES }) => [
+export const gameRoutes: RouteModule = ({ service, dynamo, exportLimitBytes = EXPORT_LIMIT_BYTES }) => [
   defineRoute({
     method: 'POST',
     path: '/v1/games',
     summary: 'Create a game (and take a seat in the same command)',
     responses: { 201: commandResult, 200: commandResult, ...errors(409, 422) },
+    limit: 'create',
     auth: 'required',
     body: createBody,
     async handle({ body, player }) {
+      await withinGameLimits(dynamo, player, { creating: true });
       const r = await service.create(player, present(body));
       const reply = result(r, 201);
       return { ...reply, headers: { location: `/v1/games/${encodeURIComponent(r.gameId)}` } };
@@ -47,11 +66,12 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     method: 'POST',
     path: '/v1/games/{id}/join',
     summary: 'Take a seat (an open one, or one reserved for you)',
-    responses: { 200: commandResult, ...errors(403, 404, 409, 422) },
+    responses: { 200: commandResult, ...errors(403, 404, 409, 422, 429) },
     auth: 'required',
     params: gameParams,
     body: joinBody,
     async handle({ params, body, player }) {
+      await withinGameLimits(dynamo, player, { creating: false });
       return result(await service.join(player, params.id, present(body)));
     },
   }),
@@ -183,6 +203,7 @@ export const gameRoutes: RouteModule = ({ service, exportLimitBytes = EXPORT_LIM
     path: '/v1/games/{id}/export',
     summary: 'The whole hash-chained log of an ended game, for audit',
     responses: { 200: exportedLog, ...errors(403, 404, 409, 413) },
+    limit: 'export',
     auth: 'required',
     params: gameParams,
     async handle({ params, player }) {

@@ -15,12 +15,14 @@ import {
 } from '../../notify/email-verification.js';
 import { NOTICE_KINDS } from '../../notify/decide.js';
 import { isTimeZone } from '../../notify/digest.js';
+import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../notify/notifier.js';
 import { REMINDER_LEVELS } from '../../../domain/kernel/index.js';
 import { mailerFromEnv, type Mailer } from '../../notify/mailer.js';
 import { UNSUBSCRIBE_PATH, unsubscribeTokenOk } from '../../notify/unsubscribe.js';
 import { systemClock } from '../../notify/wiring.js';
 import { maskUrl, systemResolver, type Resolver } from '../../notify/webhook.js';
-import { AppError, type NotificationSettings } from '../../ports.js';
+import { AppError, type NotificationSettings, type StoredWebhook } from '../../ports.js';
+import { isStandardSecret, newWebhookSecret } from '../../notify/signature.js';
 import { errorReply } from '../router.js';
 import { deliveriesReply, errors, resendReply, settingsReply, unsubscribeReply } from '../responses.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
@@ -35,10 +37,17 @@ const webhookInput = z.strictObject({
     .regex(/^wh_[0-9a-f]{16}$/)
     .optional(),
   url: z.string().max(2048).optional(),
-  /** Signing secret (16+ characters); required for a new JSON webhook, never shown again. */
-  secret: z.string().min(16).max(256).optional(),
+  /** Your own signing secret (Standard Webhooks: whsec_ and base64 of 24 to 64 bytes); left out, the server makes one and shows it once. */
+  secret: z.string().max(100).refine(isStandardSecret, 'a Standard Webhooks secret: whsec_ and the base64 of 24 to 64 random bytes').optional(),
+  /** Make a new secret (shown once); the old one keeps signing beside it for ROTATION_HOURS. */
+  rotateSecret: z.literal(true).optional(),
+  /** Switch a webhook back on after the notifier switched it off (410 Gone, or failing past the retry schedule). */
+  enabled: z.literal(true).optional(),
   format: z.enum(['json', 'discord', 'slack']).optional(),
 });
+
+/** While a secret is rotated, deliveries are signed with the old one too for this long. */
+export const ROTATION_HOURS = 24;
 
 export const settingsBody = z.strictObject({
   /** null removes the address; left out keeps it. */
@@ -56,19 +65,37 @@ export const settingsBody = z.strictObject({
     .optional(),
 });
 
-type Webhook = NotificationSettings['webhooks'][number];
-
-/** What the API shows of a webhook: never the secret, and the URL masked (chat URLs hold tokens). */
-export const publicWebhook = (w: Webhook) => ({ id: w.id, url: maskUrl(w.url), format: w.format, secretHint: `…${w.secret.slice(-4)}` });
+/** What the API shows of a webhook: never the secret (but once, `fresh`), and the URL masked (chat URLs hold tokens). */
+export const publicWebhook = (w: StoredWebhook, fresh = false) => ({
+  id: w.id,
+  url: maskUrl(w.url),
+  format: w.format,
+  secretHint: `…${w.secret.slice(-4)}`,
+  ...(fresh ? { secret: w.secret } : {}),
+  ...(w.previousSecret ? { previousSecretUntil: w.previousSecret.until } : {}),
+  ...(w.disabled ? { disabled: w.disabled } : {}),
+});
 /** What GET /v1/me/settings shows: the email's verification state (never its token or hash), webhooks without secrets. */
-export const publicSettings = (s: NotificationSettings | undefined, nowIso?: string) => ({
+export const publicSettings = (s: NotificationSettings | undefined, nowIso?: string, fresh: ReadonlySet<string> = new Set()) => ({
   email: s?.email ?? null,
   emailVerification: publicEmailVerification(s, nowIso),
-  webhooks: (s?.webhooks ?? []).map(publicWebhook),
+  webhooks: (s?.webhooks ?? []).map((w) => publicWebhook(w, fresh.has(w.id))),
   emailOff: [...(s?.emailOff ?? [])],
   remindersOff: [...(s?.remindersOff ?? [])],
   digest: s?.digest ? { hour: s.digest.hour, timeZone: s.digest.timeZone ?? 'UTC' } : null,
 });
+
+/**
+ * The JSON webhooks whose secret the server just made (new ones without a secret of their own,
+ * and rotated ones): shown this once. Chat services check no signature, so theirs stay unseen.
+ */
+export const freshSecrets = (body: z.infer<typeof settingsBody>, next: NotificationSettings): Set<string> =>
+  new Set(
+    (body.webhooks ?? []).flatMap((w, i) => {
+      const made = next.webhooks[i]!;
+      return w.secret === undefined && (w.id === undefined || w.rotateSecret) && made.format === 'json' ? [made.id] : [];
+    }),
+  );
 
 export const verifyBody = z.strictObject({ token: z.string().min(1).max(200) });
 
@@ -92,6 +119,7 @@ export function mergeSettings(
   current: NotificationSettings | undefined,
   body: z.infer<typeof settingsBody>,
   allowPrivate: boolean,
+  nowIso: string,
   newId: () => string = () => `wh_${randomBytes(8).toString('hex')}`,
 ): NotificationSettings {
   const email = body.email === undefined ? current?.email : (body.email ?? undefined);
@@ -106,16 +134,16 @@ export function mergeSettings(
       const verdict = checkWebhookUrl(url, { allowPrivate });
       if (!verdict.ok) throw new AppError(400, 'settings/bad-webhook-url', `webhooks.${i}: the url ${verdict.reason}`, RULE);
       const format = w.format ?? existing?.format ?? 'json';
-      // Chat services do not check signatures; a JSON receiver must, so it must know the secret.
-      const secret = w.secret ?? existing?.secret ?? (format === 'json' ? undefined : randomBytes(24).toString('hex'));
-      if (!secret)
-        throw new AppError(
-          400,
-          'settings/webhook-secret-required',
-          `webhooks.${i}: a JSON webhook needs a secret of at least 16 characters to sign its deliveries`,
-          RULE,
-        );
-      return { id: existing?.id ?? newId(), url, secret, format };
+      const secret = w.secret ?? (w.rotateSecret || !existing ? newWebhookSecret() : existing.secret);
+      const rotated = existing && secret !== existing.secret;
+      const previousSecret = rotated
+        ? { secret: existing.secret, until: new Date(Date.parse(nowIso) + ROTATION_HOURS * 3600_000).toISOString() }
+        : existing?.previousSecret && existing.previousSecret.until > nowIso
+          ? existing.previousSecret
+          : undefined;
+      // A changed URL is a new receiver: whatever switched the old one off no longer applies.
+      const disabled = w.enabled || (existing && url !== existing.url) ? undefined : existing?.disabled;
+      return { id: existing?.id ?? newId(), url, secret, format, ...(previousSecret ? { previousSecret } : {}), ...(disabled ? { disabled } : {}) };
     });
   }
   const emailOff = body.emailOff === undefined ? current?.emailOff : [...new Set(body.emailOff)];
@@ -222,11 +250,12 @@ export const createSettingsRoutes =
         path: '/v1/me/settings',
         summary: 'Set your email, webhooks and which mail you want',
         responses: { 200: settingsReply, ...errors(429) },
+        limit: 'settings',
         auth: 'required',
         body: settingsBody,
         async handle({ player, body }) {
           const current = await store.get(player);
-          const merged = mergeSettings(current, body, allowPrivate);
+          const merged = mergeSettings(current, body, allowPrivate, now());
           if (!allowPrivate && body.webhooks) await checkWebhookHosts(merged, resolve);
           const at = now();
           const { state, token } = nextEmailState(current, merged.email, at);
@@ -237,7 +266,7 @@ export const createSettingsRoutes =
           const next: NotificationSettings = { ...merged, ...state };
           await store.put(player, next);
           if (token && next.email && next.emailVerification) await mailVerification(player, next.email, token, next.emailVerification.expiresAt, at);
-          return { status: 200, body: publicSettings(next, at) };
+          return { status: 200, body: publicSettings(next, at, freshSecrets(body, next)) };
         },
       }),
       defineRoute({
@@ -284,6 +313,7 @@ export const createSettingsRoutes =
         path: '/v1/me/email/resend',
         summary: 'Mail a new verification code',
         responses: { 200: resendReply, ...errors(400, 409, 429) },
+        limit: 'mail',
         auth: 'required',
         async handle({ player }) {
           const at = now();
@@ -347,7 +377,7 @@ export const createSettingsRoutes =
             .optional(),
         }),
         async handle({ player, query }) {
-          return { status: 200, body: { deliveries: await deliveries.list(player, query.limit ?? 50) } };
+          return { status: 200, body: { deliveries: await deliveries.list(player, query.limit ?? 50), schedule: [...WEBHOOK_RETRY_SCHEDULE_SECONDS] } };
         },
       }),
     ];

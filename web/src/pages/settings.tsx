@@ -1,14 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { NoticeKind } from '../../../functions/notify/decide.js';
 import { api } from '../api.js';
+import type { paths } from '../api-types.js';
 
-/** What GET /v1/me/settings shows (functions/http/routes/settings.ts publicSettings). */
-interface Settings {
-  readonly email: string | null;
-  readonly emailVerification: { readonly status?: string } | null;
-  readonly webhooks: readonly { readonly id: string; readonly url: string; readonly format: 'json' | 'discord' | 'slack'; readonly secretHint: string }[];
-  readonly emailOff: readonly NoticeKind[];
-}
+/** What GET /v1/me/settings shows: the type generated from the API document (npm run api-types). */
+type Settings = paths['/v1/me/settings']['get']['responses'][200]['content']['application/json'];
 
 /** Every notice kind, in words (a kind added to NOTICE_KINDS fails the type check here until it is named). */
 const KINDS: Readonly<Record<NoticeKind, string>> = {
@@ -22,14 +18,15 @@ const KINDS: Readonly<Record<NoticeKind, string>> = {
 
 /**
  * Settings: where your notices go. Email (confirmed with a mailed code), webhooks (JSON signed
- * with a secret, or Discord and Slack), and which notices are mailed. Digests and vacation
- * have no API routes yet, so they are not offered here.
+ * as Standard Webhooks says, with a whsec_ secret the server makes and shows once, or Discord
+ * and Slack), which notices are mailed, and vacation (GET/PUT /v1/me/vacation). Daily digests
+ * have no API route yet, so they are not offered here.
  */
 export function SettingsPage() {
   const [s, setS] = useState<Settings>();
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [hook, setHook] = useState({ url: '', format: 'json' as 'json' | 'discord' | 'slack', secret: '' });
+  const [hook, setHook] = useState({ url: '', format: 'json' as 'json' | 'discord' | 'slack' });
   const [message, setMessage] = useState<string>();
   const [error, setError] = useState<string>();
 
@@ -96,7 +93,12 @@ export function SettingsPage() {
       <ul>
         {s.webhooks.map((w) => (
           <li key={w.id}>
-            {w.format}: {w.url} (secret {w.secretHint}){' '}
+            {w.format}: {w.url} (secret {w.secretHint}){w.disabled ? ` switched off: ${w.disabled.reason}` : ''}{' '}
+            {w.secret && (
+              <p role="status">
+                Signing secret, shown only now: <code>{w.secret}</code>
+              </p>
+            )}
             <button type="button" onClick={() => void put({ webhooks: keep.filter((x) => x.id !== w.id) }, 'Webhook removed.')}>
               Remove
             </button>
@@ -106,7 +108,7 @@ export function SettingsPage() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void put({ webhooks: [...keep, { url: hook.url, format: hook.format, ...(hook.secret ? { secret: hook.secret } : {}) }] }, 'Webhook added.');
+          void put({ webhooks: [...keep, { url: hook.url, format: hook.format }] }, 'Webhook added.');
         }}
       >
         <label for="hook-url">Webhook URL</label>
@@ -117,16 +119,70 @@ export function SettingsPage() {
           <option value="discord">Discord</option>
           <option value="slack">Slack</option>
         </select>
-        {hook.format === 'json' && (
-          <>
-            <label for="hook-secret">Signing secret (16+ characters)</label>
-            <input id="hook-secret" minLength={16} value={hook.secret} onInput={(e) => setHook({ ...hook, secret: e.currentTarget.value })} />
-          </>
-        )}
         <button type="submit">Add webhook</button>
       </form>
-      <p class="hint">Daily digests and vacation are not offered yet: the server has no settings for them.</p>
+      <Vacation />
+      <p class="hint">Daily digests are not offered yet: the server has no setting for them.</p>
       {message && <p role="status">{message}</p>}
+      {error && <p role="alert">{error}</p>}
+    </section>
+  );
+}
+
+/** What GET/PUT /v1/me/vacation answer (functions/http/routes/vacation.ts vacationReply). */
+interface VacationStatus {
+  readonly allowanceDays: number;
+  readonly usedDays: number;
+  readonly leftDays: number;
+  readonly away: boolean;
+  readonly from?: string;
+  readonly until?: string;
+}
+
+/** Vacation: your clocks stop in every game while you are away, within a yearly allowance. */
+function Vacation() {
+  const [v, setV] = useState<VacationStatus>();
+  const [days, setDays] = useState('');
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    api<VacationStatus>('GET', '/v1/me/vacation').then(setV, (e: unknown) => setError((e as Error).message));
+  }, []);
+  const put = async (body: unknown) => {
+    try {
+      setV(await api<VacationStatus>('PUT', '/v1/me/vacation', body));
+      setError(undefined);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return (
+    <section aria-labelledby="vacation-h">
+      <h2 id="vacation-h">Vacation</h2>
+      {v && (
+        <p id="vacation-status">
+          {v.away ? `Away until ${v.until ? new Date(v.until).toLocaleString() : 'you come back'}: your clocks are stopped. ` : ''}
+          {round(v.leftDays)} of {v.allowanceDays} days left this year ({round(v.usedDays)} used).
+        </p>
+      )}
+      {v?.away ? (
+        <button type="button" onClick={() => void put({ away: false })}>
+          I am back
+        </button>
+      ) : (
+        v && (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void put(days.trim() ? { away: true, days: Number(days) } : { away: true });
+            }}
+          >
+            <label for="vacation-days">Days away (empty: all that is left)</label>
+            <input id="vacation-days" type="number" min="0.5" step="0.5" max={v.leftDays} value={days} onInput={(e) => setDays(e.currentTarget.value)} />
+            <button type="submit">Go on vacation</button>
+          </form>
+        )
+      )}
       {error && <p role="alert">{error}</p>}
     </section>
   );

@@ -216,6 +216,13 @@ describe('the web client in a browser', () => {
     await alice.getByRole('button', { name: 'I am back' }).click();
     await alice.getByRole('button', { name: 'Go on vacation' }).waitFor();
     expect(await alice.locator('#vacation-status').innerText()).toMatch(/days left this year/);
+    // The daily digest: on at 06:00 Paris time (the line is drawn from the server's reply), then off again.
+    await alice.getByLabel('Hour (0–23)').fill('6');
+    await alice.getByLabel('Time zone').fill('Europe/Paris');
+    await alice.getByRole('button', { name: 'Turn the digest on' }).click();
+    await alice.locator('#digest-status', { hasText: 'one mail a day at 06:00 (Europe/Paris)' }).waitFor();
+    await alice.getByRole('button', { name: 'Turn the digest off' }).click();
+    await alice.locator('#digest-status', { hasText: 'Off:' }).waitFor();
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     contexts.push(phone);
     const small = await phone.newPage();

@@ -955,6 +955,11 @@ export interface components {
             emailOff: ("turn" | "started" | "ended" | "invited" | "reminder" | "tournament")[];
             /** @description Reminder levels not sent */
             remindersOff: string[];
+            /** @description The daily digest: one mail a day at this hour (in this time zone) instead of each "your move" mail; null: off */
+            digest: {
+                hour: number;
+                timeZone: string;
+            } | null;
         };
         "getHealth.200": {
             /** @constant */
@@ -1162,6 +1167,10 @@ export interface components {
             }[];
             emailOff?: ("turn" | "started" | "ended" | "invited" | "reminder" | "tournament")[];
             remindersOff?: ("50%" | "80%" | "24h")[];
+            digest?: {
+                hour: number;
+                timeZone?: string;
+            } | null;
         };
         "postMeEmailVerify.body": {
             token: string;
@@ -1202,6 +1211,11 @@ export interface components {
             emailOff: ("turn" | "started" | "ended" | "invited" | "reminder" | "tournament")[];
             /** @description Reminder levels not sent */
             remindersOff: string[];
+            /** @description The daily digest: one mail a day at this hour (in this time zone) instead of each "your move" mail; null: off */
+            digest: {
+                hour: number;
+                timeZone: string;
+            } | null;
             mailed: boolean;
             error?: string;
         };

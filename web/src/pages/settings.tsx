@@ -19,8 +19,8 @@ const KINDS: Readonly<Record<NoticeKind, string>> = {
 /**
  * Settings: where your notices go. Email (confirmed with a mailed code), webhooks (JSON signed
  * as Standard Webhooks says, with a whsec_ secret the server makes and shows once, or Discord
- * and Slack), which notices are mailed, and vacation (GET/PUT /v1/me/vacation). Daily digests
- * have no API route yet, so they are not offered here.
+ * and Slack), which notices are mailed, the daily digest (one mail a day at your hour instead
+ * of each "your move" mail), and vacation (GET/PUT /v1/me/vacation).
  */
 export function SettingsPage() {
   const [s, setS] = useState<Settings>();
@@ -121,11 +121,47 @@ export function SettingsPage() {
         </select>
         <button type="submit">Add webhook</button>
       </form>
+      <Digest current={s.digest} save={(digest, said) => void put({ digest }, said)} />
       <Vacation />
-      <p class="hint">Daily digests are not offered yet: the server has no setting for them.</p>
       {message && <p role="status">{message}</p>}
       {error && <p role="alert">{error}</p>}
     </section>
+  );
+}
+
+/**
+ * The daily digest: one mail a day at the chosen hour in the chosen time zone, listing every game
+ * on your move with the time left and its board, instead of one mail per move.
+ */
+function Digest({ current, save }: { current: Settings['digest']; save: (digest: { hour: number; timeZone: string } | null, said: string) => void }) {
+  const [hour, setHour] = useState(current?.hour ?? 7);
+  const [zone, setZone] = useState(current?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC');
+  return (
+    <>
+      <h2>Daily digest</h2>
+      <p id="digest-status">
+        {current
+          ? `On: one mail a day at ${String(current.hour).padStart(2, '0')}:00 (${current.timeZone}) instead of each "your move" mail.`
+          : 'Off: each "your move" is mailed as it happens.'}
+      </p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save({ hour, timeZone: zone.trim() }, 'Digest saved.');
+        }}
+      >
+        <label for="digest-hour">Hour (0–23)</label>
+        <input id="digest-hour" type="number" min={0} max={23} required value={hour} onInput={(e) => setHour(Number(e.currentTarget.value))} />
+        <label for="digest-zone">Time zone</label>
+        <input id="digest-zone" required value={zone} onInput={(e) => setZone(e.currentTarget.value)} />
+        <button type="submit">{current ? 'Change digest' : 'Turn the digest on'}</button>
+      </form>
+      {current && (
+        <button type="button" onClick={() => save(null, 'Digest off.')}>
+          Turn the digest off
+        </button>
+      )}
+    </>
   );
 }
 

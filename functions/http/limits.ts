@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { inboxPk, LOBBY_PK } from '../projections/project.js';
 import { documentClient, isConditionFailure, PAGE_PREFIX } from '../projections/read-model-store.js';
 import type { Reply } from './types.js';

@@ -2,6 +2,9 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { verifyLog, type EngineRegistry, type EventEnvelope } from '../../domain/kernel/index.js';
 import type { LocalRuntime } from '../../functions/local/runtime.js';
 import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { rebuildGame } from '../../functions/projections/rebuild.js';
+import { documentClient } from '../../functions/projections/read-model-store.js';
 
 /**
  * The chaos run's core (issue 18 "Faults survived"), shared by `npm run chaos` (tests/chaos/chaos.ts)
@@ -96,7 +99,11 @@ export interface ChaosOptions {
   readonly timeLimitMs: number;
   /** How long a client waits before resending after a 503 (ms); the reply's Retry-After is checked, not waited in full. */
   readonly resendDelayMs?: number;
-  readonly log?: (line: string) => void;
+  /**
+   * The runtime runs the stream consumer (projector): after the load, wait (at most this many ms)
+   * until every game's summary and inbox items equal a rebuild from its events, and report how long that took.
+   */
+  readonly catchUpLimitMs?: number;
 }
 
 /** The issue's keys exactly; a key not measured yet is null. */
@@ -206,6 +213,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   };
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   faults.stop();
+  const loadEnded = Date.now();
 
   // End checks, with no faults: each acknowledged command once in its game's log, no commandId twice, each log verifies.
   let lost = 0;
@@ -229,6 +237,21 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     if (!report.ok) unverifiedLogs.push(`${gameId}: ${report.problems.join('; ')}`);
   }
   problems.push(...unexpected);
+  let catchUpSeconds: number | null = null;
+  if (opts.catchUpLimitMs !== undefined) {
+    for (;;) {
+      const behind = await readModelsBehind(opts, games);
+      if (behind.length === 0) {
+        catchUpSeconds = (Date.now() - loadEnded) / 1000;
+        break;
+      }
+      if (Date.now() - loadEnded > opts.catchUpLimitMs) {
+        problems.push(`read models differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${behind.slice(0, 5).join(', ')}`);
+        break;
+      }
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
   return {
     summary: {
       commands: sent,
@@ -237,7 +260,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       duplicated,
       unexpected5xx: unexpected.length,
       noticesDeliveredOnce: null,
-      catchUpSeconds: null,
+      catchUpSeconds,
       faultsInjected: faults.counts,
     },
     games: games.length,
@@ -254,3 +277,36 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 function readLog(runtime: LocalRuntime, gameId: string): Promise<EventEnvelope[]> {
   return new DynamoEventStore({ client: runtime.client, tableName: runtime.tableName }).readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
 }
+
+/** The games whose live summary or inbox items differ from a rebuild from their events (functions/projections/rebuild.ts). */
+async function readModelsBehind(opts: ChaosOptions, games: readonly string[]): Promise<string[]> {
+  const doc = documentClient(opts.runtime.client);
+  const behind: string[] = [];
+  for (const gameId of games) {
+    const events = await readLog(opts.runtime, gameId);
+    const engine = opts.engines.get(String((events[0]?.data as { engine?: unknown } | undefined)?.engine));
+    const projection = engine && rebuildGame(engine, events);
+    if (!projection) continue;
+    for (const expected of [projection.summary, ...projection.inbox]) {
+      const live = (await doc.send(new GetCommand({ TableName: opts.runtime.tableName, Key: { pk: expected.pk, sk: expected.sk }, ConsistentRead: true })))
+        .Item;
+      const differs =
+        live === undefined
+          ? ['(missing)']
+          : Object.entries(expected)
+              .filter(([k, v]) => canonical(live[k]) !== canonical(v))
+              .map(([k]) => k);
+      if (differs.length > 0) {
+        behind.push(`${gameId} ${expected.pk} ${differs.join('/')}`);
+        break;
+      }
+    }
+  }
+  return behind;
+}
+
+/** JSON with object keys sorted: DynamoDB gives a map's keys back in its own order. */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );

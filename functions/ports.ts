@@ -154,6 +154,8 @@ export interface NotificationSettings {
   readonly remindersOff?: readonly ReminderLevel[];
   /** The key this player's unsubscribe links are signed with (notify/unsubscribe.ts); never shown. */
   readonly unsubscribeKey?: string;
+  /** The daily digest (notify/digest.ts): one mail a day at `hour` in `timeZone` (UTC by default) instead of each "your move" mail. */
+  readonly digest?: { readonly hour: number; readonly timeZone?: string };
 }
 /** A player's webhook as stored: never shown whole (GET /v1/me/settings masks the URL and hides the secrets). */
 export interface StoredWebhook {

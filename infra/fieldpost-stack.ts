@@ -1,5 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -103,6 +105,8 @@ export class FieldpostStack extends Stack {
   readonly api: FieldpostApi;
   readonly alarms: FieldpostAlarms;
   readonly deadlines: FieldpostDeadlines;
+  /** The hourly trigger of the daily digest. */
+  readonly digestRule: events.Rule;
   readonly web: FieldpostWeb;
   readonly functions: Readonly<Record<HandlerName, HandlerFunction>>;
 
@@ -175,6 +179,13 @@ export class FieldpostStack extends Stack {
       memorySize: 256,
       timeout: Duration.seconds(30),
     });
+    const digest = new HandlerFunction(this, 'DigestHandler', {
+      ...common,
+      name: 'digest',
+      description: 'Fieldpost digest: every hour, one mail a day to each player whose digest hour has come, listing the games on their move',
+      memorySize: 512,
+      timeout: Duration.minutes(5),
+    });
     const tournaments = new HandlerFunction(this, 'TournamentsHandler', {
       ...common,
       name: 'tournaments',
@@ -183,7 +194,7 @@ export class FieldpostStack extends Stack {
       memorySize: 512,
       timeout: Duration.seconds(60),
     });
-    this.functions = { api, projector, notifier, picture, deadline, scheduler: schedulerFn, tournaments };
+    this.functions = { api, projector, notifier, picture, deadline, scheduler: schedulerFn, tournaments, digest };
 
     // Least privilege: data-plane item access on the one table (no table management),
     // stream reading for the projector only, the queue for its producers (projector; notifier's
@@ -219,6 +230,22 @@ export class FieldpostStack extends Stack {
     schedulerFn.fn.addEnvironment('DEADLINE_FUNCTION_ARN', deadline.fn.functionArn);
     schedulerFn.fn.addEnvironment('SCHEDULER_ROLE_ARN', this.deadlines.role.roleArn);
     schedulerFn.fn.addEnvironment('SCHEDULE_DLQ_ARN', this.deadlines.deadLetterQueue.queueArn);
+    // The daily digest (functions/notify/digest.ts): an hourly rule; the function reads who has
+    // it on (DIGESTS) and claims each day there, reads their settings and inbox, records the
+    // delivery, mails as the configured identity and asks the picture function for boards.
+    grantPartitions(table, digest.fn, ['DIGESTS'], ['Query', 'UpdateItem']);
+    grantPartitions(table, digest.fn, ['PLAYER#*'], ['GetItem', 'PutItem']);
+    grantPartitions(table, digest.fn, ['INBOX#*'], ['Query']);
+    identity.grantSendEmail(digest.fn);
+    digest.fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [picture.fn.functionArn] }));
+    digest.fn.addEnvironment('PICTURE_FUNCTION', picture.fn.functionName);
+    this.digestRule = new events.Rule(this, 'DigestHourly', {
+      description: 'Fieldpost daily digest: runs the digest function at the start of every hour (each player has their own hour)',
+      schedule: events.Schedule.cron({ minute: '0' }),
+      targets: [
+        new targets.LambdaFunction(digest.fn, { retryAttempts: 2, maxEventAge: Duration.minutes(30), deadLetterQueue: this.deadlines.deadLetterQueue }),
+      ],
+    });
     schedulerFn.fn.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
@@ -299,6 +326,7 @@ export class FieldpostStack extends Stack {
         deadline: deadline.fn,
         scheduler: schedulerFn.fn,
         tournaments: tournaments.fn,
+        digest: digest.fn,
       },
       streamConsumer: projector.fn,
       deadLetterQueues: { notify: deadLetterQueue, streamFailure: streamFailureQueue, deadline: this.deadlines.deadLetterQueue },

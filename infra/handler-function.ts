@@ -9,7 +9,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
 /** One esbuild entry per handler (see functions/ports.ts); each exports `handler`. */
-export const HANDLERS = ['api', 'projector', 'notifier', 'picture', 'deadline', 'scheduler', 'tournaments'] as const;
+export const HANDLERS = ['api', 'projector', 'notifier', 'picture', 'deadline', 'scheduler', 'tournaments', 'digest'] as const;
 export type HandlerName = (typeof HANDLERS)[number];
 
 /**

@@ -56,13 +56,15 @@ export const tournamentCommandSchema = z.discriminatedUnion('type', [
         .optional(),
       /** The games' correspondence clock (the kernel's time control), instead of timeLimitHours. */
       timeControl: timeControlSchema.optional(),
-      /** When the director means to start (ISO-8601): shown to players; the start itself is StartTournament. */
+      /** When the tournament starts itself (ISO-8601; StartOnSchedule at that time); a director may still start it earlier. */
       startsAt: z.iso.datetime().optional(),
     })
     .strict(),
   z.object({ type: z.literal('JoinTournament'), player, rating: z.number() }).strict(),
   z.object({ type: z.literal('WithdrawPlayer'), player, reason }).strict(),
   z.object({ type: z.literal('StartTournament') }).strict(),
+  /** The system's start at `startsAt` (`at`: the clock's time now): starts with two players or more, otherwise cancels. */
+  z.object({ type: z.literal('StartOnSchedule'), at: z.iso.datetime() }).strict(),
   z.object({ type: z.literal('BindGame'), pairingId: z.string().min(1), gameId: z.string().min(1) }).strict(),
   z.object({ type: z.literal('RecordResult'), gameId: z.string().min(1), winner: player.nullable() }).strict(),
   z.object({ type: z.literal('Adjudicate'), pairingId: z.string().min(1), winner: player.nullable(), reason }).strict(),
@@ -123,7 +125,9 @@ export type TournamentEvent =
     }
   | { type: 'GameBound'; pairingId: string; gameId: string }
   | { type: 'ResultRecorded'; pairingId: string; points: [number, number]; winner: PlayerId | null; how: ResultHow; reason?: string }
-  | { type: 'TournamentFinished'; standings: Standing[] };
+  | { type: 'TournamentFinished'; standings: Standing[] }
+  /** Called off at its scheduled start (too few players). */
+  | { type: 'TournamentCancelled'; reason: string };
 
 /** Who sends a command: the system (game ends, timeouts) or a signed-in user, with their role in the tournament's club. */
 export type Actor = { kind: 'system' } | { kind: 'user'; userId: string; clubRole?: ClubRole };
@@ -150,6 +154,8 @@ export const TOURNAMENT_ERRORS = {
   gameInUse: 'tournament/game-already-bound',
   resultKnown: 'tournament/result-known',
   notInPairing: 'tournament/not-in-pairing',
+  notYet: 'tournament/not-yet',
+  cancelled: 'tournament/cancelled',
 } as const;
 export type TournamentErrorCode = (typeof TOURNAMENT_ERRORS)[keyof typeof TOURNAMENT_ERRORS];
 
@@ -180,7 +186,7 @@ export interface RoundState {
 }
 
 export interface TournamentState {
-  readonly status: 'none' | 'open' | 'running' | 'finished';
+  readonly status: 'none' | 'open' | 'running' | 'finished' | 'cancelled';
   readonly tournamentId: string;
   readonly clubId: string | null;
   readonly name: string;
@@ -199,6 +205,7 @@ export interface TournamentState {
   readonly pairings: ReadonlyMap<string, PairingState>;
   readonly games: ReadonlyMap<string, string>;
   readonly standings: readonly Standing[];
+  readonly cancelled?: string;
 }
 
 export const initialTournamentState: TournamentState = {
@@ -271,6 +278,8 @@ export function evolveTournament(s: TournamentState, e: TournamentEvent): Tourna
     }
     case 'TournamentFinished':
       return { ...s, status: 'finished', standings: e.standings };
+    case 'TournamentCancelled':
+      return { ...s, status: 'cancelled', cancelled: e.reason };
     default:
       return assertNever(e, 'tournament event');
   }
@@ -363,6 +372,7 @@ export function decideTournament(s: TournamentState, c: TournamentCommand, actor
   }
   if (s.status === 'none') return refuse(TOURNAMENT_ERRORS.notFound, 'There is no such tournament.');
   if (s.status === 'finished') return refuse(TOURNAMENT_ERRORS.finished, 'The tournament has finished.');
+  if (s.status === 'cancelled') return refuse(TOURNAMENT_ERRORS.cancelled, `The tournament was cancelled: ${s.cancelled ?? ''}`);
 
   switch (c.type) {
     case 'JoinTournament': {
@@ -393,8 +403,16 @@ export function decideTournament(s: TournamentState, c: TournamentCommand, actor
       if (s.status !== 'open') return refuse(TOURNAMENT_ERRORS.notOpen, 'The tournament has already started.');
       if (!isDirector(s, actor)) return refuse(TOURNAMENT_ERRORS.notDirector, 'Only a director starts the tournament.');
       if (s.players.size < 2) return refuse(TOURNAMENT_ERRORS.tooFewPlayers, 'A tournament needs at least two players.');
-      const seeds = [...s.players.values()].sort((a, b) => b.rating - a.rating || a.joined - b.joined).map((p) => p.player);
-      return ok(after(s, [{ type: 'TournamentStarted', seeds }]));
+      return ok(start(s));
+    }
+    case 'StartOnSchedule': {
+      if (actor.kind !== 'system') return refuse(TOURNAMENT_ERRORS.systemOnly, "The scheduled start is the system's.");
+      if (s.status !== 'open') return refuse(TOURNAMENT_ERRORS.notOpen, 'The tournament has already started.');
+      if (s.startsAt === undefined || Date.parse(c.at) < Date.parse(s.startsAt))
+        return refuse(TOURNAMENT_ERRORS.notYet, 'The tournament has no scheduled start, or it is not yet time.');
+      if (s.players.size < 2)
+        return ok([{ type: 'TournamentCancelled', reason: `too few players at the scheduled start (${s.players.size}; a tournament needs 2)` }]);
+      return ok(start(s));
     }
     case 'BindGame': {
       if (actor.kind !== 'system') return refuse(TOURNAMENT_ERRORS.systemOnly, 'Games are bound by the system.');
@@ -432,6 +450,12 @@ export function decideTournament(s: TournamentState, c: TournamentCommand, actor
     default:
       return assertNever(c, 'tournament command');
   }
+}
+
+/** The start, by a director or at `startsAt`: seeded by rating, then by order of joining; round one is paired. */
+function start(s: TournamentState): TournamentEvent[] {
+  const seeds = [...s.players.values()].sort((a, b) => b.rating - a.rating || a.joined - b.joined).map((p) => p.player);
+  return after(s, [{ type: 'TournamentStarted', seeds }]);
 }
 
 function resultOf(p: PairingState, winner: PlayerId | null, how: ResultHow, reason?: string): TournamentEvent {

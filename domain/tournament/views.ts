@@ -18,7 +18,9 @@ export interface TournamentView {
   readonly engine: string;
   readonly format: Format;
   readonly rated: boolean;
-  readonly status: 'open' | 'running' | 'finished';
+  readonly status: 'open' | 'running' | 'finished' | 'cancelled';
+  /** Why a cancelled tournament was called off. */
+  readonly cancelled?: string;
   readonly maxPlayers?: number;
   readonly gameOptions?: Readonly<Record<string, unknown>>;
   readonly timeLimitHours?: number;
@@ -45,6 +47,7 @@ export function tournamentView(s: TournamentState): TournamentView | undefined {
     format: s.format,
     rated: s.rated,
     status: s.status,
+    ...(s.cancelled !== undefined ? { cancelled: s.cancelled } : {}),
     ...(s.maxPlayers !== undefined ? { maxPlayers: s.maxPlayers } : {}),
     ...(s.gameOptions !== undefined ? { gameOptions: s.gameOptions } : {}),
     ...(s.timeLimitHours !== undefined ? { timeLimitHours: s.timeLimitHours } : {}),
@@ -70,7 +73,7 @@ export function tournamentView(s: TournamentState): TournamentView | undefined {
       }),
       byes: r.byes.map(({ player, points }) => ({ player, points })),
     })),
-    standings: s.status === 'open' ? [] : tournamentStandings(s),
+    standings: s.status === 'open' || s.status === 'cancelled' ? [] : tournamentStandings(s),
   };
 }
 

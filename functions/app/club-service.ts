@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { violation, zodSummary, type EngineRegistry } from '../../domain/kernel/index.js';
 import {
   clubCommandSchema,
@@ -118,6 +118,29 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
     return merged;
   }
 
+  /**
+   * PLAYER#<p> / CLUB#<id>: which clubs a player belongs to, with the club's vacation allowance,
+   * so the vacation service finds a member's allowance in one Query (clubVacationDays). Kept
+   * after each club command: members who came, went or whose club changed its allowance.
+   */
+  async function syncMemberships(clubId: string, before: ClubState | undefined, after: ClubState): Promise<void> {
+    const days = after.settings.vacationDaysPerYear;
+    const changedDays = before?.settings.vacationDaysPerYear !== days;
+    for (const member of after.members.keys()) {
+      if (!changedDays && before?.members.has(member)) continue;
+      await store.doc.send(
+        new PutCommand({
+          TableName: store.tableName,
+          Item: { pk: `PLAYER#${member}`, sk: `CLUB#${clubId}`, type: 'club-membership', clubId, ...(days !== undefined ? { vacationDaysPerYear: days } : {}) },
+        }),
+      );
+    }
+    for (const member of before?.members.keys() ?? []) {
+      if (!after.members.has(member))
+        await store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: { pk: `PLAYER#${member}`, sk: `CLUB#${clubId}` } }));
+    }
+  }
+
   async function recordGame(clubId: string, entry: ClubGameEntry): Promise<void> {
     await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { pk: clubGamesPk(clubId), sk: `GAME#${entry.gameId}`, ...entry } }));
   }
@@ -139,16 +162,18 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
         at: clock.now(),
         decide: (s) => decideClub(s, cmd, player, ctx),
       });
+      await syncMemberships(clubId, undefined, r.state);
       return viewOf(r.state, player);
     },
     async command(player, clubId, command, commandId) {
-      await existing(clubId);
+      const before = await existing(clubId);
       const r = await runCommand(store, clubPk(clubId), CLUB_SPEC, {
         commandId: commandId ?? randomUUID(),
         actor: player,
         at: clock.now(),
         decide: (s) => decideClub(s, command, player, ctx),
       });
+      await syncMemberships(clubId, before, r.state);
       return viewOf(r.state, player);
     },
     async view(player, clubId) {

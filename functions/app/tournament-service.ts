@@ -40,8 +40,10 @@ export interface TournamentListEntry {
   readonly name: string;
   readonly engine: string;
   readonly format: Format['kind'];
-  readonly status: 'open' | 'running' | 'finished';
+  readonly status: 'open' | 'running' | 'finished' | 'cancelled';
   readonly players: number;
+  /** An open tournament's scheduled start (the local deadline sweep reads it). */
+  readonly startsAt?: string;
 }
 
 export interface CreateTournamentInput {
@@ -89,6 +91,7 @@ export function createTournamentService(deps: { store: DynamoStreamStore; engine
     format: s.format.kind,
     tstatus: s.status,
     players: s.players.size,
+    ...(s.startsAt !== undefined ? { startsAt: s.startsAt } : {}),
   });
 
   async function state(tournamentId: string): Promise<TournamentState> {
@@ -145,6 +148,8 @@ export function createTournamentService(deps: { store: DynamoStreamStore; engine
             : { kind: 'single-elimination' };
       if (format.kind === 'swiss' && input.rounds === undefined)
         throw new AppError(400, 'tournament/rounds-required', 'A Swiss tournament needs its number of rounds');
+      if (input.startsAt !== undefined && !(Date.parse(input.startsAt) > Date.parse(clock.now())))
+        throw new AppError(422, 'tournament/starts-in-past', `startsAt ${input.startsAt} is not in the future (now ${clock.now()})`);
       const time = input.timeControl !== undefined ? { timeControl: input.timeControl } : clubTime(club);
       const commandId = input.commandId ?? randomUUID();
       const tournamentId = derivedId('tournament', player, commandId);
@@ -203,6 +208,7 @@ export function createTournamentService(deps: { store: DynamoStreamStore; engine
             format: i['format'] as Format['kind'],
             status: i['tstatus'] as TournamentListEntry['status'],
             players: i['players'] as number,
+            ...(typeof i['startsAt'] === 'string' ? { startsAt: i['startsAt'] } : {}),
           });
         start = page.LastEvaluatedKey;
       } while (start);

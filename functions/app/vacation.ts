@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DAY_MS } from '../../domain/kernel/index.js';
 import { AppError, type Clock } from '../ports.js';
@@ -8,7 +8,7 @@ import type { GameService } from './game-service.js';
 /**
  * Vacation (issue 10): a player's yearly leave, during which their clocks stand still in every
  * game they play. The allowance (30 days a calendar year, UTC, unless the server sets
- * VACATION_DAYS; a club setting later) is kept in one item per player, PLAYER#<p> / VACATION:
+ * VACATION_DAYS, or more if a club of theirs allows more: clubVacationDays) is kept in one item per player, PLAYER#<p> / VACATION:
  * the year, the time used (a leave counts in full when it starts and gives back what is left
  * when the player returns early) and the leave under way. Each game records the leave in its
  * own log (Game.AwayStarted with its end, Game.AwayEnded on an early return), so the verifier
@@ -71,6 +71,31 @@ export class DynamoVacationStore {
   }
 }
 
+/**
+ * The vacation allowances of the clubs a player belongs to (PLAYER#<p> / CLUB#<id> items, kept by
+ * the club service); clubs that set none are left out.
+ */
+export function clubVacationDays(client: DynamoDBClient, tableName: string): (player: string) => Promise<number[]> {
+  const doc = documentClient(client);
+  return async (player) => {
+    const out: number[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :club)',
+          ExpressionAttributeValues: { ':pk': `PLAYER#${player}`, ':club': 'CLUB#' },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const i of r.Items ?? []) if (typeof i['vacationDaysPerYear'] === 'number') out.push(i['vacationDaysPerYear']);
+      start = r.LastEvaluatedKey;
+    } while (start);
+    return out;
+  };
+}
+
 const yearOf = (iso: string) => new Date(iso).getUTCFullYear();
 const days = (ms: number) => Math.round((ms / DAY_MS) * 100) / 100;
 
@@ -80,8 +105,12 @@ export function createVacationService(deps: {
   inbox: Pick<ReadModelStore, 'inbox'>;
   clock: Clock;
   allowanceDays?: number;
+  /** The allowances of the player's clubs; the player gets the most generous of these and the server's. */
+  clubDays?: (player: string) => Promise<readonly number[]>;
 }) {
-  const allowanceMs = (deps.allowanceDays ?? DEFAULT_VACATION_DAYS) * DAY_MS;
+  const serverDays = deps.allowanceDays ?? DEFAULT_VACATION_DAYS;
+  /** A player's yearly allowance: the most generous of the server's and their clubs' (a club cannot cut it below the server's). */
+  const allowanceOf = async (player: string) => Math.max(serverDays, ...((await deps.clubDays?.(player)) ?? [])) * DAY_MS;
 
   /** The record as of now: a new year starts with nothing used, a leave whose end has passed is over. */
   function current(rec: VacationRecord | undefined, now: string): VacationRecord {
@@ -92,7 +121,7 @@ export function createVacationService(deps: {
     return r;
   }
 
-  const statusOf = (r: VacationRecord, games?: VacationStatus['games']): VacationStatus => ({
+  const statusOf = (allowanceMs: number, r: VacationRecord, games?: VacationStatus['games']): VacationStatus => ({
     allowanceDays: days(allowanceMs),
     usedDays: days(r.usedMs),
     leftDays: days(Math.max(0, allowanceMs - r.usedMs)),
@@ -118,7 +147,7 @@ export function createVacationService(deps: {
 
   return {
     async status(player: string): Promise<VacationStatus> {
-      return statusOf(current(await deps.store.get(player), deps.clock.now()));
+      return statusOf(await allowanceOf(player), current(await deps.store.get(player), deps.clock.now()));
     },
 
     /** Starts a leave of `days` (default: all that is left of the allowance); 422 beyond the allowance. */
@@ -126,6 +155,7 @@ export function createVacationService(deps: {
       const now = deps.clock.now();
       const stored = await deps.store.get(player);
       const r = current(stored, now);
+      const allowanceMs = await allowanceOf(player);
       if (r.current) throw new AppError(422, 'vacation/already-away', `You are on vacation until ${r.current.until}: end it first (vacation off)`, RULE);
       const left = allowanceMs - r.usedMs;
       const wanted = input.days === undefined ? left : input.days * DAY_MS;
@@ -140,7 +170,7 @@ export function createVacationService(deps: {
       const next: VacationRecord = { year: r.year, usedMs: r.usedMs + wanted, current: { from: now, until }, rev: r.rev + 1 };
       if (!(await deps.store.put(player, next, stored?.rev)))
         throw new AppError(409, 'vacation/conflict', 'Your vacation was changed at the same moment: look at it again', RULE);
-      return statusOf(next, await inEveryGame(player, { away: true, until, commandId: `vacation:${now}` }));
+      return statusOf(allowanceMs, next, await inEveryGame(player, { away: true, until, commandId: `vacation:${now}` }));
     },
 
     /** Ends the leave now; what was left of it goes back to the allowance. */
@@ -153,7 +183,7 @@ export function createVacationService(deps: {
       const next: VacationRecord = { year: r.year, usedMs: Math.max(0, r.usedMs - unused), rev: r.rev + 1 };
       if (!(await deps.store.put(player, next, stored?.rev)))
         throw new AppError(409, 'vacation/conflict', 'Your vacation was changed at the same moment: look at it again', RULE);
-      return statusOf(next, await inEveryGame(player, { away: false, commandId: `vacation-end:${now}` }));
+      return statusOf(await allowanceOf(player), next, await inEveryGame(player, { away: false, commandId: `vacation-end:${now}` }));
     },
   };
 }

@@ -630,6 +630,7 @@ export function formatSettings(
     emailVerification?: { status: string; expiresAt?: string } | null;
     emailOff?: readonly string[];
     remindersOff?: readonly string[];
+    digest?: { hour: number; timeZone: string } | null;
     webhooks: readonly { id: string; url: string; format: string; secretHint?: string; secret?: string; disabled?: { reason: string } }[];
   },
   me: string,
@@ -654,6 +655,9 @@ export function formatSettings(
   const remindersOff = s.remindersOff ?? [];
   lines.push(
     `  reminders: ${remindersOff.length ? `all but ${remindersOff.join(', ')} (settings reminder <level> on)` : 'at 50% and 80% of your move time and when a day is left (settings reminder <level> off)'}`,
+  );
+  lines.push(
+    `  digest:   ${s.digest ? `one mail a day at ${String(s.digest.hour).padStart(2, '0')}:00 ${s.digest.timeZone} listing your games on move, instead of each "your move" mail (settings digest off)` : 'off: a mail for each move (settings digest <hour> [--tz Zone])'}`,
   );
   if (!s.webhooks.length) lines.push('  webhooks: none (add one with  npm run cli -- settings add-webhook <url> --format json|discord|slack)');
   else {

@@ -85,6 +85,8 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   settings remove-webhook <id>        stop posting to that webhook
   settings mail <${NOTICE_KINDS.join('|')}> on|off   which notices are mailed
   settings reminder <${REMINDER_LEVELS.join('|')}> on|off   which reminders are sent (half, 80% of your move time gone, a day left)
+  settings digest <hour> [--tz Zone]  one mail a day at that hour (UTC unless --tz) listing your games on move, instead of each "your move"
+  settings digest off                 back to one mail per move
   verify-email <code>                 confirm your notification email with the code mailed to it
   vacation [on [days] | off]          your yearly leave (30 days unless the server says otherwise):
                                       your clocks stop in every game until it ends or you are back
@@ -107,6 +109,8 @@ interface Ctx {
 
 interface Flags {
   url?: string | undefined;
+  /** settings digest: the time zone of the hour. */
+  tz?: string | undefined;
   options?: string | undefined;
   seat?: string | undefined;
   reserve?: string[] | undefined;
@@ -720,9 +724,18 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
         body = { remindersOff: [...off] };
         break;
       }
+      case 'digest': {
+        // settings digest <hour> [--tz Zone] | off: one mail a day at that hour instead of each "your move".
+        const usage = 'settings digest <hour 0-23> [--tz Europe/Paris] | off   (one mail a day listing your games on move; UTC unless --tz)';
+        if (value === 'off') body = { digest: null };
+        else if (value !== undefined && /^\d{1,2}$/.test(value) && Number(value) <= 23)
+          body = { digest: { hour: Number(value), ...(ctx.flags.tz ? { timeZone: ctx.flags.tz } : {}) } };
+        else throw new UsageError(usage);
+        break;
+      }
       default:
         throw new UsageError(
-          'settings [show] | email <address|none> | add-webhook <url> [--format json|discord|slack] [--secret S] | remove-webhook <id> | mail <kind> on|off | reminder <level> on|off',
+          'settings [show] | email <address|none> | add-webhook <url> [--format json|discord|slack] [--secret S] | remove-webhook <id> | mail <kind> on|off | reminder <level> on|off | digest <hour> [--tz Zone] | off',
         );
     }
     const r = body ? await api.request<Settings>('PUT', '/v1/me/settings', body) : await api.request<Settings>('GET', '/v1/me/settings');
@@ -789,6 +802,7 @@ async function main(argv: string[]): Promise<number> {
         set: { type: 'string' },
         format: { type: 'string' },
         secret: { type: 'string' },
+        tz: { type: 'string' },
         description: { type: 'string' },
         code: { type: 'string' },
         role: { type: 'string' },

@@ -75,7 +75,7 @@ export const createTournamentBody = z.strictObject({
 export const withdrawBody = z.strictObject({ player: playerId.optional(), reason: reason.optional(), commandId: commandId.optional() });
 export const adjudicateBody = z.strictObject({ pairingId: z.string().min(1).max(300), winner: playerId.nullable(), reason, commandId: commandId.optional() });
 export const forfeitBody = z.strictObject({ pairingId: z.string().min(1).max(300), loser: playerId, reason, commandId: commandId.optional() });
-export const tournamentsQuery = z.object({ club: streamId.optional(), status: z.enum(['open', 'running', 'finished']).optional() });
+export const tournamentsQuery = z.object({ club: streamId.optional(), status: z.enum(['open', 'running', 'finished', 'cancelled']).optional() });
 export const ratingsQuery = z.object({ engine: engineId });
 
 // ---------------------------------------------------------------------------------------------
@@ -150,7 +150,8 @@ export const tournamentReply = z.object({
   engine: z.string(),
   format: z.object({ kind: z.enum(['round-robin', 'swiss', 'single-elimination']), cycles: z.number().optional(), rounds: z.number().optional() }),
   rated: z.boolean(),
-  status: z.enum(['open', 'running', 'finished']),
+  status: z.enum(['open', 'running', 'finished', 'cancelled']),
+  cancelled: z.string().optional(),
   maxPlayers: z.number().int().optional(),
   gameOptions: z.record(z.string(), z.unknown()).optional(),
   timeLimitHours: z.number().optional(),
@@ -189,7 +190,7 @@ export const tournamentListReply = z.object({
       name: z.string(),
       engine: z.string(),
       format: z.string(),
-      status: z.enum(['open', 'running', 'finished']),
+      status: z.enum(['open', 'running', 'finished', 'cancelled']),
       players: z.number().int(),
     }),
   ),

@@ -222,6 +222,10 @@ export const settingsReply = z.object({
   ),
   emailOff: z.array(z.enum(NOTICE_KINDS)),
   remindersOff: z.array(z.string()).describe('Reminder levels not sent'),
+  digest: z
+    .object({ hour: z.number().int(), timeZone: z.string() })
+    .nullable()
+    .describe('The daily digest: one mail a day at this hour (in this time zone) instead of each "your move" mail; null: off'),
 });
 
 export const resendReply = settingsReply.extend({ mailed: z.boolean(), error: z.string().optional() });

@@ -1,5 +1,6 @@
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../ports.js';
+import { createTournamentWorld } from '../app/tournament-reactor.js';
 import type { RuntimeContext, RuntimeExtension, Stoppable } from './runtime.js';
 
 /**
@@ -51,9 +52,36 @@ async function gamesDue(ctx: RuntimeContext, now: string): Promise<string[]> {
   return due;
 }
 
-/** Runs every passed deadline once now; answers the games it changed. */
+/**
+ * Open tournaments whose `startsAt` has passed start themselves (StartOnSchedule: started with two
+ * players or more, cancelled with its reason otherwise). The command id is fixed, so a second
+ * sweep, or a director's start in between, changes nothing.
+ */
+async function startScheduledTournaments(ctx: RuntimeContext, now: string): Promise<string[]> {
+  const { tournaments } = createTournamentWorld({
+    client: ctx.client,
+    tableName: ctx.tableName,
+    engines: ctx.deps.engines,
+    clock: ctx.deps.clock,
+    games: ctx.deps.service,
+  });
+  const started: string[] = [];
+  for (const t of await tournaments.list({ status: 'open' })) {
+    if (t.startsAt === undefined || Date.parse(t.startsAt) > Date.parse(now)) continue;
+    try {
+      const r = await tournaments.system(t.tournamentId, { type: 'StartOnSchedule', at: now }, `start-on-schedule:${t.tournamentId}`);
+      started.push(t.tournamentId);
+      ctx.log(`[deadlines] tournament ${t.tournamentId}: ${r.state.status === 'cancelled' ? `cancelled (${r.state.cancelled ?? ''})` : 'started on schedule'}`);
+    } catch (e) {
+      ctx.log(`[deadlines] tournament ${t.tournamentId}: ${(e as Error).message}`);
+    }
+  }
+  return started;
+}
+
+/** Runs every passed deadline once now (games' and tournaments' scheduled starts); answers the games and tournaments it changed. */
 export async function sweepDeadlines(ctx: RuntimeContext, clock: Clock): Promise<string[]> {
-  const changed: string[] = [];
+  const changed: string[] = await startScheduledTournaments(ctx, clock.now());
   for (const gameId of await gamesDue(ctx, clock.now())) {
     try {
       const r = await ctx.deps.service.runDeadlines(gameId);

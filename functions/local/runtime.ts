@@ -47,6 +47,8 @@ export interface RuntimeContext {
    * the base of its links, so the API's verification mail goes the same way as notices.
    */
   readonly provideMail?: (mail: { mailer: Mailer; appUrl: string }) => void;
+  /** An extension with something that runs on the clock (the daily digest) asks POST /local/clock to run it after each move of the clock. */
+  readonly afterClock?: (run: () => Promise<unknown>) => void;
 }
 
 /** Starts one more local service next to the API; returns how to stop it. */
@@ -236,7 +238,12 @@ const escapeHtml = (t: string) => t.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * then runs every deadline that passed, so a reminder or a time-out shows at once. Local only:
  * the deployed API has no such route.
  */
-async function clockEndpoint(body: Buffer, clock: LocalClock, ctx: RuntimeContext | undefined): Promise<APIGatewayProxyStructuredResultV2> {
+async function clockEndpoint(
+  body: Buffer,
+  clock: LocalClock,
+  ctx: RuntimeContext | undefined,
+  after: readonly (() => Promise<unknown>)[],
+): Promise<APIGatewayProxyStructuredResultV2> {
   let hours: unknown;
   try {
     hours = (JSON.parse(body.toString('utf8') || '{}') as { advanceHours?: unknown }).advanceHours;
@@ -248,6 +255,7 @@ async function clockEndpoint(body: Buffer, clock: LocalClock, ctx: RuntimeContex
   }
   const now = clock.advance(hours * 3_600_000);
   const changed = ctx ? await sweepDeadlines(ctx, clock) : [];
+  for (const run of after) await run();
   return json(200, { now, changed });
 }
 
@@ -359,6 +367,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const clock = localClock(opts.clock);
     // Set once the extensions' context exists; the clock route runs deadlines through it.
     const ready: { ctx?: RuntimeContext } = {};
+    const afterClock: (() => Promise<unknown>)[] = [];
     const api = createApi({
       client,
       tableName,
@@ -398,7 +407,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
             send(
               res,
               req.method === 'POST'
-                ? await clockEndpoint(body, clock, ready.ctx)
+                ? await clockEndpoint(body, clock, ready.ctx, afterClock)
                 : json(405, { code: 'http/method-not-allowed', message: 'Use POST /local/clock {"advanceHours": 48}' }),
             );
             return;
@@ -436,7 +445,17 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const port = (server.address() as AddressInfo).port;
     const url = `http://127.0.0.1:${port}`;
 
-    const ctx: RuntimeContext = { client, endpoint, tableName, dataDir, url, deps: api.deps, log, provideMail: (m) => (mail = m) };
+    const ctx: RuntimeContext = {
+      client,
+      endpoint,
+      tableName,
+      dataDir,
+      url,
+      deps: api.deps,
+      log,
+      provideMail: (m) => (mail = m),
+      afterClock: (run) => afterClock.push(run),
+    };
     ready.ctx = ctx;
     for (const ext of opts.extensions ?? defaultExtensions) started.push(await ext(ctx));
 

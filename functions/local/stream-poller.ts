@@ -13,8 +13,9 @@ import {
 import type { Mailer } from '../notify/mailer.js';
 import type { Notifier, RetryPolicy } from '../notify/notifier.js';
 import { InProcessQueue } from '../notify/queue.js';
-import { boardPictureFrom } from '../notify/board-picture.js';
-import { createNotifier, retryPolicyFromEnv } from '../notify/wiring.js';
+import { boardPictureFrom, drawBoard } from '../notify/board-picture.js';
+import { digestSweep } from '../notify/digest-wiring.js';
+import { createNotifier, retryPolicyFromEnv, systemClock } from '../notify/wiring.js';
 import type { WebhookTransport } from '../notify/webhook.js';
 import { ReadModelStore } from '../projections/read-model-store.js';
 import { createTournamentWorld, processTournamentRecords } from '../app/tournament-reactor.js';
@@ -344,10 +345,12 @@ export interface LocalNotificationsOptions {
   readonly allowPrivateWebhooks?: boolean;
   /** Seconds a channel may stay 'sending' before a restarted runtime takes it over (default NOTIFY_LEASE_SECONDS, else 90). */
   readonly leaseSeconds?: number;
+  /** How often the daily digest sweep runs (default every minute; POST /local/clock also runs it). */
+  readonly digestEveryMs?: number;
 }
 
 export async function startLocalNotifications(
-  ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log' | 'provideMail'> & {
+  ctx: Pick<RuntimeContext, 'client' | 'endpoint' | 'tableName' | 'dataDir' | 'log' | 'provideMail' | 'afterClock'> & {
     url?: string;
     deps?: Pick<RuntimeContext['deps'], 'service' | 'engines' | 'clock'>;
   },
@@ -450,6 +453,30 @@ export async function startLocalNotifications(
     stops.push(async () => {
       await poller.stop();
       queue.stop();
+    });
+    // The daily digest: the same sweep as the hourly AWS rule runs (handlers/digest.ts), on a timer and after each move of the clock.
+    const digests = digestSweep({
+      client: ctx.client,
+      tableName: ctx.tableName,
+      mailer: mailer!,
+      clock: opts.clock ?? ctx.deps?.clock ?? systemClock,
+      appUrl: env['APP_URL'] ?? 'http://127.0.0.1',
+      ...(ctx.deps ? { boardPicture: drawBoard(ctx.deps.service, (msg, data) => ctx.log(`[digest] ${msg} ${JSON.stringify(data)}`)) } : {}),
+      log: ctx.log,
+    });
+    let digesting: Promise<unknown> = Promise.resolve();
+    const runDigests = () =>
+      (digesting = digesting.then(() =>
+        digests().then(
+          (sent) => sent.forEach((d) => ctx.log(`[digest] ${d.player}: ${d.games} game(s) for ${d.day}`)),
+          (e: unknown) => ctx.log(`[digest] sweep failed: ${(e as Error).message}`),
+        ),
+      ));
+    const digestTimer = setInterval(() => void runDigests(), opts.digestEveryMs ?? 60_000);
+    ctx.afterClock?.(runDigests);
+    stops.push(async () => {
+      clearInterval(digestTimer);
+      await digesting;
     });
     if (mailSink) ctx.log(`Mail sink:      smtp://127.0.0.1:${mailSink.port}, messages saved as .eml in ${mailSink.dir} (listed at <API>/local/mail)`);
     ctx.log('Stream:         projector and notifier follow the table stream (inbox, lobby, "your turn" mail and webhooks)');

@@ -108,7 +108,8 @@ function channelsOf(s: NotificationSettings | undefined, kind: Notice['kind'], n
   // An unverified address stays a channel so the skipped notice is recorded where its owner looks.
   // A kind of notice the player turned off for mail (settings, or a mail's unsubscribe link) is not mailed.
   return [
-    ...(s.email && !(s.emailOff ?? []).includes(kind)
+    // With the daily digest on (digest.ts), "your move" is in that one mail a day instead.
+    ...(s.email && !(s.emailOff ?? []).includes(kind) && !(kind === 'turn' && s.digest)
       ? [{ id: 'email' as const, kind: 'email' as const, to: s.email, verified: s.emailVerifiedAt !== undefined }]
       : []),
     // A switched-off webhook gets nothing until its owner switches it on again.

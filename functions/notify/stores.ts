@@ -3,6 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, typ
 import type { NotificationSettings, SettingsStore } from '../ports.js';
 import { notifyJobSchema, type NoticeKind, type NotifyJob } from './decide.js';
 import { newUnsubscribeKey } from './unsubscribe.js';
+import type { DigestBook, DigestSetting, DigestSubscriber } from './digest.js';
 import { documentClient, isConditionFailure } from '../projections/read-model-store.js';
 
 /** Notification dedupe records and delivery logs expire after this long (TTL attribute `expiresAt`). */
@@ -22,7 +23,7 @@ export class DynamoSettingsStore implements SettingsStore {
   async get(player: string): Promise<NotificationSettings | undefined> {
     const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: this.key(player), ConsistentRead: true }));
     if (!r.Item) return undefined;
-    const { email, webhooks, emailVerifiedAt, emailVerification, verificationMailedAt, emailOff, remindersOff, unsubscribeKey } =
+    const { email, webhooks, emailVerifiedAt, emailVerification, verificationMailedAt, emailOff, remindersOff, unsubscribeKey, digest } =
       r.Item as NotificationSettings & {
         webhooks?: NotificationSettings['webhooks'];
       };
@@ -31,6 +32,7 @@ export class DynamoSettingsStore implements SettingsStore {
       ...(emailOff?.length ? { emailOff: [...emailOff] } : {}),
       ...(remindersOff?.length ? { remindersOff: [...remindersOff] } : {}),
       ...(unsubscribeKey ? { unsubscribeKey } : {}),
+      ...(digest ? { digest: { hour: digest.hour, ...(digest.timeZone ? { timeZone: digest.timeZone } : {}) } } : {}),
       ...(email && emailVerifiedAt ? { emailVerifiedAt } : {}),
       ...(email && emailVerification ? { emailVerification: { tokenHash: emailVerification.tokenHash, expiresAt: emailVerification.expiresAt } } : {}),
       ...(verificationMailedAt ? { verificationMailedAt } : {}),
@@ -38,7 +40,7 @@ export class DynamoSettingsStore implements SettingsStore {
     };
   }
   async put(player: string, settings: NotificationSettings): Promise<void> {
-    const { email, emailVerifiedAt, emailVerification, verificationMailedAt, webhooks, emailOff, remindersOff, unsubscribeKey } = settings;
+    const { email, emailVerifiedAt, emailVerification, verificationMailedAt, webhooks, emailOff, remindersOff, unsubscribeKey, digest } = settings;
     await this.doc.send(
       new PutCommand({
         TableName: this.tableName,
@@ -53,10 +55,16 @@ export class DynamoSettingsStore implements SettingsStore {
           ...(emailOff?.length ? { emailOff } : {}),
           ...(remindersOff?.length ? { remindersOff } : {}),
           ...(unsubscribeKey ? { unsubscribeKey } : {}),
+          ...(digest ? { digest } : {}),
           webhooks,
         },
       }),
     );
+    // The digest sweep finds its subscribers in one partition (DynamoDigestBook), not by scanning settings.
+    await (digest ? this.digests.subscribe(player, digest) : this.digests.unsubscribe(player));
+  }
+  private get digests() {
+    return new DynamoDigestBook(this.doc, this.tableName);
   }
   /** Switches a webhook off (410 Gone, or failing past the retry schedule); false if it is gone or off already. */
   async disableWebhook(player: string, id: string, reason: string, nowIso: string): Promise<boolean> {
@@ -147,6 +155,88 @@ export class DynamoSettingsStore implements SettingsStore {
     } catch (e) {
       if (isConditionFailure(e)) return false;
       throw e;
+    }
+  }
+}
+
+/**
+ * DIGESTS/PLAYER#<p>: who has the daily digest on, at which hour and zone, and the last day
+ * theirs went out (`lastDay`, the player's local YYYY-MM-DD). Claiming a day is one conditional
+ * write, so two sweeps never both send it.
+ */
+export class DynamoDigestBook implements DigestBook {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+  static of(client: DynamoDBClient, tableName: string): DynamoDigestBook {
+    return new DynamoDigestBook(documentClient(client), tableName);
+  }
+  private key = (player: string) => ({ pk: 'DIGESTS', sk: `PLAYER#${player}` });
+  async subscribe(player: string, setting: DigestSetting): Promise<void> {
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: this.key(player),
+        UpdateExpression: 'SET #t = :type, player = :p, setting = :s',
+        ExpressionAttributeNames: { '#t': 'type' },
+        ExpressionAttributeValues: { ':type': 'digest', ':p': player, ':s': setting },
+      }),
+    );
+  }
+  async unsubscribe(player: string): Promise<void> {
+    await this.doc.send(new DeleteCommand({ TableName: this.tableName, Key: this.key(player) }));
+  }
+  async subscribers(): Promise<DigestSubscriber[]> {
+    const out: DigestSubscriber[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': 'DIGESTS' },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const i of r.Items ?? []) {
+        const { player, setting, lastDay } = i as { player: string; setting: DigestSetting; lastDay?: string };
+        out.push({ player, setting, ...(lastDay ? { lastDay } : {}) });
+      }
+      start = r.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+  async claim(player: string, day: string, nowIso: string): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(player),
+          UpdateExpression: 'SET lastDay = :d, sentAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastDay) OR lastDay < :d)',
+          ExpressionAttributeValues: { ':d': day, ':now': nowIso },
+        }),
+      );
+      return true;
+    } catch (e) {
+      if (isConditionFailure(e)) return false;
+      throw e;
+    }
+  }
+  async release(player: string, day: string, previous: string | undefined): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(player),
+          UpdateExpression: previous ? 'SET lastDay = :prev' : 'REMOVE lastDay',
+          ConditionExpression: 'lastDay = :d',
+          ExpressionAttributeValues: { ':d': day, ...(previous ? { ':prev': previous } : {}) },
+        }),
+      );
+    } catch (e) {
+      if (!isConditionFailure(e)) throw e;
     }
   }
 }

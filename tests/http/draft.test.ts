@@ -450,7 +450,8 @@ describe('sealed order drafts over HTTP', () => {
     const gameId = await commitmentGame({ maxTurns: 2 });
     let seals = 0;
     let draftedSteps = 0;
-    const sealedWith: Command[][] = [];
+    /** Every SealOrder sent, as the log must hold it: drafted ones with their steps, a tied Initiative's re-roll seal bare. */
+    const sealsSent: Command[] = [];
     for (let moves = 0; ; moves++) {
       expect(moves, 'the game did not end').toBeLessThan(400);
       const v = (await view(gameId, 'us')).body;
@@ -480,7 +481,7 @@ describe('sealed order drafts over HTTP', () => {
         expect(r.status, JSON.stringify(r.body)).toBe(200);
         seals++;
         draftedSteps += steps.length;
-        sealedWith.push(steps);
+        sealsSent.push({ type: 'SealOrder', steps });
         continue;
       }
       const c =
@@ -490,6 +491,7 @@ describe('sealed order drafts over HTTP', () => {
         legal[0]!;
       const r = await command(gameId, seat, { command: c, expectedVersion: v.summary.version });
       expect(r.status, `${JSON.stringify(c)} → ${JSON.stringify(r.body)}`).toBe(200);
+      if (c.type === 'SealOrder') sealsSent.push(c);
     }
     // Two turns, each with a commitment and a declaration seal per seat (fewer if the game ended early).
     expect(seals).toBeGreaterThanOrEqual(4);
@@ -507,7 +509,7 @@ describe('sealed order drafts over HTTP', () => {
     const sealCommands = events
       .filter((e) => e.type === 'Game.CommandAccepted' && (e.data as { command: Command }).command.type === 'SealOrder')
       .map((e) => (e.data as { command: Command }).command);
-    expect(sealCommands).toEqual(sealedWith.map((steps) => ({ type: 'SealOrder', steps })));
+    expect(sealCommands).toEqual(sealsSent);
     expect(events.filter((e) => e.type === 'CommitmentRevealed').length).toBeGreaterThanOrEqual(1);
     // A seal whose draft were changed after the fact no longer verifies.
     const i = events.findIndex((e) => e.type === 'Game.CommandAccepted' && ((e.data as { command: Command }).command.steps as unknown[] | undefined)?.length);

@@ -91,7 +91,7 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'countQueries' },
   );
-  const deps = { dynamo: { client: routeClient, tableName } } as unknown as ApiDeps;
+  const deps = { dynamo: { client: routeClient, tableName }, clock: { now: () => AT(200) } } as unknown as ApiDeps;
   router = createRouter([inboxRoutes], deps, { authenticate: (e) => e.headers['x-player'] ?? 'nobody', logError: () => {} });
 
   // Alice: 120 games against 10 opponents. Every 4th waits for her (some with equal
@@ -304,7 +304,7 @@ describe('terminal client', () => {
   let url: string;
   let home: string;
   beforeAll(async () => {
-    const cliRouter = createRouter([inboxRoutes], { dynamo: { client, tableName } } as unknown as ApiDeps, {
+    const cliRouter = createRouter([inboxRoutes], { dynamo: { client, tableName }, clock: { now: () => AT(200) } } as unknown as ApiDeps, {
       authenticate: (e) => (e.headers['authorization'] ?? '').replace(/^Bearer /, ''),
       logError: () => {},
     });

@@ -66,6 +66,7 @@ describe('cdk-nag AwsSolutions checks', () => {
         'AwsSolutions-IAM5 on /Fieldpost/SchedulerHandler/Role/DefaultPolicy/Resource',
         'AwsSolutions-IAM5 on /Fieldpost/SchedulerHandler/Role/DefaultPolicy/Resource',
         'AwsSolutions-L1 on /Fieldpost/DeadlineHandler/Function/Resource',
+        'AwsSolutions-L1 on /Fieldpost/DigestHandler/Function/Resource',
         'AwsSolutions-L1 on /Fieldpost/SchedulerHandler/Function/Resource',
         'AwsSolutions-SQS3 on /Fieldpost/Deadlines/DeadLetterQueue/Resource',
         'AwsSolutions-L1 on /Fieldpost/ApiHandler/Function/Resource',

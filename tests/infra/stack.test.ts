@@ -63,11 +63,11 @@ describe('the event table', () => {
 });
 
 describe('the handler functions', () => {
-  it('are exactly the seven handlers (api, projector, notifier, picture, deadline, scheduler, tournaments) and the web deployment handler: no other function hides in the stack', () => {
+  it('are exactly the eight handlers (api, projector, notifier, picture, deadline, scheduler, tournaments, digest) and the web deployment handler: no other function hides in the stack', () => {
     const ids = Object.keys(resourcesOf(template, 'AWS::Lambda::Function'));
     const handlers = Object.values(stack.functions).map((h) => id(h.fn));
     expect(ids.filter((i) => !handlers.includes(i))).toEqual([expect.stringMatching(/^CustomCDKBucketDeployment[0-9A-F]{32}/)]);
-    expect(handlers).toHaveLength(7);
+    expect(handlers).toHaveLength(8);
   });
 
   it.each(Object.entries(fnId))('%s runs Node 22 on arm64 with the shared environment and JSON logs', (_name, logicalId) => {
@@ -438,7 +438,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(12);
+    expect(alarms).toHaveLength(13);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);

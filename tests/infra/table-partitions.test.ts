@@ -64,6 +64,25 @@ describe('table access by partition', () => {
     expect(canDo(ss, 'GetItem', 'PLAYER#alice')).toBe(false);
   });
 
+  it('the digest reaches its subscribers, settings and delivery logs, and inboxes: not a game partition', () => {
+    const ss = tableStatements('digest');
+    for (const [action, pk] of [
+      ['Query', 'DIGESTS'],
+      ['UpdateItem', 'DIGESTS'],
+      ['GetItem', 'PLAYER#bob'],
+      ['PutItem', 'PLAYER#bob'],
+      ['Query', 'INBOX#bob'],
+    ] as const)
+      expect(canDo(ss, action, pk), `${action} ${pk}`).toBe(true);
+    for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(false);
+    for (const [action, pk] of [
+      ['PutItem', 'INBOX#bob'],
+      ['DeleteItem', 'DIGESTS'],
+      ['GetItem', 'SUMMARY#g1'],
+    ] as const)
+      expect(canDo(ss, action, pk), `${action} ${pk}`).toBe(false);
+  });
+
   it('the notifier reaches settings, delivery logs, its ledger and summaries: not a game partition', () => {
     const ss = tableStatements('notifier');
     expect(ss.length).toBeGreaterThan(0);

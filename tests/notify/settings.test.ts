@@ -113,6 +113,7 @@ describe('notification settings', () => {
       webhooks: [{ id: 'wh_0123456789abcdef', url: 'https://discord.com/api/webhooks/1234…/toke…', format: 'discord', secretHint: '…WXYZ' }],
       emailOff: [],
       remindersOff: [],
+      digest: null,
     });
     expect(JSON.stringify(shown)).not.toContain('secret-0123456789');
     expect(JSON.stringify(shown)).not.toContain('tokentokentoken');

@@ -40,7 +40,7 @@ export function expectRefused(state: TournamentState, command: unknown, actor: A
   if (!r.ok) expect(r.error.code).toBe(code);
 }
 
-export const created = (format: Format, extra: { maxPlayers?: number; rated?: boolean } = {}): TournamentEvent => ({
+export const created = (format: Format, extra: { maxPlayers?: number; rated?: boolean; startsAt?: string } = {}): TournamentEvent => ({
   type: 'TournamentCreated',
   tournamentId: 't1',
   clubId: 'c1',

@@ -78,6 +78,35 @@ describe('creating and entering', () => {
     expect([...state.players.keys()]).toEqual(['A', 'B', 'D']);
   });
 
+  describe('startsAt: the scheduled start', () => {
+    const at = '2026-12-01T18:00:00.000Z';
+    const scheduled = (...players: string[]) => given(created(rr, { startsAt: at }), ...players.map((p) => joined(p)));
+    const onSchedule = (now: string) => ({ type: 'StartOnSchedule', at: now }) as const;
+
+    it('starts itself at that time, as a director would have started it', () => {
+      const byDirector = run(scheduled('A', 'B', 'C'), { type: 'StartTournament' }, director()).events;
+      expect(run(scheduled('A', 'B', 'C'), onSchedule(at), SYSTEM).events).toEqual(byDirector);
+      expect(run(scheduled('A', 'B'), onSchedule('2026-12-02T00:00:00.000Z'), SYSTEM).state.status).toBe('running');
+    });
+
+    it('not before its time, not without a startsAt, never by a user, not twice', () => {
+      expectRefused(scheduled('A', 'B'), onSchedule('2026-12-01T17:59:59.000Z'), SYSTEM, E.notYet);
+      expectRefused(fourJoined(), onSchedule(at), SYSTEM, E.notYet);
+      expectRefused(scheduled('A', 'B'), onSchedule(at), director(), E.systemOnly);
+      const started = run(scheduled('A', 'B'), { type: 'StartTournament' }, director()).state;
+      expectRefused(started, onSchedule(at), SYSTEM, E.notOpen);
+    });
+
+    it('with fewer than two players it is cancelled, with its reason, and takes no more commands', () => {
+      const { events, state } = run(scheduled('A'), onSchedule(at), SYSTEM);
+      expect(events).toEqual([{ type: 'TournamentCancelled', reason: 'too few players at the scheduled start (1; a tournament needs 2)' }]);
+      expect(state.status).toBe('cancelled');
+      expectRefused(state, { type: 'JoinTournament', player: 'B', rating: 1500 }, member('B'), E.cancelled);
+      expectRefused(state, { type: 'StartTournament' }, director(), E.cancelled);
+      expect(run(scheduled(), onSchedule(at), SYSTEM).state.status).toBe('cancelled');
+    });
+  });
+
   it('a director starts it: seeds by rating, round one paired, a game wanted for each pairing', () => {
     expectRefused(fourJoined(), { type: 'StartTournament' }, member('A'), E.notDirector);
     expectRefused(given(created(rr), joined('A')), { type: 'StartTournament' }, director(), E.tooFewPlayers);

@@ -1404,7 +1404,7 @@ export interface components {
                 engine: string;
                 format: string;
                 /** @enum {string} */
-                status: "open" | "running" | "finished";
+                status: "open" | "running" | "finished" | "cancelled";
                 players: number;
             }[];
         };
@@ -1421,7 +1421,8 @@ export interface components {
             };
             rated: boolean;
             /** @enum {string} */
-            status: "open" | "running" | "finished";
+            status: "open" | "running" | "finished" | "cancelled";
+            cancelled?: string;
             maxPlayers?: number;
             gameOptions?: {
                 [key: string]: unknown;
@@ -5828,7 +5829,7 @@ export interface operations {
         parameters: {
             query?: {
                 club?: string;
-                status?: "open" | "running" | "finished";
+                status?: "open" | "running" | "finished" | "cancelled";
             };
             header?: never;
             path?: never;

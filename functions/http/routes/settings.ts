@@ -14,6 +14,7 @@ import {
   VERIFY_RULE,
 } from '../../notify/email-verification.js';
 import { NOTICE_KINDS } from '../../notify/decide.js';
+import { isTimeZone } from '../../notify/digest.js';
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../notify/notifier.js';
 import { REMINDER_LEVELS } from '../../../domain/kernel/index.js';
 import { mailerFromEnv, type Mailer } from '../../notify/mailer.js';
@@ -57,6 +58,11 @@ export const settingsBody = z.strictObject({
   emailOff: z.array(z.enum(NOTICE_KINDS)).max(NOTICE_KINDS.length).optional(),
   /** Reminder levels not to send at all, by mail or webhook (the complete list); left out keeps it. */
   remindersOff: z.array(z.enum(REMINDER_LEVELS)).max(REMINDER_LEVELS.length).optional(),
+  /** The daily digest at `hour` (0-23) in `timeZone` (an IANA name, UTC by default); null turns it off; left out keeps it. */
+  digest: z
+    .strictObject({ hour: z.number().int().min(0).max(23), timeZone: z.string().min(1).max(64).optional() })
+    .nullable()
+    .optional(),
 });
 
 /** What the API shows of a webhook: never the secret (but once, `fresh`), and the URL masked (chat URLs hold tokens). */
@@ -76,6 +82,7 @@ export const publicSettings = (s: NotificationSettings | undefined, nowIso?: str
   webhooks: (s?.webhooks ?? []).map((w) => publicWebhook(w, fresh.has(w.id))),
   emailOff: [...(s?.emailOff ?? [])],
   remindersOff: [...(s?.remindersOff ?? [])],
+  digest: s?.digest ? { hour: s.digest.hour, timeZone: s.digest.timeZone ?? 'UTC' } : null,
 });
 
 /**
@@ -141,7 +148,11 @@ export function mergeSettings(
   }
   const emailOff = body.emailOff === undefined ? current?.emailOff : [...new Set(body.emailOff)];
   const remindersOff = body.remindersOff === undefined ? current?.remindersOff : [...new Set(body.remindersOff)];
+  if (body.digest?.timeZone !== undefined && !isTimeZone(body.digest.timeZone))
+    throw new AppError(400, 'settings/bad-time-zone', `digest.timeZone: ${body.digest.timeZone} is not a time zone name (e.g. "Europe/Paris", "UTC")`, RULE);
+  const digest = body.digest === undefined ? current?.digest : (body.digest ?? undefined);
   return {
+    ...(digest ? { digest } : {}),
     ...(email ? { email } : {}),
     webhooks,
     ...(emailOff?.length ? { emailOff } : {}),

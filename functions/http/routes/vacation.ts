@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createVacationService, DynamoVacationStore } from '../../app/vacation.js';
+import { clubVacationDays, createVacationService, DynamoVacationStore } from '../../app/vacation.js';
 import { ReadModelStore } from '../../projections/read-model-store.js';
 import { errors } from '../responses.js';
 import { defineRoute, type RouteModule } from '../types.js';
@@ -8,7 +8,8 @@ import { defineRoute, type RouteModule } from '../types.js';
  * GET /v1/me/vacation: the allowance, what is used and the leave under way.
  * PUT /v1/me/vacation {"away": true, "days"?: n}: start a leave (all that is left by default);
  * {"away": false}: come back. Beyond the allowance: 422 vacation/over-allowance.
- * VACATION_DAYS sets the yearly allowance (30 by default).
+ * VACATION_DAYS sets the yearly allowance (30 by default); a member of clubs gets the most
+ * generous of that and their clubs' vacationDaysPerYear.
  */
 export const vacationBody = z.union([
   z.strictObject({ away: z.literal(true), days: z.number().gt(0).max(366).optional() }),
@@ -33,6 +34,7 @@ export const vacationRoutes: RouteModule = (deps) => {
     games: deps.service,
     inbox: new ReadModelStore(deps.dynamo.client, deps.dynamo.tableName),
     clock: deps.clock,
+    clubDays: clubVacationDays(deps.dynamo.client, deps.dynamo.tableName),
     ...(Number.isFinite(allowance) && allowance > 0 ? { allowanceDays: allowance } : {}),
   });
   return [

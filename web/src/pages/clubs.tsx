@@ -25,13 +25,15 @@ interface TournamentItem {
   readonly name: string;
   readonly engine: string;
   readonly format: string;
-  readonly status: 'open' | 'running' | 'finished';
+  readonly status: 'open' | 'running' | 'finished' | 'cancelled';
   readonly players: number;
 }
 interface Tournament {
   readonly tournamentId: string;
   readonly name: string;
   readonly status: TournamentItem['status'];
+  /** Why a tournament was cancelled (too few players when it was due to start). */
+  readonly cancelled?: string;
   readonly format: { readonly kind: string };
   readonly players: readonly { player: string; rating: number; withdrawn?: unknown }[];
   readonly rounds: readonly {
@@ -92,13 +94,14 @@ function TournamentDetail({ id, player, onChanged }: { id: string; player: strin
   const entered = t.players.some((p) => p.player === player && !p.withdrawn);
   return (
     <div class="tournament" id={`tournament-${t.tournamentId}`}>
+      {t.status === 'cancelled' && <p role="status">Cancelled: {t.cancelled}</p>}
       <p>
         {t.status === 'open' && !entered && (
           <button type="button" onClick={() => void act('join')}>
             Enter {t.name}
           </button>
         )}{' '}
-        {t.status !== 'finished' && entered && (
+        {(t.status === 'open' || t.status === 'running') && entered && (
           <button type="button" onClick={() => void act('withdraw')}>
             Withdraw
           </button>

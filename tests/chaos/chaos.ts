@@ -1,0 +1,54 @@
+import '../../functions/quiet-sdk.js';
+import { parseArgs } from 'node:util';
+import { createRegistry } from '../../domain/kernel/index.js';
+import { startLocalRuntime } from '../../functions/local/runtime.js';
+import { notificationsExtension } from '../../functions/local/stream-poller.js';
+import { diceRace } from '../fixtures/dice-race.js';
+import { runChaos } from './core.js';
+
+/**
+ * `npm run chaos [-- --seed N --commands N --concurrency N --rate R --seconds S --json]`: random legal
+ * games on a throwaway local runtime (DynamoDB Local in memory) with DynamoDB faults injected at the
+ * store's port; see core.ts and the README's "Chaos run". Exits 1 when a check fails.
+ */
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '1' },
+    commands: { type: 'string', default: '2000' },
+    concurrency: { type: 'string', default: '16' },
+    rate: { type: 'string', default: '0.05' },
+    seconds: { type: 'string', default: '900' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const num = (name: string, v: string, min: number, max: number): number => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || n > max) {
+    console.error(`--${name} must be a number from ${min} to ${max}, not ${v}`);
+    process.exit(2);
+  }
+  return n;
+};
+const seed = num('seed', values.seed, 0, 2 ** 32 - 1);
+const commands = num('commands', values.commands, 1, 1_000_000);
+const concurrency = num('concurrency', values.concurrency, 1, 256);
+const faultRate = num('rate', values.rate, 0, 0.9);
+const timeLimitMs = num('seconds', values.seconds, 1, 86_400) * 1000;
+
+const engines = createRegistry([diceRace]);
+const runtime = await startLocalRuntime({ memory: true, engines, extensions: [notificationsExtension], log: () => {} });
+try {
+  const log = values.json ? () => {} : (line: string) => console.log(line);
+  log(`chaos: seed ${seed}, ${commands} commands, ${concurrency} games at once, fault rate ${faultRate}`);
+  const report = await runChaos({ runtime, engines, engine: diceRace.id, seed, commands, concurrency, faultRate, timeLimitMs, catchUpLimitMs: 30_000 });
+  log(
+    `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.seconds.toFixed(1)} s`,
+  );
+  for (const p of [...report.problems, ...report.unverifiedLogs]) console.error(`problem: ${p}`);
+  const s = report.summary;
+  const failed = s.lost > 0 || s.duplicated > 0 || s.unexpected5xx > 0 || report.problems.length > 0 || report.unverifiedLogs.length > 0;
+  console.log(values.json ? JSON.stringify(s) : JSON.stringify(s, null, 2));
+  process.exitCode = failed ? 1 : 0;
+} finally {
+  await runtime.stop();
+}

@@ -1,0 +1,312 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { verifyLog, type EngineRegistry, type EventEnvelope } from '../../domain/kernel/index.js';
+import type { LocalRuntime } from '../../functions/local/runtime.js';
+import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { rebuildGame } from '../../functions/projections/rebuild.js';
+import { documentClient } from '../../functions/projections/read-model-store.js';
+
+/**
+ * The chaos run's core (issue 18 "Faults survived"), shared by `npm run chaos` (tests/chaos/chaos.ts)
+ * and the small seeded run in npm test (tests/chaos/chaos.test.ts): many random legal games played
+ * concurrently over HTTP against a local runtime on DynamoDB Local, while DynamoDB faults are
+ * injected at the store's port at a seeded rate; clients resend on 503 with the same commandId.
+ * At the end every game is checked against its log.
+ */
+
+/** The DynamoDB faults injected, each thrown where the SDK client's retry loop sees it. */
+export const FAULT_KINDS = [
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'InternalServerError',
+  'TransactionConflictException',
+  'TimeoutError',
+  'ECONNRESET',
+  'lost-reply',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** A small seeded generator (mulberry32): the same seed plays the same choices. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function faultError(kind: Exclude<FaultKind, 'lost-reply'>): Error {
+  switch (kind) {
+    case 'ProvisionedThroughputExceededException':
+    case 'ThrottlingException':
+      return Object.assign(new Error('Rate of requests exceeds the allowed throughput'), { name: kind, $fault: 'client', $metadata: { httpStatusCode: 400 } });
+    case 'InternalServerError':
+      return Object.assign(new Error('Internal server error'), { name: kind, $fault: 'server', $metadata: { httpStatusCode: 500 } });
+    case 'TransactionConflictException':
+      return Object.assign(new Error('Transaction is ongoing for the item'), { name: kind, $fault: 'client', $metadata: { httpStatusCode: 400 } });
+    case 'TimeoutError':
+      return Object.assign(new Error('Connection timed out'), { name: kind, code: 'ETIMEDOUT', $metadata: {} });
+    case 'ECONNRESET':
+      return Object.assign(new Error('socket hang up'), { name: 'Error', code: 'ECONNRESET', $metadata: {} });
+  }
+}
+
+const WRITES = /Put|Update|Delete|TransactWrite|BatchWrite/;
+
+/**
+ * Injects faults into every call the client makes, at `rate` (0..1), kinds drawn from `random`.
+ * A lost reply happens only on writes: the write reaches DynamoDB, its reply is dropped.
+ * Returns the counts by kind and a switch to stop injecting (for the end checks).
+ */
+export function injectFaults(client: DynamoDBClient, rate: number, random: () => number): { counts: Record<FaultKind, number>; stop(): void } {
+  const counts = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+  let on = true;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!on || random() >= rate) return next(args);
+      const command = context.commandName ?? '';
+      const kind = FAULT_KINDS[Math.floor(random() * FAULT_KINDS.length)]!;
+      if (kind === 'lost-reply') {
+        if (!WRITES.test(command)) return next(args);
+        await next(args);
+        counts[kind]++;
+        throw faultError('ECONNRESET');
+      }
+      counts[kind]++;
+      throw faultError(kind);
+    },
+    { step: 'deserialize', name: 'chaosFaults' },
+  );
+  return { counts, stop: () => (on = false) };
+}
+
+export interface ChaosOptions {
+  readonly runtime: LocalRuntime;
+  readonly engines: EngineRegistry;
+  /** The engine every game plays (its legal commands come from GET /v1/games/{id}). */
+  readonly engine: string;
+  readonly seed: number;
+  /** Stop starting new commands once this many game commands were sent. */
+  readonly commands: number;
+  /** Games played at once. */
+  readonly concurrency: number;
+  /** Fraction of DynamoDB calls that fail (0..1). */
+  readonly faultRate: number;
+  /** Wall-clock bound in ms: no new command starts after it. */
+  readonly timeLimitMs: number;
+  /** How long a client waits before resending after a 503 (ms); the reply's Retry-After is checked, not waited in full. */
+  readonly resendDelayMs?: number;
+  /**
+   * The runtime runs the stream consumer (projector): after the load, wait (at most this many ms)
+   * until every game's summary and inbox items equal a rebuild from its events, and report how long that took.
+   */
+  readonly catchUpLimitMs?: number;
+}
+
+/** The issue's keys exactly; a key not measured yet is null. */
+export interface ChaosSummary {
+  commands: number;
+  acknowledged: number;
+  lost: number;
+  duplicated: number;
+  unexpected5xx: number;
+  noticesDeliveredOnce: boolean | null;
+  catchUpSeconds: number | null;
+  faultsInjected: Record<FaultKind, number>;
+}
+
+/** What the end checks found besides the summary (for the test and the human reader). */
+export interface ChaosReport {
+  summary: ChaosSummary;
+  games: number;
+  gamesEnded: number;
+  /** Ended games whose whole log was checked with verifyLog (hash chain, seed, every draw, replay). */
+  logsVerified: number;
+  resends: number;
+  unverifiedLogs: string[];
+  problems: string[];
+  seconds: number;
+}
+
+interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
+  const started = Date.now();
+  const random = seededRandom(opts.seed);
+  const faults = injectFaults(opts.runtime.client, opts.faultRate, seededRandom(opts.seed ^ 0x9e3779b9));
+  const problems: string[] = [];
+  const unexpected: string[] = [];
+  let sent = 0;
+  let resends = 0;
+  let commandCounter = 0;
+  /** Every acknowledged (200) game command, by game. */
+  const acked = new Map<string, Set<string>>();
+  const tokens = new Map<string, string>();
+  const token = (player: string) => {
+    let t = tokens.get(player);
+    if (!t) tokens.set(player, (t = opts.runtime.issueToken(player)));
+    return t;
+  };
+  const call = async (method: string, path: string, player: string, body?: unknown): Promise<Reply> => {
+    const res = await fetch(`${opts.runtime.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token(player)}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    const reply = { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    if (reply.status >= 500 && !(reply.status === 503 && reply.body?.code === 'store/unavailable' && Number(res.headers.get('retry-after')) > 0))
+      unexpected.push(`${method} ${path}: ${reply.status} ${text.slice(0, 200)}`);
+    return reply;
+  };
+  /** A client that resends on 503 with the same body (so the same commandId), as the CLI and web client do. */
+  const send = async (method: string, path: string, player: string, body?: unknown): Promise<Reply> => {
+    for (let attempt = 0; ; attempt++) {
+      const r = await call(method, path, player, body);
+      if (r.status !== 503 || attempt >= 50) return r;
+      resends++;
+      await new Promise((done) => setTimeout(done, opts.resendDelayMs ?? 20));
+    }
+  };
+  const within = () => sent < opts.commands && Date.now() - started < opts.timeLimitMs;
+
+  const games: string[] = [];
+  let gamesEnded = 0;
+  const playOne = async (n: number): Promise<void> => {
+    const [a, b] = [`chaos${n}a`, `chaos${n}b`];
+    const created = await send('POST', '/v1/games', a, { engine: opts.engine, seat: 'p1', commandId: `create-${opts.seed}-${n}` });
+    if (created.status !== 201 && created.status !== 200) return void problems.push(`create ${n}: ${created.status} ${JSON.stringify(created.body)}`);
+    const gameId = created.body.gameId as string;
+    games.push(gameId);
+    acked.set(gameId, new Set());
+    const joined = await send('POST', `/v1/games/${gameId}/join`, b, { commandId: `join-${opts.seed}-${n}` });
+    if (joined.status !== 200) return void problems.push(`join ${gameId}: ${joined.status} ${JSON.stringify(joined.body)}`);
+    const players = new Map<string, string>((joined.body.seats as { id: string; player: string }[]).map((s) => [s.id, s.player]));
+    while (within()) {
+      const v = await send('GET', `/v1/games/${gameId}`, a);
+      if (v.status !== 200) return void problems.push(`view ${gameId}: ${v.status}`);
+      if (v.body.summary.status === 'ended') return void gamesEnded++;
+      const seat = v.body.pending[0]?.seat as string | undefined;
+      const mover = seat && players.get(seat);
+      if (!mover) return void problems.push(`${gameId}: not ended and nobody to move`);
+      const me = await send('GET', `/v1/games/${gameId}`, mover);
+      const legal = (me.body?.legalCommands ?? []) as unknown[];
+      if (legal.length === 0) return void problems.push(`${gameId}: seat ${seat} to move has no legal command`);
+      const command = legal[Math.floor(random() * legal.length)];
+      const commandId = `cmd-${opts.seed}-${++commandCounter}`;
+      sent++;
+      const r = await send('POST', `/v1/games/${gameId}/commands`, mover, { commandId, command, expectedVersion: me.body.summary.version });
+      if (r.status === 200) acked.get(gameId)!.add(commandId);
+      else if (r.status !== 503) problems.push(`${gameId}: listed command ${JSON.stringify(command)} refused ${r.status} ${JSON.stringify(r.body)}`);
+    }
+  };
+  let next = 0;
+  const worker = async () => {
+    while (within()) await playOne(next++);
+  };
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  faults.stop();
+  const loadEnded = Date.now();
+
+  // End checks, with no faults: each acknowledged command once in its game's log, no commandId twice, each log verifies.
+  let lost = 0;
+  let duplicated = 0;
+  let logsVerified = 0;
+  const unverifiedLogs: string[] = [];
+  for (const gameId of games) {
+    const events = await readLog(opts.runtime, gameId);
+    const runs = new Map<string, number>();
+    let previous: string | undefined;
+    for (const e of events) {
+      if (e.commandId !== previous) runs.set(e.commandId, (runs.get(e.commandId) ?? 0) + 1);
+      previous = e.commandId;
+    }
+    for (const id of acked.get(gameId) ?? []) if (!runs.has(id)) lost++;
+    for (const n of runs.values()) if (n > 1) duplicated += n - 1;
+    // A log verifies once its game has ended (the seed is revealed then); games cut off by the bound are checked for loss and duplicates only.
+    if (events.at(-1)?.type !== 'Game.Ended') continue;
+    logsVerified++;
+    const report = verifyLog(events, (id) => opts.engines.get(id));
+    if (!report.ok) unverifiedLogs.push(`${gameId}: ${report.problems.join('; ')}`);
+  }
+  problems.push(...unexpected);
+  let catchUpSeconds: number | null = null;
+  if (opts.catchUpLimitMs !== undefined) {
+    for (;;) {
+      const behind = await readModelsBehind(opts, games);
+      if (behind.length === 0) {
+        catchUpSeconds = (Date.now() - loadEnded) / 1000;
+        break;
+      }
+      if (Date.now() - loadEnded > opts.catchUpLimitMs) {
+        problems.push(`read models differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${behind.slice(0, 5).join(', ')}`);
+        break;
+      }
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
+  return {
+    summary: {
+      commands: sent,
+      acknowledged: [...acked.values()].reduce((n, s) => n + s.size, 0),
+      lost,
+      duplicated,
+      unexpected5xx: unexpected.length,
+      noticesDeliveredOnce: null,
+      catchUpSeconds,
+      faultsInjected: faults.counts,
+    },
+    games: games.length,
+    gamesEnded,
+    logsVerified,
+    resends,
+    unverifiedLogs,
+    problems,
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+/** The whole stored log of a game, read from the event store directly (the truth, hidden events included). */
+function readLog(runtime: LocalRuntime, gameId: string): Promise<EventEnvelope[]> {
+  return new DynamoEventStore({ client: runtime.client, tableName: runtime.tableName }).readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
+}
+
+/** The games whose live summary or inbox items differ from a rebuild from their events (functions/projections/rebuild.ts). */
+async function readModelsBehind(opts: ChaosOptions, games: readonly string[]): Promise<string[]> {
+  const doc = documentClient(opts.runtime.client);
+  const behind: string[] = [];
+  for (const gameId of games) {
+    const events = await readLog(opts.runtime, gameId);
+    const engine = opts.engines.get(String((events[0]?.data as { engine?: unknown } | undefined)?.engine));
+    const projection = engine && rebuildGame(engine, events);
+    if (!projection) continue;
+    for (const expected of [projection.summary, ...projection.inbox]) {
+      const live = (await doc.send(new GetCommand({ TableName: opts.runtime.tableName, Key: { pk: expected.pk, sk: expected.sk }, ConsistentRead: true })))
+        .Item;
+      const differs =
+        live === undefined
+          ? ['(missing)']
+          : Object.entries(expected)
+              .filter(([k, v]) => canonical(live[k]) !== canonical(v))
+              .map(([k]) => k);
+      if (differs.length > 0) {
+        behind.push(`${gameId} ${expected.pk} ${differs.join('/')}`);
+        break;
+      }
+    }
+  }
+  return behind;
+}
+
+/** JSON with object keys sorted: DynamoDB gives a map's keys back in its own order. */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x,
+  );

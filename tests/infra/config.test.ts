@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../infra/config.js';
+import { HANDLERS } from '../../infra/handler-function.js';
 import { resourcesOf, synth } from './support.js';
 
 const ctx = (values: Record<string, unknown>) => (key: string) => values[key];
@@ -62,7 +63,7 @@ describe('a club deployment', () => {
   it("passes mailFrom and appUrl to every handler function (aws-cdk-lib's web deployment handler needs neither)", () => {
     const functions = Object.entries(resourcesOf(template, 'AWS::Lambda::Function'));
     const handlers = functions.filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'));
-    expect(handlers).toHaveLength(7);
+    expect(handlers).toHaveLength(HANDLERS.length);
     for (const [, fn] of handlers) {
       expect(fn.Properties).toMatchObject({ Environment: { Variables: { MAIL_FROM: 'turns@club.org', APP_URL: 'https://play.club.org' } } });
     }

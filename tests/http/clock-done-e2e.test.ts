@@ -1,16 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry, verifyLog, type EventEnvelope } from '../../domain/kernel/index.js';
-import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
-import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
+import type { LocalNotifications } from '../../functions/local/stream-poller.js';
 import { rehash } from '../kernel/forge.js';
 import { relayRaid } from '../fixtures/relay-raid.js';
 import { diceRace } from '../fixtures/dice-race.js';
-import { runScript } from '../support/run-script.js';
 import { waitFor } from '../projections/support.js';
-import { cid, http } from './support.js';
+import { startMailRuntime, type MailRuntime } from './mail-runtime.js';
+import { cid } from './support.js';
 
 /**
  * Issue 10's "done when", on DynamoDB Local with the clock control: a two-seat game with a time
@@ -22,43 +18,21 @@ import { cid, http } from './support.js';
  */
 const HOUR = 3_600_000;
 const engines = createRegistry([relayRaid, diceRace]);
-let rt: LocalRuntime;
+let m: MailRuntime;
 let notif: LocalNotifications;
-let api: ReturnType<typeof http>;
-let mailDir: string;
-const token: Record<string, string> = {};
+let api: MailRuntime['api'];
+let token: MailRuntime['token'];
 
 beforeAll(async () => {
-  mailDir = mkdtempSync(join(tmpdir(), 'fieldpost-clock-mail-'));
-  rt = await startLocalRuntime({
-    memory: true,
-    engines,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    tableName: `clock-done-${Date.now().toString(36)}`,
-    extensions: [
-      async (ctx) =>
-        (notif = await startLocalNotifications(ctx, {
-          mailDir,
-          pollIntervalMs: 100,
-          retry: { mode: 'inline', attempts: 2, baseDelayMs: 20, maxDelayMs: 100 },
-          env: { APP_URL: 'http://play.fieldpost.test', MAIL_FROM: 'Fieldpost <turns@fieldpost.test>' },
-        })),
-    ],
-  });
-  api = http(rt.url);
-  for (const p of ['ann', 'bob']) token[p] = rt.issueToken(p);
+  m = await startMailRuntime('clock-done', engines, ['ann', 'bob']);
+  ({ notif, api, token } = m);
 }, 60_000);
 afterAll(async () => {
-  await rt?.stop();
-  if (mailDir) rmSync(mailDir, { recursive: true, force: true });
+  await m?.stop();
 });
 
-/** The terminal client as one player (its login folder inside the mail folder, removed with it). */
-const cli = (player: string, ...args: string[]) =>
-  runScript('functions/cli/main.ts', args, { FIELDPOST_HOME: join(mailDir, `home-${player}`), FIELDPOST_URL: rt.url, FIELDPOST_TOKEN: token[player]! });
-
-const mails = async (): Promise<{ to: string; subject: string; text: string }[]> =>
-  ((await (await fetch(`${rt.url}/local/mail`)).json()) as { mails: { to: string; subject: string; text: string }[] }).mails;
+const cli = (player: string, ...args: string[]) => m.cli(player, ...args);
+const mails = () => m.mails();
 const reminderMails = async (to: string) => (await mails()).filter((m) => m.to.includes(to) && m.subject.startsWith('Reminder'));
 /** Moves the server's clock to `iso` (or not at all if it is past), running what falls due. */
 const clockTo = async (iso: string) => {

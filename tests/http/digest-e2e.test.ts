@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
-import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
-import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
+import type { LocalRuntime } from '../../functions/local/runtime.js';
+import type { LocalNotifications } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
-import { runScript } from '../support/run-script.js';
 import { waitFor } from '../projections/support.js';
-import { cid, http } from './support.js';
+import { startMailRuntime, type MailRuntime } from './mail-runtime.js';
+import { cid } from './support.js';
 
 /**
  * The daily digest (issue 10) on DynamoDB Local with the clock control: while ann has it on,
@@ -18,41 +15,22 @@ import { cid, http } from './support.js';
  */
 const HOUR = 3_600_000;
 const engines = createRegistry([diceRace]);
+let m: MailRuntime;
 let rt: LocalRuntime;
 let notif: LocalNotifications;
-let api: ReturnType<typeof http>;
-let mailDir: string;
-const token: Record<string, string> = {};
+let api: MailRuntime['api'];
+let token: MailRuntime['token'];
 
 beforeAll(async () => {
-  mailDir = mkdtempSync(join(tmpdir(), 'fieldpost-digest-mail-'));
-  rt = await startLocalRuntime({
-    memory: true,
-    engines,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    tableName: `digest-${Date.now().toString(36)}`,
-    extensions: [
-      async (ctx) =>
-        (notif = await startLocalNotifications(ctx, {
-          mailDir,
-          pollIntervalMs: 100,
-          retry: { mode: 'inline', attempts: 2, baseDelayMs: 20, maxDelayMs: 100 },
-          env: { APP_URL: 'http://play.fieldpost.test', MAIL_FROM: 'Fieldpost <turns@fieldpost.test>' },
-        })),
-    ],
-  });
-  api = http(rt.url);
-  for (const p of ['ann', 'bob']) token[p] = rt.issueToken(p);
+  m = await startMailRuntime('digest', engines, ['ann', 'bob']);
+  ({ rt, notif, api, token } = m);
 }, 60_000);
 afterAll(async () => {
-  await rt?.stop();
-  if (mailDir) rmSync(mailDir, { recursive: true, force: true });
+  await m?.stop();
 });
 
-const cli = (player: string, ...args: string[]) =>
-  runScript('functions/cli/main.ts', args, { FIELDPOST_HOME: join(mailDir, `home-${player}`), FIELDPOST_URL: rt.url, FIELDPOST_TOKEN: token[player]! });
-type Mail = { to: string; subject: string; text: string };
-const mails = async (): Promise<Mail[]> => ((await (await fetch(`${rt.url}/local/mail`)).json()) as { mails: Mail[] }).mails;
+const cli = (player: string, ...args: string[]) => m.cli(player, ...args);
+const mails = () => m.mails();
 const to = async (who: string, subject: RegExp) => (await mails()).filter((m) => m.to.includes(`${who}@`) && subject.test(m.subject));
 const clockTo = async (iso: string) => {
   const now = (await api.post('/local/clock', undefined, { advanceHours: 0 })).body.now as string;

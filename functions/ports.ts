@@ -9,18 +9,22 @@
  *                                count of the newest 50 commands), snapVersion, and evs: the events after
  *                                the snapshot, one compressed record per command (store/event-batch.ts)
  *     sk = SECRET                seed (hex). Never returned by any API until the game ends.
- *     sk = SNAP                  snapshot at snapVersion: version, engineVersion, kernelVersion, state (gzip JSON, binary)
+ *     sk = SNAP                  snapshot at snapVersion: version, engineVersion, kernelVersion, state (gzip JSON, binary),
+ *                                parts: where a large constant value was left out of state -> its content hash
+ *                                ('meta.options', 'game.<key>' for the engine's staticState)
+ *     sk = PART#<hash>           one such value (gzip JSON, binary), written once per game, never changed:
+ *                                the card catalog is stored once, not in every snapshot
  *     sk = B#<first seq>         a batch: the tip's events moved out when a snapshot was written
  *                                (first, last, cmds: the command keys, evs: compressed command records)
- *   A load is one Query (sk >= EV#, newest first: SNAP, SECRET, HEAD); an append one conditional
+ *   A load is one Query (sk >= EV#, newest first: SNAP, SECRET, PART#s, HEAD); an append one conditional
  *   UpdateItem of HEAD, or one TransactWriteItems (batch items, SNAP, HEAD) when a snapshot is due.
  *   The item-per-event layout (games created before the tip; still loaded and appended to):
  *     sk = EV#<seq, 10 digits>   an event: gameId, seq, type, envelope (the EventEnvelope as JSON)
  *     sk = HEAD                  as above without layout, evs, snapVersion; recent is a map commandId -> {from,to}
  *     sk = SECRET, SNAP          as above
  *     sk = CMD#<commandId>       idempotency record: {from, to} event range it produced
- *   Sort keys order B# < CMD# < EV# < HEAD < SECRET < SNAP, so the same reverse Query returns an
- *   older game's snapshot, secret, head and newest events: either layout loads in one round trip.
+ *   Sort keys order B# < CMD# < EV# < HEAD < PART# < SECRET < SNAP, so the same reverse Query returns an
+ *   older game's snapshot, secret, parts, head and newest events: either layout loads in one round trip.
  *   Read models (built by the projector from HEAD's stream records):
  *     pk = INBOX#<player>  sk = GAME#<gameId>    that player's games, whose move, since when
  *     pk = LOBBY           sk = GAME#<gameId>    open games with free seats
@@ -57,6 +61,8 @@ export interface Snapshot {
   /** The kernel's state shape it was taken under (KERNEL_STATE_VERSION); absent on snapshots from before it was recorded. */
   readonly kernelVersion?: number;
   readonly state: GameState;
+  /** The engine's staticState: keys of state.game the store may keep once per game (a PART item) rather than in the snapshot. */
+  readonly staticKeys?: readonly string[];
 }
 
 export interface LoadedStream {

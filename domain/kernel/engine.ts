@@ -125,6 +125,13 @@ export interface GameEngine<S = unknown, C extends TypedMessage = TypedMessage, 
   seats(options: O): readonly SeatSpec[];
   /** The state before setup, under the rules version the game was created with. */
   initialState(options: O, rulesVersion: number): S;
+  /**
+   * Keys of the state (an object) that setup fixes and no event changes, such as a card catalog:
+   * a snapshot keeps each once per game by content hash instead of a copy in every snapshot, and
+   * a server parses it once. A value that does change anyway is still stored correctly (as a new
+   * copy), so this is a promise about cost, never about correctness.
+   */
+  readonly staticState?: readonly string[];
   /** Runs once, when every seat has joined: deals, shuffles, places. */
   setup(state: S, ctx: Ctx): Result<readonly Emitted<E>[], RuleViolation>;
   evolve(state: S, event: E): S;

@@ -239,6 +239,8 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
   // Version-3 games keep SetStandingOrders and fold and verify as before.
   version: 4,
   olderVersions: [2, 3],
+  // Fixed by initialState, changed by no event: each kept once per game, not in every snapshot.
+  staticState: ['catalog', 'situation', 'cards'],
   optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
   commandSchema,
   seats: () => [

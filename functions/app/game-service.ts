@@ -312,6 +312,17 @@ function recordedForm(engine: AnyEngine, command: unknown, draft: readonly unkno
   return sealed.ok ? canonicalJson(sealed.value) : undefined;
 }
 
+/** A snapshot of `state` under the engine's rules and the kernel's state shape, with the keys the store may keep once per game. */
+function snapshotOf(engine: AnyEngine, state: GameState): Snapshot {
+  return {
+    version: state.meta.version,
+    engineVersion: engine.version,
+    kernelVersion: KERNEL_STATE_VERSION,
+    state,
+    ...(engine.staticState ? { staticKeys: engine.staticState } : {}),
+  };
+}
+
 export function createGameService(deps: GameServiceDeps): GameService {
   const { store, engines, clock, seeds } = deps;
   // A store that pages its loads by a snapshot interval (the DynamoDB one) sets the default, so the two agree.
@@ -476,7 +487,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
   function snapshotFor(l: Loaded, next: GameState): { snapshot?: Snapshot } {
     if (next.meta.version - l.snapVersion < snapshotEvery) return {};
-    return { snapshot: { version: next.meta.version, engineVersion: l.engine.version, kernelVersion: KERNEL_STATE_VERSION, state: next } };
+    return { snapshot: snapshotOf(l.engine, next) };
   }
 
   /**
@@ -613,9 +624,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
           summary,
           seed,
           recent: {},
-          ...(state.meta.version >= snapshotEvery
-            ? { snapshot: { version: state.meta.version, engineVersion: engine.version, kernelVersion: KERNEL_STATE_VERSION, state } }
-            : {}),
+          ...(state.meta.version >= snapshotEvery ? { snapshot: snapshotOf(engine, state) } : {}),
         });
       } catch (e) {
         // The same create sent again: the game already exists under the derived id.

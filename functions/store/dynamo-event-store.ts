@@ -1,7 +1,6 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import type { EventEnvelope, GameState } from '../../domain/kernel/index.js';
+import type { EventEnvelope } from '../../domain/kernel/index.js';
 import {
   AppError,
   ConcurrencyError,
@@ -14,13 +13,15 @@ import {
 } from '../ports.js';
 import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent } from './event-batch.js';
 import { itemSize, MAX_ITEM_BYTES, MAX_TRANSACT_BYTES, MAX_TRANSACT_ITEMS } from './item-size.js';
+import { PART, SnapshotCodec, type EncodedSnapshot } from './snapshot-parts.js';
 
 /**
  * The event store on the one DynamoDB table (layout in functions/ports.ts). A game is one
  * partition. New games use the tip layout (after Equinox's DynamoStore): HEAD is the tip and
  * holds, besides the head, the events after the snapshot (one compressed record per command);
- * SNAP holds the snapshot and SECRET the seed. A load is one Query returning SNAP, SECRET and
- * HEAD; an append is one conditional UpdateItem of HEAD, or, when the service hands a new
+ * SNAP holds the snapshot, its large constant values (the card catalog) are PART# items written
+ * once per game (store/snapshot-parts.ts), and SECRET holds the seed. A load is one Query
+ * returning SNAP, SECRET, the parts and HEAD; an append is one conditional UpdateItem of HEAD, or, when the service hands a new
  * snapshot, one TransactWriteItems that moves the tip's events out to batch items (B#<first seq>),
  * writes SNAP and empties the tip. Games written in the item-per-event layout (EV#<seq> items,
  * a CMD# item per command) keep loading and appending as they were: the same Query returns
@@ -66,6 +67,8 @@ const EV = 'EV#';
 /** Batch items of the tip layout sort before CMD# and EV#, outside the load's range. */
 const BATCH = 'B#';
 const TIP = 2;
+/** Room in the load's first page for the PART# items beside SNAP, SECRET and HEAD. */
+const PART_ROOM = 8;
 /** Stay under DynamoDB's 400 KB per item with room for the head's own attributes. */
 const MAX_BATCH_BYTES = 300 * 1024;
 const MAX_SEQ_SK = `${EV}9999999999`;
@@ -105,7 +108,8 @@ export class DynamoEventStore implements EventStore {
     tipRereads: 0,
   };
   /** Layout and tip by game, from this store's own loads and appends (bounded; a miss costs one read). */
-  private readonly seen = new Map<string, { layout: Layout; tip?: TipSeen }>();
+  private readonly seen = new Map<string, { layout: Layout; tip?: TipSeen; parts?: ReadonlySet<string> }>();
+  private readonly snapshots = new SnapshotCodec();
 
   constructor(opts: DynamoEventStoreOptions) {
     this.doc =
@@ -118,9 +122,11 @@ export class DynamoEventStore implements EventStore {
     this.newGames = opts.newGames ?? 'tip';
   }
 
-  private remember(gameId: string, layout: Layout, tip?: TipSeen): void {
+  /** `parts`: the PART# hashes the partition holds; left out, those remembered before are kept. */
+  private remember(gameId: string, layout: Layout, tip?: TipSeen, parts?: ReadonlySet<string>): void {
+    const known = parts ?? this.seen.get(gameId)?.parts;
     this.seen.delete(gameId);
-    this.seen.set(gameId, { layout, ...(tip ? { tip } : {}) });
+    this.seen.set(gameId, { layout, ...(tip ? { tip } : {}), ...(known ? { parts: known } : {}) });
     if (this.seen.size > 512) this.seen.delete(this.seen.keys().next().value!);
   }
 
@@ -145,11 +151,13 @@ export class DynamoEventStore implements EventStore {
     let head: HeadItem | undefined;
     let seed: string | undefined;
     let snapshot: Snapshot | undefined;
+    let snapItem: Record<string, unknown> | undefined;
+    const parts = new Map<string, Uint8Array>();
     /** Newest first. */
     const events: EventEnvelope[] = [];
     let tipHead: Record<string, unknown> | undefined;
     let startKey: Record<string, unknown> | undefined;
-    let limit = this.snapshotInterval + 3;
+    let limit = this.snapshotInterval + 3 + PART_ROOM;
     for (let page = 0; ; page++) {
       const out: QueryCommandOutput = await this.doc.send(
         new QueryCommand({
@@ -166,7 +174,8 @@ export class DynamoEventStore implements EventStore {
       if (page > 0) this.stats.extraPages += 1;
       for (const item of out.Items ?? []) {
         const sk = item['sk'] as string;
-        if (sk === 'SNAP') snapshot = decodeSnapshot(item);
+        if (sk === 'SNAP') snapItem = item;
+        else if (sk.startsWith(PART)) parts.set(sk.slice(PART.length), item['value'] as Uint8Array);
         else if (sk === 'SECRET') seed = item['seed'] as string;
         else if (sk === 'HEAD' && item['layout'] === TIP) tipHead = item;
         else if (sk === 'HEAD')
@@ -183,8 +192,10 @@ export class DynamoEventStore implements EventStore {
         }
       }
       startKey = out.LastEvaluatedKey;
-      // SNAP, SECRET and HEAD sort last: a tip-layout game is whole in the first page.
-      if (tipHead) return this.fromTip(gameId, tipHead, seed, snapshot);
+      // SNAP, SECRET, the parts and HEAD sort last: they all come in the first page.
+      if (page === 0) snapshot = snapItem ? this.snapshots.decode(snapItem, parts) : undefined;
+      // A tip-layout game is whole in the first page.
+      if (tipHead) return this.fromTip(gameId, tipHead, seed, snapshot, new Set(parts.keys()));
       if (!head) {
         if (!startKey && events.length === 0 && !snapshot && seed === undefined) return undefined;
         if (!startKey) return 'torn';
@@ -206,11 +217,17 @@ export class DynamoEventStore implements EventStore {
     if (lastSeq !== head.version) return 'torn';
     const lastHash = tail.length ? tail[tail.length - 1]!.hash : snapshot!.state.meta.hash;
     if (lastHash !== head.hash) return 'torn';
-    this.remember(gameId, 'item-per-event');
+    this.remember(gameId, 'item-per-event', undefined, new Set(parts.keys()));
     return { gameId, version: head.version, hash: head.hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: head.recent ?? {} };
   }
 
-  private fromTip(gameId: string, item: Record<string, unknown>, seed: string | undefined, snapshot: Snapshot | undefined): LoadedStream | 'torn' {
+  private fromTip(
+    gameId: string,
+    item: Record<string, unknown>,
+    seed: string | undefined,
+    snapshot: Snapshot | undefined,
+    parts: ReadonlySet<string>,
+  ): LoadedStream | 'torn' {
     const version = item['version'] as number;
     const hash = item['hash'] as string;
     const snapVersion = (item['snapVersion'] as number | undefined) ?? 0;
@@ -223,7 +240,7 @@ export class DynamoEventStore implements EventStore {
     if ((tail.length ? tail[tail.length - 1]!.seq : snapVersion) !== version || lastHash !== hash) {
       throw new Error(`game ${gameId}: the tip's events do not end at its head (version ${version}); the stored game is damaged`);
     }
-    this.remember(gameId, 'tip', { version, evs });
+    this.remember(gameId, 'tip', { version, evs }, parts);
     return { gameId, version, hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: decodeRecent(item['recent'] as Uint8Array | undefined) };
   }
 
@@ -283,8 +300,8 @@ export class DynamoEventStore implements EventStore {
     };
     this.stats.appends += 1;
 
-    let snap = req.snapshot ? encodeSnapshot(pk, gameId, req.snapshot) : undefined;
-    if (snap && itemSize(snap) > MAX_ITEM_BYTES) {
+    let snap = req.snapshot ? this.encodeSnapshot(gameId, req.snapshot) : undefined;
+    if (snap && [snap.item, ...snap.parts].some((i) => itemSize(i) > MAX_ITEM_BYTES)) {
       // A snapshot that does not fit is skipped: the tip just keeps the events.
       this.stats.snapshotsSkipped += 1;
       snap = undefined;
@@ -336,7 +353,7 @@ export class DynamoEventStore implements EventStore {
     const batches = batchItems(pk, gameId, [...tipEvs, batch]);
     const items = [
       ...batches.map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
-      { Put: { TableName: this.tableName, Item: snap } },
+      ...[snap.item, ...snap.parts].map((Item) => ({ Put: { TableName: this.tableName, Item } })),
       {
         Update: {
           TableName: this.tableName,
@@ -354,7 +371,7 @@ export class DynamoEventStore implements EventStore {
             ':summary': head.summary,
             ':recent': head.recent,
             ':evs': [],
-            ':snap': snap['version'] as number,
+            ':snap': snap.item['version'] as number,
             ':expected': expectedVersion,
             ':tip': TIP,
           },
@@ -362,7 +379,7 @@ export class DynamoEventStore implements EventStore {
         },
       },
     ];
-    this.checkTransaction([...batches, snap]);
+    this.checkTransaction([...batches, snap.item, ...snap.parts]);
     try {
       await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (e) {
@@ -378,10 +395,10 @@ export class DynamoEventStore implements EventStore {
     }
     this.stats.snapshotsWritten += 1;
     this.stats.calves += 1;
-    this.remember(gameId, 'tip', { version: head.version, evs: [] });
+    this.remember(gameId, 'tip', { version: head.version, evs: [] }, this.storedParts(gameId, snap));
   }
 
-  private async createTip(req: AppendRequest, head: Record<string, unknown>, batch: Uint8Array, snap: Record<string, unknown> | undefined): Promise<void> {
+  private async createTip(req: AppendRequest, head: Record<string, unknown>, batch: Uint8Array, snap: EncodedSnapshot | undefined): Promise<void> {
     const { gameId } = req;
     const pk = gamePk(gameId);
     const items: { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string } }[] = [
@@ -391,9 +408,9 @@ export class DynamoEventStore implements EventStore {
       items.push(
         ...batchItems(pk, gameId, [batch]).map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
       );
-      items.push({ Put: { TableName: this.tableName, Item: snap } });
+      items.push(...[snap.item, ...snap.parts].map((Item) => ({ Put: { TableName: this.tableName, Item } })));
     }
-    const tip = { pk, sk: 'HEAD', layout: TIP, ...head, evs: snap ? [] : [batch], snapVersion: snap ? (snap['version'] as number) : 0 };
+    const tip = { pk, sk: 'HEAD', layout: TIP, ...head, evs: snap ? [] : [batch], snapVersion: snap ? (snap.item['version'] as number) : 0 };
     items.push({ Put: { TableName: this.tableName, Item: tip, ConditionExpression: 'attribute_not_exists(pk)' } });
     this.checkTransaction(items.map((i) => i.Put.Item));
     try {
@@ -405,7 +422,18 @@ export class DynamoEventStore implements EventStore {
       throw e;
     }
     if (snap) this.stats.snapshotsWritten += 1;
-    this.remember(gameId, 'tip', { version: head['version'] as number, evs: tip.evs });
+    this.remember(gameId, 'tip', { version: head['version'] as number, evs: tip.evs }, this.storedParts(gameId, snap));
+  }
+
+  /** The snapshot's SNAP item and the PART# items it needs that this game's partition is not known to hold. */
+  private encodeSnapshot(gameId: string, s: Snapshot): EncodedSnapshot {
+    return this.snapshots.encode(gamePk(gameId), gameId, s, this.seen.get(gameId)?.parts ?? new Set());
+  }
+
+  /** The parts the partition holds once `snap` is written (those known before, and the ones it refers to). */
+  private storedParts(gameId: string, snap: EncodedSnapshot | undefined): ReadonlySet<string> | undefined {
+    const before = this.seen.get(gameId)?.parts;
+    return snap ? new Set([...(before ?? []), ...snap.refs]) : before;
   }
 
   /** Every item within DynamoDB's item limit, and the whole within the transaction's; 413 otherwise. */
@@ -528,22 +556,27 @@ export class DynamoEventStore implements EventStore {
         `This command's events come to ${Math.ceil(total / 1024)} KB; one command may write at most ${Math.floor(MAX_TRANSACT_BYTES / 1024)} KB. Nothing was written.`,
       );
     }
+    let snap: EncodedSnapshot | undefined;
     if (req.snapshot) {
-      const snap = encodeSnapshot(pk, gameId, req.snapshot);
-      const size = itemSize(snap);
+      snap = this.encodeSnapshot(gameId, req.snapshot);
+      const items = [snap.item, ...snap.parts];
+      const size = items.reduce((n, i) => n + itemSize(i), 0);
       // A snapshot that does not fit is skipped: the tail just grows and loads page further.
-      if (size <= MAX_ITEM_BYTES && puts.length < MAX_TRANSACT_ITEMS && total + size <= MAX_TRANSACT_BYTES) {
-        puts.push({ Item: snap });
+      if (items.every((i) => itemSize(i) <= MAX_ITEM_BYTES) && puts.length + items.length <= MAX_TRANSACT_ITEMS && total + size <= MAX_TRANSACT_BYTES) {
+        puts.push(...items.map((Item) => ({ Item })));
         this.stats.snapshotsWritten += 1;
       } else {
         this.stats.snapshotsSkipped += 1;
+        snap = undefined;
       }
     }
 
     this.stats.appends += 1;
     this.remember(gameId, 'item-per-event');
+    const parts = this.storedParts(gameId, snap);
     try {
       await this.doc.send(new TransactWriteCommand({ TransactItems: puts.map((p) => ({ Put: { TableName: this.tableName, ...p } })) }));
+      if (snap) this.remember(gameId, 'item-per-event', undefined, parts);
     } catch (e) {
       const reasons = cancellationReasons(e);
       if (!reasons) {
@@ -718,35 +751,6 @@ function unmarshallMaybe(item: Record<string, unknown>): Record<string, unknown>
     return v;
   };
   return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, value(v)]));
-}
-
-function encodeSnapshot(pk: string, gameId: string, s: Snapshot): Record<string, unknown> {
-  return {
-    pk,
-    sk: 'SNAP',
-    gameId,
-    version: s.version,
-    engineVersion: s.engineVersion,
-    kernelVersion: s.kernelVersion,
-    state: new Uint8Array(gzipSync(JSON.stringify(s.state))),
-  };
-}
-
-/** A snapshot that cannot be read is no snapshot: the load then reads the whole stream. */
-function decodeSnapshot(item: Record<string, unknown>): Snapshot | undefined {
-  try {
-    const bytes = item['state'] as Uint8Array;
-    const state = JSON.parse(gunzipSync(bytes).toString('utf8')) as GameState;
-    const kernelVersion = item['kernelVersion'] as number | undefined;
-    return {
-      version: item['version'] as number,
-      engineVersion: item['engineVersion'] as number,
-      ...(kernelVersion !== undefined ? { kernelVersion } : {}),
-      state,
-    };
-  } catch {
-    return undefined;
-  }
 }
 
 interface Reason {

@@ -284,6 +284,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     eventBytesPerEvent: g.eventBytes / g.events,
     headBytes: g.headBytes,
     snapshotBytes: g.snapBytes,
+    partBytes: g.partBytes,
     costPerGameUsd: withoutMail,
     costPerGameWithMailUsd: withoutMail + mail,
     cost: { ...dollars, mail, storagePerMonth: storageMonth, prices: PRICES.asOf },
@@ -297,7 +298,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     `   latency p50: command ${ms(cmdP50)}, raw Query + conditional write of the same items ${ms(baseP50)}: ratio ${(cmdP50 / baseP50).toFixed(2)}x (target 1.2x)`,
   );
   say(
-    `   stored ${g.storedBytes.toLocaleString('en')} bytes: ${(g.storedBytes / g.events).toFixed(0)} per event (target 400), events alone ${(g.eventBytes / g.events).toFixed(0)}; HEAD without its events ${g.headBytes} bytes (target under 1 KB), snapshot ${g.snapBytes} bytes`,
+    `   stored ${g.storedBytes.toLocaleString('en')} bytes: ${(g.storedBytes / g.events).toFixed(0)} per event (target 400), events alone ${(g.eventBytes / g.events).toFixed(0)}; HEAD without its events ${g.headBytes} bytes (target under 1 KB), snapshot ${g.snapBytes} bytes, its parts (catalog, cards: once per game) ${g.partBytes} bytes`,
   );
   say(`   cost (prices ${PRICES.asOf}, tests/bench/prices.ts):`);
   for (const [k, v] of Object.entries(dollars)) say(`     ${k.padEnd(16)} $${v.toFixed(7)}`);

@@ -32,6 +32,8 @@ export interface SpearpointGameFigures {
   readonly eventBytes: number;
   readonly headBytes: number;
   readonly snapBytes: number;
+  /** The PART# items: the catalog and the card list, stored once for the game. */
+  readonly partBytes: number;
   /** The HEAD stream records the game made, in order (for the projector simulation). */
   readonly records: readonly StreamRecordLike[];
   readonly gameId: string;
@@ -76,6 +78,8 @@ export async function playSpearpointGame(
   const headKey = (gameId: string) => ({ pk: { S: gamePk(gameId) }, sk: { S: 'HEAD' } });
   const mirror = `GAME#baseline-${seed}`;
   let mirrorVersion = 0;
+  /** The mirror's items other than HEAD, as last written (wire JSON), by sort key. */
+  const mirrored = new Map<string, string>();
 
   /** Times one service call, metering its units into `into`. */
   const metered = async <T>(into: { rru: number; wru?: number; ms: number[] }, call: () => Promise<T>): Promise<T> => {
@@ -100,13 +104,28 @@ export async function playSpearpointGame(
     const before = jobs.length;
     await metered(f.projector, () => processStreamRecords([record], deps));
     f.projector.jobs += jobs.length - before;
-    // The raw floor: the same Query the store loads with, and a conditional write of the same HEAD bytes.
+    // The raw floor: the same Query the store loads with, returning the same items (SNAP, SECRET,
+    // the PART# items, HEAD), and a conditional write of the same bytes the command wrote: HEAD,
+    // and when it moved the tip out, the snapshot, any new part and the batch.
     const version = Number(head['version']!.N);
     const snapVersion = Number(head['snapVersion']?.N ?? 0);
     const extra: Raw[] = [];
+    const tip = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND sk >= :ev',
+        ExpressionAttributeValues: { ':pk': { S: gamePk(gameId) }, ':ev': { S: 'EV#' } },
+        ConsistentRead: true,
+      }),
+    );
+    for (const x of tip.Items ?? []) {
+      const sk = x['sk']!.S!;
+      const bytes = JSON.stringify(x);
+      if (sk === 'HEAD' || mirrored.get(sk) === bytes) continue;
+      mirrored.set(sk, bytes);
+      extra.push({ ...x, pk: { S: mirror } });
+    }
     if (snapVersion === version) {
-      // This command moved the tip out: the baseline writes the snapshot and the batch too.
-      const snap = (await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: gamePk(gameId) }, sk: { S: 'SNAP' } } }))).Item;
       const batch = (
         await client.send(
           new QueryCommand({
@@ -118,7 +137,7 @@ export async function playSpearpointGame(
           }),
         )
       ).Items?.[0];
-      for (const x of [snap, batch]) if (x) extra.push({ ...x, pk: { S: mirror }, sk: { S: `${x['sk']!.S!}#${version}` } });
+      if (batch) extra.push({ ...batch, pk: { S: mirror } });
     }
     const item = { ...head, pk: { S: mirror } };
     const t0 = performance.now();
@@ -129,7 +148,7 @@ export async function playSpearpointGame(
         ExpressionAttributeValues: { ':pk': { S: mirror }, ':ev': { S: 'EV#' } },
         ConsistentRead: true,
         ScanIndexForward: false,
-        Limit: 53,
+        Limit: 61,
       }),
     );
     const cond = mirrorVersion
@@ -174,6 +193,7 @@ export async function playSpearpointGame(
   let eventBytes = 0;
   let headBytes = 0;
   let snapBytes = 0;
+  let partBytes = 0;
   let start: Raw | undefined;
   do {
     const page = await client.send(
@@ -190,6 +210,7 @@ export async function playSpearpointGame(
       const sk = item['sk']!.S!;
       if (sk.startsWith('B#')) eventBytes += size;
       if (sk === 'SNAP') snapBytes = size;
+      if (sk.startsWith('PART#')) partBytes += size;
       if (sk === 'HEAD') {
         const { evs, ...rest } = item;
         headBytes = rawSize(rest);
@@ -200,7 +221,7 @@ export async function playSpearpointGame(
     start = page.LastEvaluatedKey;
   } while (start);
   const events = r.version;
-  return { ...f, events, turns, storedBytes, eventBytes, headBytes, snapBytes, records, gameId };
+  return { ...f, events, turns, storedBytes, eventBytes, headBytes, snapBytes, partBytes, records, gameId };
 }
 
 /**

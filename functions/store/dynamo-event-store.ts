@@ -11,7 +11,7 @@ import {
   type LoadedStream,
   type Snapshot,
 } from '../ports.js';
-import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent } from './event-batch.js';
+import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent, prependRecent } from './event-batch.js';
 import { itemSize, MAX_ITEM_BYTES, MAX_TRANSACT_BYTES, MAX_TRANSACT_ITEMS } from './item-size.js';
 import { PART, SnapshotCodec, type EncodedSnapshot } from './snapshot-parts.js';
 
@@ -59,6 +59,8 @@ export interface StoreStats {
   calves: number;
   /** Appends that had to read the tip first (no load of it by this store at that version). */
   tipRereads: number;
+  /** Command records a load of the tip unpacked (those this store had unpacked before are reused). */
+  recordsUnpacked: number;
 }
 
 export const DEFAULT_SNAPSHOT_INTERVAL = 50;
@@ -78,11 +80,21 @@ export const eventSk = (seq: number): string => `${EV}${String(seq).padStart(10,
 export const commandSk = (commandId: string): string => `CMD#${commandId}`;
 const batchSk = (firstSeq: number): string => `${BATCH}${String(firstSeq).padStart(10, '0')}`;
 
-/** What this store saw of a tip-layout game's tip, so an append that moves it out need not read it again. */
+/**
+ * What this store saw of a tip-layout game's tip, so an append that moves it out need not read it
+ * again, and a load or an append need not unpack again the command records it already unpacked.
+ */
 interface TipSeen {
   readonly version: number;
   readonly evs: readonly Uint8Array[];
+  /** The events of each record of `evs`, unpacked. */
+  readonly decoded: readonly (readonly EventEnvelope[])[];
+  /** HEAD's recent list at `version`, as stored. */
+  readonly recent: Uint8Array | undefined;
 }
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
+  a === b || (a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
 
 interface HeadItem {
   version: number;
@@ -106,6 +118,7 @@ export class DynamoEventStore implements EventStore {
     snapshotsSkipped: 0,
     calves: 0,
     tipRereads: 0,
+    recordsUnpacked: 0,
   };
   /** Layout and tip by game, from this store's own loads and appends (bounded; a miss costs one read). */
   private readonly seen = new Map<string, { layout: Layout; tip?: TipSeen; parts?: ReadonlySet<string> }>();
@@ -234,14 +247,23 @@ export class DynamoEventStore implements EventStore {
     // SNAP and HEAD are written together; a Query may see one transaction's SNAP and another's HEAD.
     if (seed === undefined || (snapshot?.version ?? 0) !== snapVersion) return 'torn';
     const evs = (item['evs'] as Uint8Array[] | undefined) ?? [];
-    const tail = evs.flatMap((b) => decodeCommand(gameId, b));
+    // A record this store unpacked before (the same bytes) is not unpacked again.
+    const before = this.seen.get(gameId)?.tip;
+    const decoded = evs.map((b, i) => {
+      const old = before?.evs[i];
+      if (old && sameBytes(old, b)) return before.decoded[i]!;
+      this.stats.recordsUnpacked += 1;
+      return decodeCommand(gameId, b);
+    });
+    const tail = decoded.flat();
     for (const [i, e] of tail.entries()) if (e.seq !== snapVersion + i + 1) return 'torn';
     const lastHash = tail.length ? tail[tail.length - 1]!.hash : snapshot?.state.meta.hash;
     if ((tail.length ? tail[tail.length - 1]!.seq : snapVersion) !== version || lastHash !== hash) {
       throw new Error(`game ${gameId}: the tip's events do not end at its head (version ${version}); the stored game is damaged`);
     }
-    this.remember(gameId, 'tip', { version, evs }, parts);
-    return { gameId, version, hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: decodeRecent(item['recent'] as Uint8Array | undefined) };
+    const recent = item['recent'] as Uint8Array | undefined;
+    this.remember(gameId, 'tip', { version, evs, decoded, recent }, parts);
+    return { gameId, version, hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: decodeRecent(recent) };
   }
 
   async append(req: AppendRequest): Promise<void> {
@@ -275,8 +297,7 @@ export class DynamoEventStore implements EventStore {
       const recent = req.recent ?? {};
       const prior = Object.hasOwn(recent, key) ? recent[key] : undefined;
       if (prior) throw new DuplicateCommandError(prior);
-      for (const b of known.evs) {
-        const evs = decodeCommand(gameId, b);
+      for (const evs of known.decoded) {
         if (evs[0]?.commandId === commandId) throw new DuplicateCommandError({ from: evs[0].seq, to: evs[evs.length - 1]!.seq });
       }
     }
@@ -296,7 +317,11 @@ export class DynamoEventStore implements EventStore {
       status: req.summary.status,
       updatedAt: last.at,
       summary: req.summary,
-      recent: encodeRecent(this.nextRecent(req.recent ?? {}, key, record)),
+      // The recent list as loaded, this command in front; rebuilt from the service's copy when this store did not load it.
+      recent:
+        known?.version === expectedVersion && known.recent
+          ? prependRecent(known.recent, key, record, this.recentLimit)
+          : encodeRecent(this.nextRecent(req.recent ?? {}, key, record)),
     };
     this.stats.appends += 1;
 
@@ -335,14 +360,20 @@ export class DynamoEventStore implements EventStore {
       } catch (e) {
         throw this.tipRefusal(e, gameId, commandId, expectedVersion);
       }
-      const evs = known?.version === expectedVersion ? [...known.evs, batch] : undefined;
-      if (evs) this.remember(gameId, 'tip', { version: head.version, evs });
+      if (known?.version === expectedVersion)
+        this.remember(gameId, 'tip', {
+          version: head.version,
+          evs: [...known.evs, batch],
+          decoded: [...known.decoded, decodeCommand(gameId, batch)],
+          recent: head.recent,
+        });
       else this.seen.delete(gameId);
       return;
     }
 
     // A new snapshot: the tip's events and this command's go to batch items, the tip starts empty.
     let tipEvs = known?.version === expectedVersion ? known.evs : undefined;
+    const tipDecoded = known?.version === expectedVersion ? known.decoded : undefined;
     if (!tipEvs) {
       this.stats.tipRereads += 1;
       const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: 'HEAD' }, ConsistentRead: true }));
@@ -350,7 +381,7 @@ export class DynamoEventStore implements EventStore {
       if (out.Item['version'] !== expectedVersion) throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
       tipEvs = (out.Item['evs'] as Uint8Array[] | undefined) ?? [];
     }
-    const batches = batchItems(pk, gameId, [...tipEvs, batch]);
+    const batches = batchItems(pk, gameId, [...tipEvs, batch], tipDecoded);
     const items = [
       ...batches.map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
       ...[snap.item, ...snap.parts].map((Item) => ({ Put: { TableName: this.tableName, Item } })),
@@ -395,7 +426,7 @@ export class DynamoEventStore implements EventStore {
     }
     this.stats.snapshotsWritten += 1;
     this.stats.calves += 1;
-    this.remember(gameId, 'tip', { version: head.version, evs: [] }, this.storedParts(gameId, snap));
+    this.remember(gameId, 'tip', { version: head.version, evs: [], decoded: [], recent: head.recent }, this.storedParts(gameId, snap));
   }
 
   private async createTip(req: AppendRequest, head: Record<string, unknown>, batch: Uint8Array, snap: EncodedSnapshot | undefined): Promise<void> {
@@ -422,7 +453,12 @@ export class DynamoEventStore implements EventStore {
       throw e;
     }
     if (snap) this.stats.snapshotsWritten += 1;
-    this.remember(gameId, 'tip', { version: head['version'] as number, evs: tip.evs }, this.storedParts(gameId, snap));
+    this.remember(
+      gameId,
+      'tip',
+      { version: head['version'] as number, evs: tip.evs, decoded: tip.evs.map((b) => decodeCommand(gameId, b)), recent: head['recent'] as Uint8Array },
+      this.storedParts(gameId, snap),
+    );
   }
 
   /** The snapshot's SNAP item and the PART# items it needs that this game's partition is not known to hold. */
@@ -715,16 +751,16 @@ class NotATip extends Error {
   override name = 'NotATip';
 }
 
-/** The tip's command records as batch items of at most MAX_BATCH_BYTES each, keyed by their first event. */
-function batchItems(pk: string, gameId: string, commands: readonly Uint8Array[]): Record<string, unknown>[] {
+/** The tip's command records as batch items of at most MAX_BATCH_BYTES each, keyed by their first event. `decoded`: the events of the first records, when at hand. */
+function batchItems(pk: string, gameId: string, commands: readonly Uint8Array[], decoded?: readonly (readonly EventEnvelope[])[]): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   let group: { evs: Uint8Array[]; first: number; last: number; keys: Set<string>; bytes: number } | undefined;
   const flush = () => {
     if (group) items.push({ pk, sk: batchSk(group.first), gameId, first: group.first, last: group.last, cmds: group.keys, evs: group.evs });
     group = undefined;
   };
-  for (const b of commands) {
-    const evs = decodeCommand(gameId, b);
+  for (const [i, b] of commands.entries()) {
+    const evs = decoded?.[i] ?? decodeCommand(gameId, b);
     if (group && group.bytes + b.byteLength > MAX_BATCH_BYTES) flush();
     group ??= { evs: [], first: evs[0]!.seq, last: 0, keys: new Set(), bytes: 0 };
     group.evs.push(b);

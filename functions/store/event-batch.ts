@@ -98,3 +98,18 @@ export function decodeRecent(bytes: Uint8Array | undefined): Record<string, Comm
   }
   return out;
 }
+
+/**
+ * A stored recent list with one more command in front (its key and events), without unpacking
+ * it: the list stays newest first, an older entry with the same key goes, and at most `limit` stay.
+ */
+export function prependRecent(bytes: Uint8Array, key: string, rec: CommandRecord, limit: number): Uint8Array {
+  const old = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const first = Buffer.from(encodeRecent({ [key]: rec }));
+  const keep: Buffer[] = [first];
+  for (let i = 0; i + ENTRY <= old.length && keep.length < limit; i += ENTRY) {
+    const entry = old.subarray(i, i + ENTRY);
+    if (!entry.subarray(0, 5).equals(first.subarray(0, 5))) keep.push(entry);
+  }
+  return new Uint8Array(Buffer.concat(keep));
+}

@@ -111,7 +111,7 @@ describe('the catalog stored once per game', () => {
   });
 
   it("a club's catalog in the options is kept once per game too: options and catalog are parts, never in SNAP", async () => {
-    const club = structuredClone(BUILT_IN_CATALOG) as { units: { title: string }[] };
+    const club = structuredClone(BUILT_IN_CATALOG) as unknown as { units: { title: string }[] };
     club.units[0]!.title = 'Club Rifle Squad';
     const gameId = await playTo(service, 2 * EVERY, { catalog: club }, 'club');
     const all = await items(gameId);

@@ -4,7 +4,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { chain, GENESIS, PUBLIC, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
 import { ConcurrencyError, DuplicateCommandError } from '../../functions/ports.js';
 import { DynamoEventStore, gamePk } from '../../functions/store/dynamo-event-store.js';
-import { decodeCommand, encodeCommand } from '../../functions/store/event-batch.js';
+import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent, prependRecent } from '../../functions/store/event-batch.js';
 import { itemSize, MAX_ITEM_BYTES } from '../../functions/store/item-size.js';
 import { CheckedGame, playRandom } from '../spearpoint/harness.js';
 import { freshTable } from '../support/dynamo.js';
@@ -194,6 +194,30 @@ describe('the tip layout', () => {
     expect(await small.getCommand(gameId, 'c27')).toEqual({ from: 28, to: 28 });
     expect(await small.getCommand(gameId, 'c3')).toEqual({ from: 4, to: 4 });
     expect(await small.getCommand(gameId, 'never')).toBeUndefined();
+  });
+
+  it('a recent list gains a command in front without being unpacked: the same key moves up, the oldest drops past the limit', () => {
+    const recent = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [commandKey(`c${4 - i}`), { from: 10 - 2 * i, to: 11 - 2 * i }]));
+    const bytes = encodeRecent(recent);
+    const next = decodeRecent(prependRecent(bytes, commandKey('new'), { from: 12, to: 14 }, 5));
+    expect(Object.keys(next)).toEqual([commandKey('new'), commandKey('c4'), commandKey('c3'), commandKey('c2'), commandKey('c1')]);
+    expect(next[commandKey('new')]).toEqual({ from: 12, to: 14 });
+    const again = decodeRecent(prependRecent(bytes, commandKey('c2'), { from: 12, to: 12 }, 50));
+    expect(Object.keys(again)).toEqual([commandKey('c2'), commandKey('c4'), commandKey('c3'), commandKey('c1'), commandKey('c0')]);
+  });
+
+  it('a load unpacks only the command records this store has not unpacked before', async () => {
+    const gameId = newGame();
+    const s = new DynamoEventStore({ client, tableName, snapshotInterval: 50 });
+    await play(s, gameId, 6, 2, 50);
+    const unpacked = s.stats.recordsUnpacked;
+    const mine = (await s.load(gameId))!;
+    expect(s.stats.recordsUnpacked).toBe(unpacked);
+    const other = new DynamoEventStore({ client, tableName, snapshotInterval: 50 });
+    const theirs = (await other.load(gameId))!;
+    expect(other.stats.recordsUnpacked).toBe(6);
+    expect(mine.tail).toEqual(theirs.tail);
+    expect(mine.recent).toEqual(theirs.recent);
   });
 
   it('HEAD without its events stays under 1 KB with 50 recent commands (their ids kept as 5-byte keys)', async () => {

@@ -333,6 +333,32 @@ export function createGameService(deps: GameServiceDeps): GameService {
   const notFound = (gameId: string) => new AppError(404, 'game/not-found', `There is no game ${gameId}`);
 
   /**
+   * The newest state this server folded of each game (the most recently used games): a load then
+   * folds only the events after it, not the whole tail since the snapshot. A state is a value no
+   * rule changes in place (evolve returns a new one), and it is used only when the loaded events
+   * lead to it: the event at its version has its hash.
+   */
+  const folded = new Map<string, GameState>();
+  const FOLDED_GAMES = 256;
+  function rememberState(gameId: string, state: GameState): void {
+    folded.delete(gameId);
+    folded.set(gameId, state);
+    if (folded.size > FOLDED_GAMES) folded.delete(folded.keys().next().value!);
+  }
+  function foldLoaded(gameId: string, engine: AnyEngine, events: readonly EventEnvelope[], from: GameState | undefined): GameState | undefined {
+    const base = from?.meta.version ?? 0;
+    const memo = folded.get(gameId);
+    const at = memo?.meta.version ?? 0;
+    const e = events[at - base - 1];
+    const state =
+      memo && memo.meta.engine === engine.id && at > base && e?.seq === at && e.hash === memo.meta.hash
+        ? foldAll(engine, events.slice(at - base), memo)
+        : foldAll(engine, events, from);
+    if (state) rememberState(gameId, state);
+    return state;
+  }
+
+  /**
    * The game as stored. Commands, deadlines and exports read strongly consistent (a command is
    * decided on the newest version; an audit exports the whole log). Views, previews and event
    * feeds pass `consistent: false`: half the read units, and at worst a moment old, which the
@@ -353,7 +379,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       events = [...older, ...stream.tail];
       snapshot = undefined;
     }
-    const state = foldAll(engine, events, snapshot?.state);
+    const state = foldLoaded(gameId, engine, events, snapshot?.state);
     if (!state) throw new Error(`game ${gameId} has no events`);
     return { stream, engine, state, snapVersion: snapshot?.version ?? 0, events, memFrom: snapshot?.version ?? 0 };
   }
@@ -474,6 +500,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
         continue;
       }
+      rememberState(gameId, next);
       return {
         gameId,
         version: next.meta.version,

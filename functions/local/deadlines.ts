@@ -39,13 +39,15 @@ async function gamesDue(ctx: RuntimeContext, now: string): Promise<string[]> {
         FilterExpression: 'sk = :head AND #status = :active',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':head': 'HEAD', ':active': 'active' },
-        ProjectionExpression: 'gameId, summary',
+        ProjectionExpression: 'pk, summary',
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
     for (const item of page.Items ?? []) {
-      const { gameId, summary } = item as { gameId: string; summary?: { wakeAt?: string } };
-      if (summary?.wakeAt !== undefined && Date.parse(summary.wakeAt) <= Date.parse(now)) due.push(gameId);
+      // The game's id is in pk (the tip layout's HEAD stores it nowhere else).
+      const { pk, summary } = item as { pk: string; summary?: { wakeAt?: string } };
+      const gameId = pk.slice('GAME#'.length);
+      if (pk.startsWith('GAME#') && summary?.wakeAt !== undefined && Date.parse(summary.wakeAt) <= Date.parse(now)) due.push(gameId);
     }
     start = page.LastEvaluatedKey;
   } while (start);

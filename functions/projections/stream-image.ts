@@ -87,10 +87,22 @@ export const isHeadRecord = (r: StreamRecordLike): boolean => {
 export function headChange(r: StreamRecordLike): HeadChange | undefined {
   const img = r.dynamodb;
   if (!img?.NewImage) return undefined;
-  const next = parseSummary(fromWireImage(img.NewImage)['summary']);
-  const oldRaw = img.OldImage ? fromWireImage(img.OldImage)['summary'] : undefined;
+  const pk = (img.Keys as Record<string, { S?: string }> | undefined)?.['pk']?.S ?? '';
+  const next = parseSummary(summaryOf(fromWireImage(img.NewImage), pk));
+  const oldRaw = img.OldImage ? summaryOf(fromWireImage(img.OldImage), pk) : undefined;
   const old = oldRaw === undefined ? undefined : parseSummary(oldRaw);
   return { gameId: next.gameId, old, next, sequence: img.SequenceNumber ?? r.eventID ?? '' };
+}
+
+/**
+ * A HEAD image's summary, whole: the tip layout stores it without what HEAD already holds (the id
+ * in pk; version, hash, engine, status, updatedAt as HEAD's own attributes), older HEADs in full.
+ */
+function summaryOf(image: Record<string, unknown>, pk: string): unknown {
+  const stored = image['summary'];
+  if (stored === undefined || stored === null || typeof stored !== 'object') return stored;
+  const top = Object.fromEntries(['version', 'hash', 'engine', 'status', 'updatedAt'].filter((k) => image[k] !== undefined).map((k) => [k, image[k]]));
+  return { gameId: image['gameId'] ?? pk.slice('GAME#'.length), ...top, ...stored };
 }
 
 export function parseSummary(raw: unknown): GameSummary {

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import type { EventEnvelope } from '../../domain/kernel/index.js';
+import type { EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
 import {
   AppError,
   ConcurrencyError,
@@ -91,6 +91,14 @@ interface TipSeen {
   readonly decoded: readonly (readonly EventEnvelope[])[];
   /** HEAD's recent list at `version`, as stored. */
   readonly recent: Uint8Array | undefined;
+  /** The same, unpacked, when it was. */
+  readonly recentDecoded?: Readonly<Record<string, CommandRecord>>;
+}
+
+/** The last snapshot this store decoded of a game, and the stored bytes it came from. */
+interface SnapSeen {
+  readonly bytes: Uint8Array;
+  readonly snapshot: Snapshot;
 }
 
 const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
@@ -121,7 +129,7 @@ export class DynamoEventStore implements EventStore {
     recordsUnpacked: 0,
   };
   /** Layout and tip by game, from this store's own loads and appends (bounded; a miss costs one read). */
-  private readonly seen = new Map<string, { layout: Layout; tip?: TipSeen; parts?: ReadonlySet<string> }>();
+  private readonly seen = new Map<string, { layout: Layout; tip?: TipSeen; parts?: ReadonlySet<string>; snap?: SnapSeen }>();
   private readonly snapshots = new SnapshotCodec();
 
   constructor(opts: DynamoEventStoreOptions) {
@@ -137,9 +145,10 @@ export class DynamoEventStore implements EventStore {
 
   /** `parts`: the PART# hashes the partition holds; left out, those remembered before are kept. */
   private remember(gameId: string, layout: Layout, tip?: TipSeen, parts?: ReadonlySet<string>): void {
-    const known = parts ?? this.seen.get(gameId)?.parts;
+    const before = this.seen.get(gameId);
+    const known = parts ?? before?.parts;
     this.seen.delete(gameId);
-    this.seen.set(gameId, { layout, ...(tip ? { tip } : {}), ...(known ? { parts: known } : {}) });
+    this.seen.set(gameId, { layout, ...(tip ? { tip } : {}), ...(known ? { parts: known } : {}), ...(before?.snap ? { snap: before.snap } : {}) });
     if (this.seen.size > 512) this.seen.delete(this.seen.keys().next().value!);
   }
 
@@ -206,7 +215,7 @@ export class DynamoEventStore implements EventStore {
       }
       startKey = out.LastEvaluatedKey;
       // SNAP, SECRET, the parts and HEAD sort last: they all come in the first page.
-      if (page === 0) snapshot = snapItem ? this.snapshots.decode(snapItem, parts) : undefined;
+      if (page === 0) snapshot = snapItem ? this.decodeSnapshot(gameId, snapItem, parts) : undefined;
       // A tip-layout game is whole in the first page.
       if (tipHead) return this.fromTip(gameId, tipHead, seed, snapshot, new Set(parts.keys()));
       if (!head) {
@@ -262,8 +271,9 @@ export class DynamoEventStore implements EventStore {
       throw new Error(`game ${gameId}: the tip's events do not end at its head (version ${version}); the stored game is damaged`);
     }
     const recent = item['recent'] as Uint8Array | undefined;
-    this.remember(gameId, 'tip', { version, evs, decoded, recent }, parts);
-    return { gameId, version, hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: decodeRecent(recent) };
+    const recentDecoded = before?.recentDecoded && before.recent && recent && sameBytes(before.recent, recent) ? before.recentDecoded : decodeRecent(recent);
+    this.remember(gameId, 'tip', { version, evs, decoded, recent, recentDecoded }, parts);
+    return { gameId, version, hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: recentDecoded };
   }
 
   async append(req: AppendRequest): Promise<void> {
@@ -309,14 +319,10 @@ export class DynamoEventStore implements EventStore {
         `This command's events come to ${Math.ceil(batch.byteLength / 1024)} KB compressed; one command may write at most ${MAX_ITEM_BYTES / 1024} KB. Nothing was written.`,
       );
     }
+    const top = { version: last.seq, hash: last.hash, engine: req.summary.engine, status: req.summary.status, updatedAt: last.at };
     const head = {
-      gameId,
-      version: last.seq,
-      hash: last.hash,
-      engine: req.summary.engine,
-      status: req.summary.status,
-      updatedAt: last.at,
-      summary: req.summary,
+      ...top,
+      summary: compactSummary(req.summary, top),
       // The recent list as loaded, this command in front; rebuilt from the service's copy when this store did not load it.
       recent:
         known?.version === expectedVersion && known.recent
@@ -459,6 +465,16 @@ export class DynamoEventStore implements EventStore {
       { version: head['version'] as number, evs: tip.evs, decoded: tip.evs.map((b) => decodeCommand(gameId, b)), recent: head['recent'] as Uint8Array },
       this.storedParts(gameId, snap),
     );
+  }
+
+  /** A SNAP item as a snapshot; the one decoded last time when its bytes have not changed (a snapshot is a value nothing changes). */
+  private decodeSnapshot(gameId: string, item: Record<string, unknown>, parts: ReadonlyMap<string, Uint8Array>): Snapshot | undefined {
+    const seen = this.seen.get(gameId);
+    const bytes = item['state'] as Uint8Array;
+    if (seen?.snap && sameBytes(seen.snap.bytes, bytes) && seen.snap.snapshot.version === item['version']) return seen.snap.snapshot;
+    const snapshot = this.snapshots.decode(item, parts);
+    if (snapshot && seen) this.seen.set(gameId, { ...seen, snap: { bytes, snapshot } });
+    return snapshot;
   }
 
   /** The snapshot's SNAP item and the PART# items it needs that this game's partition is not known to hold. */
@@ -744,6 +760,16 @@ export class DynamoEventStore implements EventStore {
     } while (startKey && out.length < limit);
     return out;
   }
+}
+
+/**
+ * The summary as the tip's HEAD stores it: without what HEAD already says (the game's id is in
+ * pk; version, hash, engine, status and updatedAt are HEAD's own attributes, used by conditions
+ * and scans), so nothing is stored twice. The stream's reader puts them back
+ * (projections/stream-image.ts headChange).
+ */
+function compactSummary(summary: GameSummary, top: Readonly<Record<string, unknown>>): Partial<GameSummary> {
+  return Object.fromEntries(Object.entries(summary).filter(([k, v]) => k !== 'gameId' && !(Object.hasOwn(top, k) && top[k] === v)));
 }
 
 /** Signals an append to the tip layout that met a HEAD of the older layout. */

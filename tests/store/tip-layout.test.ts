@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { headChange } from '../../functions/projections/stream-image.js';
 import { chain, GENESIS, PUBLIC, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
 import { ConcurrencyError, DuplicateCommandError } from '../../functions/ports.js';
 import { DynamoEventStore, gamePk } from '../../functions/store/dynamo-event-store.js';
@@ -227,6 +229,19 @@ describe('the tip layout', () => {
     const { evs: _evs, ...rest } = head;
     expect(Object.keys((await store.load(gameId))!.recent)).toHaveLength(50);
     expect(itemSize(rest)).toBeLessThan(1024);
+  });
+
+  it('HEAD stores nothing twice: the summary leaves out the id and HEAD own attributes, and the stream reader puts them back', async () => {
+    const gameId = newGame();
+    const evs = await play(store, gameId, 3, 1, 10);
+    const last = evs[evs.length - 1]!;
+    const wire = (await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: gamePk(gameId) }, sk: { S: 'HEAD' } }, ConsistentRead: true })))
+      .Item!;
+    expect(wire['gameId']).toBeUndefined();
+    expect(Object.keys(wire['summary']!.M!).sort()).toEqual(['createdAt', 'createdBy', 'pending', 'seats', 'title']);
+    const change = headChange({ eventName: 'MODIFY', dynamodb: { Keys: { pk: wire['pk'], sk: wire['sk'] }, NewImage: wire, SequenceNumber: '1' } });
+    expect(change!.next).toEqual(summary(gameId, last.seq, last.hash));
+    expect(change!.gameId).toBe(gameId);
   });
 
   it('a game stored in the item-per-event layout keeps loading and appending in it, one Query per load', async () => {

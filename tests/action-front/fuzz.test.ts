@@ -9,6 +9,10 @@ const GAMES: [string, unknown][] = [
   ['Over the River with Artillery Registration', { scenario: 'river-crossing', artilleryRegistration: true }],
   ['a Point Defense from the builder', { builder: { type: 'point-defense' } }],
   [
+    'a Point Defense on two maps joined along the front',
+    { builder: { type: 'point-defense', maps: ['guadalcanal-ridge', 'river-crossing'], defender: 'axis' } },
+  ],
+  [
     'a Meeting Engagement from the builder, in Normandy, both optional rules',
     {
       builder: { type: 'meeting-engagement', map: 'normandy-bocage', armies: { allies: 'us-army', axis: 'wehrmacht' } },

@@ -48,6 +48,8 @@ export interface Mission {
   readonly name: string;
   readonly hard: number;
   readonly soft: number;
+  /** Special rule: not before this game turn. */
+  readonly fromTurn?: number;
   readonly used: boolean;
 }
 

@@ -112,9 +112,18 @@ export const optionsSchema = z
       for (const f of forces)
         if (!ids.has(f.unit))
           ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'sides', side, 'forces'], message: `no unit ${f.unit} in the Unit Value Table` });
+      for (const [i, m] of card.sides[side].support.entries())
+        if (m.fromTurn !== undefined && m.fromTurn > card.turns)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['scenarioCard', 'sides', side, 'support', i, 'fromTurn'],
+            message: `${m.name} from turn ${m.fromTurn}: the scenario lasts ${card.turns} turns`,
+          });
       for (const h of card.sides[side].entryHexes ?? [])
         if (!onMap(m, h)) ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'sides', side, 'entryHexes'], message: `entry hex ${h} is not on the map` });
     }
+    for (const u of card.emplaced ?? [])
+      if (!ids.has(u)) ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'emplaced'], message: `no unit ${u} in the Unit Value Table` });
     if (card.victory.kind === 'hold')
       for (const h of card.victory.hexes)
         if (!onMap(m, h)) ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'victory'], message: `objective ${h} is not on the map` });

@@ -150,6 +150,16 @@ describe('set-up zones and reinforcements on joined maps (004 Set Up)', () => {
     const edge = allZone(s, { seat: 'allies', kind: 'reinforce', min: 1, max: 5, placed: 0 });
     expect(edge).toEqual(['0101', '0102', '0103', '0104', '0105', '0106', '0107', '0108', '0109', '0110']);
   });
+  it('the picture draws the joined map: the second map’s terrain under its new numbers', () => {
+    const s = started({
+      builder: { type: 'meeting-engagement', maps: ['guadalcanal-ridge', 'normandy-bocage'], forces: { allies: ['usmc-rifle'], axis: ['ija-infantry'] } },
+    });
+    const grid = actionFront.scene!(s, { kind: 'spectator' }).rows[0]![0]!;
+    const cells = grid.kind === 'hex' ? grid.cells : [];
+    const cell = (hex: string) => cells.find((c) => c.markers?.some((m) => m.label === `hex ${hex}`));
+    expect(cell('0307')).toMatchObject({ col: 6, row: 2, terrain: 'forest' });
+    expect(cell('0302')).toBeUndefined();
+  });
   it('the saved builder scenario names the maps, and passed back plays on the same joined map', () => {
     const s = started({ builder: { type: 'meeting-engagement', maps, forces: { allies: ['usmc-rifle'], axis: ['ija-infantry'] } } });
     const saved = view(s, { kind: 'seat', seat: 'allies' }).savedBuilder!;

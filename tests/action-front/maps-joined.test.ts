@@ -6,7 +6,7 @@ import { REPRESENTATIVE_TABLES } from '../../domain/action-front/data/tables.js'
 import { evolve } from '../../domain/action-front/evolve.js';
 import { forceProblem } from '../../domain/action-front/forces.js';
 import { allZone, quota } from '../../domain/action-front/flow.js';
-import { isPartial, joinMaps, neighbours, sightBlocker, stepCost, terrainOf, type MapCard } from '../../domain/action-front/hexmap.js';
+import { airEntryHexes, isEdge, isPartial, joinMaps, neighbours, sightBlocker, stepCost, terrainOf, type MapCard } from '../../domain/action-front/hexmap.js';
 import { view } from '../../domain/action-front/view.js';
 import { fresh } from './given.js';
 
@@ -103,6 +103,9 @@ describe('the joined map (maps side by side along the front)', () => {
     expect(neighbours(joined, '0205')).toEqual(expect.arrayContaining(['0206', '0106', '0306']));
     expect(neighbours(RIDGE, '0205')).not.toContain('0106');
     expect([isPartial(RIDGE, '0205'), isPartial(joined, '0205'), isPartial(joined, '0211')]).toEqual([true, false, true]);
+    // The join is no map edge: an air strike cannot enter there, a unit does not leave there.
+    expect([isEdge(RIDGE, '0605'), isEdge(joined, '0605'), isEdge(joined, '0611')]).toEqual([true, false, true]);
+    expect(airEntryHexes(joined, '0603')).not.toContain('0605');
   });
   it('moving across the join pays the terrain of the other map', () => {
     // 0307 is bocage's forest 0302: entering it costs what forest costs, from the ridge side of the join too.

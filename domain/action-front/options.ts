@@ -18,13 +18,14 @@ const DEFAULT_MAP = 'guadalcanal-ridge';
 /** At most this many maps joined, and this many rows on the joined map (hex ids have two digits of row). */
 const MAX_JOINED = 4;
 const MAX_JOINED_ROWS = 60;
+const MAP_ID = z.string().min(1).max(60);
 const builderSchema = z
   .object({
     type: z.enum(['point-defense', 'meeting-engagement']),
     /** One map (default guadalcanal-ridge) … */
-    map: z.string().optional(),
+    map: MAP_ID.optional(),
     /** … or several, laid side by side along the front from north to south; the points are per map (004 Pick Your Forces). */
-    maps: z.array(z.string()).min(1).max(MAX_JOINED).optional(),
+    maps: z.array(MAP_ID).min(1).max(MAX_JOINED).optional(),
     /** Orientation: the side whose map edge is column 1. */
     west: seat.default('allies'),
     /** Point Defense: the defending side (default: the west side). */

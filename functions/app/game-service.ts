@@ -210,7 +210,7 @@ export interface GameServiceDeps {
   seeds: SeedSource;
   /**
    * Write a snapshot when this many events have accumulated since the last. Defaults to the
-   * store's `snapshotInterval` when it has one (DynamoEventStore), else 50. A value above the
+   * store's `snapshotInterval` when it has one (DynamoEventStore), else 25. A value above the
    * store's interval still works but costs extra Query pages on every load.
    */
   snapshotEvery?: number;
@@ -326,7 +326,7 @@ function snapshotOf(engine: AnyEngine, state: GameState): Snapshot {
 export function createGameService(deps: GameServiceDeps): GameService {
   const { store, engines, clock, seeds } = deps;
   // A store that pages its loads by a snapshot interval (the DynamoDB one) sets the default, so the two agree.
-  const snapshotEvery = deps.snapshotEvery ?? (store as { snapshotInterval?: number }).snapshotInterval ?? 50;
+  const snapshotEvery = deps.snapshotEvery ?? (store as { snapshotInterval?: number }).snapshotInterval ?? 25;
   if (!Number.isInteger(snapshotEvery) || snapshotEvery < 1) throw new Error(`snapshotEvery must be a positive integer, got ${snapshotEvery}`);
   const maxRetries = deps.maxRetries ?? 5;
 

@@ -12,6 +12,7 @@ import type { Out } from './out.js';
 import {
   cannotAttack,
   cardOf,
+  contested,
   CONVOY_KILL_INTENSITY,
   costOf,
   defenseOf,
@@ -43,6 +44,7 @@ import { checkVictory } from './turn.js';
  * close assault (16), destroying features (20–21).
  */
 
+const RULE_RAID = '003 §III Movement 5';
 const bad = (code: string, message: string, rule: string = RULE.target): RuleViolation => violation(code, message, rule);
 
 /** Where the target is: a unit, an area attack's space, or a feature's space. */
@@ -95,6 +97,8 @@ export function attackProblem(s: State, seat: Side, attacker: string, target: st
   if (spotter !== undefined && (aim.kind === 'unit' || !unitIn(s, spotter)))
     return bad('combat/bad-spotter', 'A spotter serves only mortar and artillery fire on a space', '003 §III Combat 8');
   const from = firesFrom(s, attacker);
+  if (from && contested(s, from) && !(aim.kind === 'unit' && unitIn(s, aim.unit)?.at === from))
+    return bad('combat/raid-must-fight', `Units fighting within ${from} target the enemy there`, RULE_RAID);
   const fromRear = a.at === 'rear';
   const night = s.scenario.night === true && s.turn % 2 === 1;
   if (fromRear && s.scenario.night && isArtillery(s, attacker)) {
@@ -244,7 +248,8 @@ export function resolveAttack(out: Out, ctx: Ctx, a: Attack, boost: string | nul
       attackFeature(out, ctx, a, w, aim.space, bonus);
       return;
     }
-    const shots = cardOf(out.s, attacker).weapons[w]!.rateOfFire;
+    // Fire Mission!: an extra roll per weapon this turn (the card's rate-of-fire bonus).
+    const shots = cardOf(out.s, attacker).weapons[w]!.rateOfFire + sumAttached(out.s, unitIn(out.s, attacker)!, 'rateOfFire');
     for (let shot = 0; shot < shots; shot++) {
       if (out.s.result || !unitIn(out.s, attacker)) return;
       if (aim.kind === 'unit' && !unitIn(out.s, aim.unit)) return; // destroyed by an earlier shot: no new target (003 Combat 9h)
@@ -435,6 +440,20 @@ export function attackVoid(s: State, a: Attack): string | null {
   if (aim.kind === 'unit' && !unitIn(s, aim.unit)) return 'the target is gone';
   if (aim.kind === 'feature' && !tileAt(s, aim.space)?.intact) return 'the feature is already destroyed';
   if (a.attackers.some((x) => unitIn(s, x) && unitIn(s, x)!.shakenUntil >= s.turn)) return 'the attacker is shaken';
+  if (a.attackers.some((x) => s.sabotaged.includes(x))) return 'the attacker is sabotaged';
+  return null;
+}
+
+/**
+ * 003 Movement 5: units fighting within a space must target each other each Combat Phase. Returns
+ * one of the seat's units there that could still declare an attack on an enemy in its space.
+ */
+export function raiderToFire(s: State, seat: Side): string | null {
+  for (const u of Object.values(s.units)) {
+    if (u.side !== seat || !onMap(u) || !contested(s, u.at) || cannotAttack(s, u.id)) continue;
+    const foes = sideUnitsAt(s, u.at, seat === 'us' ? 'de' : 'us');
+    if (foes.some((t) => cardOf(s, u.id).weapons.some((_, w) => attackProblem(s, seat, u.id, t.id, [w]) === null))) return u.id;
+  }
   return null;
 }
 

@@ -130,6 +130,7 @@ function initialState(o: Options, rulesVersion: number): State {
       overrun: 0,
       drawn: false,
       exited: 0,
+      initiativeBonus: 0,
     };
   };
   const removed = new Set(scenario.removeCommands ?? []);
@@ -157,6 +158,7 @@ function initialState(o: Options, rulesVersion: number): State {
     opfire: null,
     opfireSeq: 0,
     opfired: [],
+    sabotaged: [],
     lastAttack: null,
     weatherClear: !scenario.weather,
     usEntry: o.usEntry ?? (zone === 9 ? ['A1', 'C1'] : ['A9', 'C9']),

@@ -2,7 +2,7 @@ import type { Pending } from '../kernel/engine.js';
 import type { Side } from '../frontline-general/data/schema.js';
 import { SPACES } from './map.js';
 import { asSide, type Command, type State } from './model.js';
-import { assaultProblem, attackProblem, featureRule, stukaToBomb } from './combat.js';
+import { assaultProblem, attackProblem, featureRule, raiderToFire, stukaToBomb } from './combat.js';
 import { commitPlaces, crewsFor, entryChanges, mustEnterMore, stukaPath, entrySpaces } from './commitment.js';
 import { plays } from './cards.js';
 import { overLimit } from './draw.js';
@@ -49,7 +49,7 @@ export function legalCommands(s: State, seatId: string): Command[] {
     case 'resolution':
       return s.attacks.filter((a) => a.seat === seat && a.status === 'pending').map((a): Command => ({ type: 'ResolveAttack', attackId: a.id }));
     case 'draw':
-      return draws(s, seat);
+      return [...draws(s, seat), ...plays(s, seat)];
     default:
       return [];
   }
@@ -61,7 +61,7 @@ function doneAllowed(s: State, seat: Side): boolean {
   if (s.phase === 'movement') return convoyLeft(s, seat);
   if (s.phase === 'commitment')
     return !mustEnterMore(s, seat) && !Object.values(s.units).some((u) => u.side === seat && u.at === 'air' && u.path === null && stukaPath(s, u.id));
-  if (s.phase === 'declaration') return stukaToBomb(s, seat) === null;
+  if (s.phase === 'declaration') return stukaToBomb(s, seat) === null && raiderToFire(s, seat) === null;
   return true;
 }
 const convoyLeft = (s: State, seat: Side): boolean =>

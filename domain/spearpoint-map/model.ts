@@ -49,8 +49,12 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ResolveAttack'), attackId: id, boostWith: id.optional() }).strict(),
   /** What Now, Sarge?: move one US Reserves Entry Point, once a game, in the Movement phase from turn 4. */
   z.object({ type: z.literal('ChangeEntryPoint'), from: place, to: place }).strict(),
-  /** A Command card played for its effect: on one of your units (Dig In …), or Lay Smoke on a space ('B5'). */
-  z.object({ type: z.literal('PlayCommand'), card: id, target: id }).strict(),
+  /**
+   * A Command card played for its effect: on one of your units (Dig In, Withdraw …), an enemy unit
+   * (Sabotage, Capture That Unit! with `by`, your infantry attempting it), a space (Lay Smoke:
+   * 'B5'), or with no target (Ambush!, Commit Reserves, Resupply).
+   */
+  z.object({ type: z.literal('PlayCommand'), card: id, target: id.optional(), by: id.optional() }).strict(),
   /** Opportunity fire window: fire with this unit at the unit that moved, or pass. */
   z.object({ type: z.literal('OpportunityFire'), unit: id }).strict(),
   z.object({ type: z.literal('PassOpportunityFire') }).strict(),
@@ -120,6 +124,8 @@ export interface SeatState {
   readonly overrun: number;
   readonly drawn: boolean;
   readonly exited: number;
+  /** An Initiative bonus played for the next turn's roll (Ambush!). */
+  readonly initiativeBonus: number;
 }
 
 /** An open opportunity-fire window: `mover` entered `space`; `seat` may fire with one of `shooters`. */
@@ -166,6 +172,8 @@ export interface State {
   readonly opfireSeq: number;
   /** Units that have fired opportunity fire at each mover this phase (each shooter once per mover). */
   readonly opfired: readonly string[];
+  /** Units that may not attack this turn (Sabotage). */
+  readonly sabotaged: readonly string[];
   readonly lastAttack: { readonly from: string; readonly to: string } | null;
   readonly weatherClear: boolean;
   readonly usEntry: readonly string[];
@@ -188,7 +196,7 @@ export type Event =
   | { type: 'SetupRolled'; unit: string; die: number; needed: number; placed: boolean }
   | { type: 'UnitPlaced'; unit: string; card: string; owner: Side; crew: string | null; at: string; attached: string[]; damageCard: string | null }
   | { type: 'TurnBegan'; turn: number }
-  | { type: 'InitiativeRolled'; rolls: { us: number; de: number }[]; winner: Side }
+  | { type: 'InitiativeRolled'; rolls: { us: number; de: number }[]; winner: Side; bonus?: { us: number; de: number } }
   | { type: 'WeatherRolled'; us: number; de: number; clear: boolean }
   | { type: 'PhaseBegan'; phase: Phase; active: Side | null }
   | { type: 'CommandCardDiscarded'; seat: Side; card: string; purpose: 'sprint' | 'push' | 'hit' }
@@ -244,6 +252,11 @@ export type Event =
   | { type: 'CommandDiscarded'; seat: Side; card: string }
   | { type: 'CommandPlayed'; seat: Side; card: string; unit: string }
   | { type: 'EntryPointChanged'; from: string; to: string }
+  | { type: 'CommandUsed'; seat: Side; card: string; effect: 'initiative' | 'reinforce' | 'resupply'; amount: number }
+  | { type: 'UnitWithdrawn'; seat: Side; card: string; unit: string; crew: string | null }
+  | { type: 'UnitRepaired'; seat: Side; card: string; unit: string }
+  | { type: 'UnitSabotaged'; seat: Side; card: string; unit: string }
+  | { type: 'CaptureRolled'; seat: Side; card: string; unit: string; by: string; die: number; needed: number; captured: boolean }
   | { type: 'SmokeLaid'; seat: Side; card: string; space: string; turns: number }
   | { type: 'TurnEnded'; turn: number; overrun: { us: number; de: number } }
   | { type: 'CommandPostExtended'; turn: number }

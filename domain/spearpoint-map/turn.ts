@@ -22,14 +22,16 @@ export function beginTurn(out: Out, ctx: Ctx): void {
     while (us === de) [us, de] = [ctx.rng.die(10), ctx.rng.die(10)];
     out.emit({ type: 'WeatherRolled', us, de, clear: us > de });
   }
+  // Initiative bonuses (Ambush!) add to each roll; equal totals are re-rolled (003 §III Initiative).
+  const bonus = { us: out.s.seats.us.initiativeBonus, de: out.s.seats.de.initiativeBonus };
   const rolls: { us: number; de: number }[] = [];
   let winner: Side | null = null;
   while (winner === null) {
     const r = { us: ctx.rng.die(10), de: ctx.rng.die(10) };
     rolls.push(r);
-    winner = initiativeWinner(r.us, r.de);
+    winner = initiativeWinner(r.us + bonus.us, r.de + bonus.de);
   }
-  out.emit({ type: 'InitiativeRolled', rolls, winner });
+  out.emit({ type: 'InitiativeRolled', rolls, winner, ...(bonus.us || bonus.de ? { bonus } : {}) });
   startPhase(out, turn === 1 ? 'commitment' : 'movement', ctx);
 }
 

@@ -37,6 +37,7 @@ export function view(s: State, viewer: Viewer) {
     })),
     attacks: s.attacks,
     lastAttack: s.lastAttack,
+    sabotaged: s.sabotaged,
     opportunityFire: s.opfire,
     convoy: { entered: s.convoy.entered, arrived: s.convoy.arrived, destroyed: s.convoy.destroyed },
     seats: Object.fromEntries(
@@ -49,6 +50,7 @@ export function view(s: State, viewer: Viewer) {
             score: st.score,
             overrun: st.overrun,
             exited: st.exited,
+            initiativeBonus: st.initiativeBonus,
             reserves: st.reserves.length,
             support: st.support.length,
             handCount: st.hand.length,

@@ -7,6 +7,7 @@ import { pathTo } from '../../domain/spearpoint-map/movement.js';
 import { assaultValue, featureRule } from '../../domain/spearpoint-map/combat.js';
 import { defenseOf, hitNeeded, lineOfSight, movementAllowance, spotters } from '../../domain/spearpoint-map/rules.js';
 import { given, refused, run } from './given.js';
+import { engine } from './play.js';
 
 const unit = (id: string) => indexCatalog(BUILT_IN_CATALOG).unit(id);
 
@@ -222,6 +223,29 @@ describe('003 rules', () => {
     });
     expect(refused(raid, { type: 'DeclareAttack', attacker: 'r', target: 'e', weapons: [0] })).toBe('combat/friendly-in-space');
     expect(run(raid, { type: 'DeclareAttack', attacker: 'sn', target: 'e', weapons: [0] }).state.attacks).toHaveLength(1);
+  });
+  it('Movement 5: units fighting within a raided space must target each other, and Done waits until they have', () => {
+    const raid = given({
+      units: [
+        { id: 'r', card: 'us-rifle-squad', at: 'B2' },
+        { id: 'e', card: 'de-rifle-squad', at: 'B2' },
+        { id: 'out', card: 'de-rifle-squad', at: 'B4' },
+        { id: 'free', card: 'us-rifle-squad', at: 'C4' },
+      ],
+    });
+    // The raider may not fire out of its space, only at the enemy inside it.
+    expect(refused(raid, { type: 'DeclareAttack', attacker: 'r', target: 'out', weapons: [0] })).toBe('combat/raid-must-fight');
+    const listed = engine.legalCommands(raid, 'us').filter((c) => c.type === 'DeclareAttack' && c.attacker === 'r');
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((c) => c.type === 'DeclareAttack' && c.target === 'e')).toBe(true);
+    // It must fire: Done is neither listed nor accepted until it has declared.
+    expect(engine.legalCommands(raid, 'us')).not.toContainEqual({ type: 'Done' });
+    expect(refused(raid, { type: 'Done' })).toBe('combat/raid-must-fight');
+    const fired = run(raid, { type: 'DeclareAttack', attacker: 'r', target: 'e', weapons: [0] }).state;
+    expect(engine.legalCommands(fired, 'us')).toContainEqual({ type: 'Done' });
+    // The same binds the German in the space; a unit outside is free to choose.
+    expect(refused({ ...raid, active: 'de' }, { type: 'DeclareAttack', attacker: 'e', target: 'free', weapons: [0] }, 'de')).toBe('combat/raid-must-fight');
+    expect(run(raid, { type: 'DeclareAttack', attacker: 'free', target: 'out', weapons: [0] }).state.attacks).toHaveLength(1);
   });
   it('spotters: friendly infantry in LOS that do not attack (Combat 8)', () => {
     const s = given({

@@ -1850,7 +1850,8 @@ export interface components {
             /** @constant */
             type: "PlayCommand";
             card: string;
-            target: string;
+            target?: string;
+            by?: string;
         } | {
             /** @constant */
             type: "OpportunityFire";

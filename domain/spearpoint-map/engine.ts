@@ -32,6 +32,8 @@ const space = z.string().refine(isSpace, 'a map space A1..C9');
 export const optionsSchema = z
   .object({
     scenario: z.enum(SCENARIO_IDS).default('man-vs-beast'),
+    /** The Expansion Standard Game: which side of the map (003 Setup 1a); other scenarios print theirs. */
+    map: z.enum(['village', 'defensive-line']).optional(),
     /** Man vs. Beast, What Now, Sarge?: the German setup column (003 §IV). */
     germanColumn: z.union([z.literal(1), z.literal(9)]).default(9),
     /** A Fieldpost bound on game length (not 003's): the game ends on points after this turn. */
@@ -74,7 +76,10 @@ export const optionsSchema = z
       });
       if (total > sc.deckMax[side])
         ctx.addIssue({ code: 'custom', path: [side, 'cards'], message: `the deck totals ${total} points; ${sc.title} allows ${sc.deckMax[side]}` });
+      if (sc.deckMin && total < sc.deckMin[side])
+        ctx.addIssue({ code: 'custom', path: [side, 'cards'], message: `the deck totals ${total} points; ${sc.title} needs ${sc.deckMin[side]}` });
     }
+    if (o.map && !sc.maps) ctx.addIssue({ code: 'custom', path: ['map'], message: `${sc.title} is played on its own map side` });
     if (o.tiles && new Set(o.tiles.map((t) => t.space)).size !== o.tiles.length)
       ctx.addIssue({ code: 'custom', path: ['tiles'], message: 'one tile per space' });
     if (o.usEntry) {
@@ -86,7 +91,8 @@ export const optionsSchema = z
 
 /** The scenario as played: Man vs. Beast and What Now, Sarge? mirror their layout when Germany sets up in column 1. */
 function effectiveScenario(o: Options): Scenario {
-  const sc = SCENARIOS.get(o.scenario as Scenario['id'])!;
+  const printed = SCENARIOS.get(o.scenario as Scenario['id'])!;
+  const sc = printed.maps && o.map ? { ...printed, map: o.map, tiles: printed.maps[o.map] } : printed;
   const tiles = o.tiles ?? sc.tiles;
   if (!sc.mirrorable || o.germanColumn === 9) return { ...sc, tiles };
   const m = <P extends { at: string }>(p: P): P => ({ ...p, at: mirror(p.at) });

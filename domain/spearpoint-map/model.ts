@@ -140,6 +140,7 @@ export interface Options {
   readonly scenario: string;
   readonly germanColumn: 1 | 9;
   readonly maxTurns: number;
+  readonly map?: 'village' | 'defensive-line';
   readonly tiles?: readonly { space: string; kind: TileKind; intact?: boolean }[];
   readonly us?: { cards: string[] };
   readonly de?: { cards: string[] };

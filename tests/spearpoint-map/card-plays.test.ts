@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { BUILT_IN_CATALOG } from '../../domain/frontline-general/data/catalog.js';
 import { decideStandingOrders, scriptedRng } from '../../domain/kernel/index.js';
 import { resolveAttack } from '../../domain/spearpoint-map/combat.js';
 import type { Attack, Command, Phase, State } from '../../domain/spearpoint-map/model.js';
@@ -273,5 +275,14 @@ describe('003 §III Combat 25: Capture That Unit!', () => {
     expect(types).toContain('Game.StandingOrderApplied');
     expect(types.indexOf('OpportunityFireTaken')).toBeGreaterThan(types.indexOf('OpportunityFireOffered'));
     expect(stateOf(g).opfire).toBeNull();
+  });
+});
+
+describe('README map section', () => {
+  it('its PlayCommand examples name the cards their comments say (the REPRESENTATIVE deck ids)', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const ids = [...readme.matchAll(/"type":"PlayCommand","card":"(cmd-\d+)"/g)].map((m) => m[1]!);
+    const titles = ids.map((id) => BUILT_IN_CATALOG.commandCards.find((c) => c.id === id)?.title);
+    expect(titles).toEqual(['Lay Smoke', 'Dig In', 'Ambush!', 'Sabotage', 'Capture That Unit!']);
   });
 });

@@ -1876,7 +1876,9 @@ export interface components {
              * @default man-vs-beast
              * @enum {string}
              */
-            scenario: "man-vs-beast" | "what-now-sarge" | "gunters-return" | "liri-valley-road" | "moonlight-on-metal" | "crimson-snow" | "a-buried-tank" | "epiphany";
+            scenario: "man-vs-beast" | "what-now-sarge" | "gunters-return" | "liri-valley-road" | "moonlight-on-metal" | "crimson-snow" | "a-buried-tank" | "epiphany" | "standard-game";
+            /** @enum {string} */
+            map?: "village" | "defensive-line";
             /** @default 9 */
             germanColumn: 1 | 9;
             /** @default 20 */

@@ -6,7 +6,7 @@ import { assaultProblem, attackProblem, featureRule, raiderToFire, stukaToBomb }
 import { commitPlaces, crewsFor, entryChanges, mustEnterMore, stukaPath, entrySpaces } from './commitment.js';
 import { plays } from './cards.js';
 import { overLimit } from './draw.js';
-import { cannotMove, mayExit, pathTo } from './movement.js';
+import { cannotMove, lineChangeProblem, mayExit, pathTo } from './movement.js';
 import { distance, FLIGHT_PATHS } from './map.js';
 import { cannotAttack, cardOf, isAreaWeapon, onMap, sideUnitsAt, spotters, STACK_LIMIT, unitsAt } from './rules.js';
 
@@ -73,6 +73,9 @@ function moves(s: State, seat: Side): Command[] {
   const out: Command[] = [];
   const card = s.seats[seat].commands[0];
   for (const u of Object.values(s.units)) {
+    if (u.side === seat && cardOf(s, u.id).line === 'either')
+      for (const to of u.at === 'rear' ? entrySpaces(s, seat) : ['rear'])
+        if (lineChangeProblem(s, seat, u.id, to) === null) out.push({ type: 'Move', unit: u.id, to });
     if (u.side !== seat || cannotMove(s, seat, u.id)) continue;
     if (mayExit(s, seat, u.id)) out.push({ type: 'Move', unit: u.id, to: 'exit' });
     for (const sp of SPACES) {

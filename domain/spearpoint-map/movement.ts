@@ -8,6 +8,7 @@ import { no, Out, type Decision } from './out.js';
 import { attackProblem, drawDamage, resolveAttack } from './combat.js';
 import { cardOf, isFoot, isTankLike, movementAllowance, occupyProblem, onMap, RULE, sideUnitsAt, STACK_LIMIT } from './rules.js';
 import { checkVictory } from './turn.js';
+import { entrySpaces } from './commitment.js';
 
 /**
  * 003 §III Movement and Stacking: units in play since an earlier turn move orthogonally (infantry
@@ -16,6 +17,8 @@ import { checkVictory } from './turn.js';
  * minefields need an exit roll; infantry entering an enemy space raid it; tanks flatten crops and
  * wire. Moving next to or into an enemy opens an opportunity-fire window for the enemy.
  */
+
+const RULE_SPG = '003 §III Movement 9';
 
 /** The shortest legal path from the unit's space to `to` (empty when there is none). */
 export function pathTo(s: State, unit: string, to: string, extra: boolean): string[] {
@@ -64,7 +67,42 @@ export function cannotMove(s: State, seat: Side, unit: string): string | null {
 export const mayExit = (s: State, seat: Side, unit: string): boolean =>
   s.scenario.victory.kind === 'breakthrough' && seat === 'us' && rowOf(unitIn(s, unit)!.at) === 0 && !unitIn(s, unit)!.convoy;
 
+/**
+ * 003 Movement 9, Commitment 1: a self-propelled gun (line 'either', the M7) changes line in the
+ * Movement Phase through one of its side's setup (entry) spaces: from such a space to 'rear', or
+ * from the rear line to such a space. Ruling: on the map it is artillery and moves no other way
+ * (Movement 2); it needs its crew, and a unit fighting within its space may not leave it.
+ */
+export function lineChangeProblem(s: State, seat: Side, unit: string, to: string): string | null {
+  const u = unitIn(s, unit);
+  if (!u || u.side !== seat) return `${unit} is not one of your units in play`;
+  if (cardOf(s, unit).line !== 'either') return 'only self-propelled guns change line';
+  if (!s.scenario.rearLine) return 'this scenario has no rear line';
+  if (u.immobilized || u.crew === null) return `${cardOf(s, unit).title} cannot move (immobilised or without its crew)`;
+  if (u.enteredTurn >= s.turn) return 'units committed this turn do not move';
+  if (u.movedTurn === s.turn) return 'each unit moves once a Movement Phase';
+  if (u.at === 'rear') {
+    if (!entrySpaces(s, seat).includes(to)) return `${to} is not one of your setup spaces`;
+    if (sideUnitsAt(s, to, seat).length >= STACK_LIMIT) return `${to} is full`;
+    return occupyProblem(s, unit, to);
+  }
+  if (to !== 'rear') return `${cardOf(s, unit).title} moves only between the lines`;
+  if (!entrySpaces(s, seat).includes(u.at)) return 'it leaves the map only from one of your setup spaces';
+  if (sideUnitsAt(s, u.at, other(seat)).length > 0) return 'a unit fighting within its space may not withdraw';
+  return null;
+}
+
 export function decideMove(s: State, seat: Side, c: Extract<Command, { type: 'Move' }>, ctx: Ctx): Decision {
+  if (c.to === 'rear' || unitIn(s, c.unit)?.at === 'rear') {
+    const problem = lineChangeProblem(s, seat, c.unit, c.to);
+    if (problem) return no('move/line-change', problem, RULE_SPG);
+    if (c.extra !== undefined) return no('move/no-extra', 'A change of line takes no Command card', RULE_SPG);
+    const out = new Out(s);
+    const from = unitIn(s, c.unit)!.at;
+    out.emit({ type: 'UnitMoved', unit: c.unit, path: [from, c.to], raid: false });
+    if (c.to !== 'rear') offerOpportunityFire(out, c.unit, [from, c.to]);
+    return ok(out.list);
+  }
   const why = cannotMove(s, seat, c.unit);
   if (why) return no('move/cannot-move', why, RULE.move);
   if (c.extra !== undefined) {

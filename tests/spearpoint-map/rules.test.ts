@@ -247,6 +247,37 @@ describe('003 rules', () => {
     expect(refused({ ...raid, active: 'de' }, { type: 'DeclareAttack', attacker: 'e', target: 'free', weapons: [0] }, 'de')).toBe('combat/raid-must-fight');
     expect(run(raid, { type: 'DeclareAttack', attacker: 'free', target: 'out', weapons: [0] }).state.attacks).toHaveLength(1);
   });
+  it('Movement 9: a self-propelled gun changes line through a setup space in the Movement Phase, and moves no other way', () => {
+    const s = given({
+      scenario: 'standard-game',
+      phase: 'movement',
+      units: [
+        { id: 'm7', card: 'us-m7-priest', crew: 'us-artillery-crew', at: 'rear' },
+        { id: 'g', card: 'de-rifle-squad', at: 'B2' },
+      ],
+    });
+    const spg = (x: typeof s) => engine.legalCommands(x, 'us').filter((c) => c.type === 'Move' && c.unit === 'm7');
+    expect(spg(s)).toEqual(['A1', 'B1', 'C1'].map((to) => ({ type: 'Move', unit: 'm7', to })));
+    const r = run(s, { type: 'Move', unit: 'm7', to: 'B1' });
+    expect(r.state.units['m7']!.at).toBe('B1');
+    // Entering next to an enemy opens opportunity fire, as any move does.
+    expect(r.state.opfire).toMatchObject({ seat: 'de', mover: 'm7', shooters: ['g'] });
+    expect(spg({ ...r.state, opfire: null })).toEqual([]); // once a Movement Phase
+    // The next turn it may go back to the rear line from its setup space, and nowhere else on the map.
+    const next = { ...r.state, opfire: null, turn: 3 };
+    expect(spg(next)).toEqual([{ type: 'Move', unit: 'm7', to: 'rear' }]);
+    expect(refused(next, { type: 'Move', unit: 'm7', to: 'B2' })).toBe('move/cannot-move');
+    expect(run(next, { type: 'Move', unit: 'm7', to: 'rear' }).state.units['m7']!.at).toBe('rear');
+    // Only from a setup space, only with its crew, only self-propelled guns, only where there is a rear line.
+    const deep = { ...next, units: { ...next.units, m7: { ...next.units['m7']!, at: 'B3' } } };
+    expect(refused(deep, { type: 'Move', unit: 'm7', to: 'rear' })).toBe('move/line-change');
+    expect(refused({ ...s, units: { ...s.units, m7: { ...s.units['m7']!, crew: null } } }, { type: 'Move', unit: 'm7', to: 'B1' })).toBe('move/line-change');
+    expect(refused(s, { type: 'Move', unit: 'm7', to: 'B5' })).toBe('move/line-change');
+    const rifle = given({ scenario: 'standard-game', phase: 'movement', units: [{ id: 'r', card: 'us-rifle-squad', at: 'B1' }] });
+    expect(refused(rifle, { type: 'Move', unit: 'r', to: 'rear' })).toBe('move/line-change');
+    const noRear = given({ phase: 'movement', units: [{ id: 'm7', card: 'us-m7-priest', crew: 'us-artillery-crew', at: 'B1' }] });
+    expect(refused(noRear, { type: 'Move', unit: 'm7', to: 'rear' })).toBe('move/line-change');
+  });
   it('spotters: friendly infantry in LOS that do not attack (Combat 8)', () => {
     const s = given({
       units: [

@@ -637,7 +637,7 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map<ScenarioId, 
         },
         // (j) The turn sequence begins with the map empty: every unit is committed from the hand.
         start: { us: [], de: [] },
-        // (d) REPRESENTATIVE 84-point decks within 80–100; a club passes its own as `us.cards` / `de.cards`.
+        // (d) REPRESENTATIVE decks within 80–100 (US 98 with an M7 that changes line, Germany 84); a club passes its own as `us.cards` / `de.cards`.
         decks: {
           us: [
             ...repeat(4, us('rifle-squad')),
@@ -653,6 +653,8 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map<ScenarioId, 
             us('artillery-crew'),
             us('p40-warhawk'),
             us('pilot'),
+            us('m7-priest'),
+            us('artillery-crew'),
           ],
           de: [
             ...repeat(4, de('rifle-squad')),

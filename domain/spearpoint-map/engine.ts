@@ -7,11 +7,11 @@ import { BUILT_IN_CATALOG, indexCatalog } from '../frontline-general/data/catalo
 import type { Side } from '../frontline-general/data/schema.js';
 import { damageEdge } from '../frontline-general/rules.js';
 import { SCENARIO_IDS, SCENARIOS, type Scenario } from './data/scenarios.js';
-import { TILE_KINDS } from './data/tiles.js';
+import { DIRS, TILE_KINDS, tileSpec } from './data/tiles.js';
 import { decide } from './decide.js';
 import { evolve } from './evolve.js';
 import { legalCommands, OPFIRE_TOPIC, pending } from './legal.js';
-import { isSpace, mirror, onEdge, colOf } from './map.js';
+import { across, isSpace, mirror, onEdge, colOf } from './map.js';
 import { commandSchema, SIDES, type Command, type Event, type Options, type State } from './model.js';
 import { Out } from './out.js';
 import { scene } from './scene.js';
@@ -40,7 +40,7 @@ export const optionsSchema = z
     maxTurns: z.number().int().min(1).max(60).default(20),
     /** Feature tiles in place of the scenario's representative layout. */
     tiles: z
-      .array(z.object({ space, kind: z.enum(TILE_KINDS), intact: z.boolean().optional() }).strict())
+      .array(z.object({ space, kind: z.enum(TILE_KINDS), intact: z.boolean().optional(), arrows: z.array(z.enum(DIRS)).min(1).max(4).optional() }).strict())
       .max(27)
       .optional(),
     us: cardsSchema.optional(),
@@ -82,6 +82,13 @@ export const optionsSchema = z
     if (o.map && !sc.maps) ctx.addIssue({ code: 'custom', path: ['map'], message: `${sc.title} is played on its own map side` });
     if (o.tiles && new Set(o.tiles.map((t) => t.space)).size !== o.tiles.length)
       ctx.addIssue({ code: 'custom', path: ['tiles'], message: 'one tile per space' });
+    (o.tiles ?? []).forEach((t, i) => {
+      if (!t.arrows) return;
+      if (!tileSpec(t.kind).arrows) ctx.addIssue({ code: 'custom', path: ['tiles', i, 'arrows'], message: `a ${t.kind} tile has no entry/exit arrows` });
+      // 003 §II 8: at least one arrow must not face the map edge.
+      else if (!t.arrows.some((d) => across(t.space, d) !== undefined))
+        ctx.addIssue({ code: 'custom', path: ['tiles', i, 'arrows'], message: 'at least one entry/exit arrow must face into the map' });
+    });
     if (o.usEntry) {
       const zone = o.germanColumn - 1;
       if (o.usEntry.some((sp) => !onEdge(sp) || Math.abs(colOf(sp) - zone) < 2))
@@ -148,7 +155,12 @@ function initialState(o: Options, rulesVersion: number): State {
     scenario,
     options: o,
     cards,
-    tiles: Object.fromEntries(scenario.tiles.map((t) => [t.space, { kind: t.kind, intact: t.intact ?? true }])),
+    tiles: Object.fromEntries(
+      scenario.tiles.map((t) => {
+        const arrows = t.arrows ?? tileSpec(t.kind).arrows?.default;
+        return [t.space, { kind: t.kind, intact: t.intact ?? true, ...(arrows ? { arrows } : {}) }];
+      }),
+    ),
     smoke: {},
     units: {},
     seats: { us: seat('us'), de: seat('de') },

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Deck } from '../kernel/deck.js';
 import type { Catalog, Side } from '../frontline-general/data/schema.js';
 import type { Scenario } from './data/scenarios.js';
-import type { TileKind } from './data/tiles.js';
+import type { Dir, TileKind } from './data/tiles.js';
 import type { RoleEntry } from './data/roles.js';
 
 export const SIDES: readonly Side[] = ['us', 'de'];
@@ -100,6 +100,8 @@ export interface MapUnit {
 export interface MapTile {
   readonly kind: TileKind;
   readonly intact: boolean;
+  /** The tile's entry/exit arrows, for the kinds that have them (data/tiles.ts). */
+  readonly arrows?: readonly Dir[];
 }
 
 export interface Attack {
@@ -141,7 +143,7 @@ export interface Options {
   readonly germanColumn: 1 | 9;
   readonly maxTurns: number;
   readonly map?: 'village' | 'defensive-line';
-  readonly tiles?: readonly { space: string; kind: TileKind; intact?: boolean }[];
+  readonly tiles?: readonly { space: string; kind: TileKind; intact?: boolean; arrows?: readonly Dir[] }[];
   readonly us?: { cards: string[] };
   readonly de?: { cards: string[] };
   readonly usEntry?: readonly string[];

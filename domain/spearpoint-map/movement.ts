@@ -1,8 +1,8 @@
 import type { Ctx } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
 import type { Side } from '../frontline-general/data/schema.js';
-import { mineExitFails, tileSpec, wireExitPasses } from './data/tiles.js';
-import { colOf, isSpace, neighbours, rowOf } from './map.js';
+import { mineExitFails, tileSpec, wireExitPasses, type Dir } from './data/tiles.js';
+import { colOf, direction, isSpace, neighbours, opposite, rowOf } from './map.js';
 import { other, tileAt, unitIn, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { attackProblem, drawDamage, resolveAttack } from './combat.js';
@@ -20,32 +20,49 @@ import { entrySpaces } from './commitment.js';
 
 const RULE_SPG = '003 §III Movement 9';
 
+/**
+ * Crossing one side of the tile in `space` (003 Movement 7; §II 8, 13): 'free' along its entry/exit
+ * arrows (infantry), 'barred' across any other side of a tile entered only by its arrows (the
+ * bunker), 'stop' across an obstacle's other sides (the move ends), 'plain' otherwise.
+ */
+export function crossing(s: State, unit: string, space: string, side: Dir): 'free' | 'barred' | 'stop' | 'plain' {
+  const t = tileAt(s, space);
+  if (!t) return 'plain';
+  const spec = tileSpec(t.kind);
+  if (spec.arrows && t.arrows && isFoot(s, unit)) {
+    if (t.arrows.includes(side)) return 'free';
+    if (spec.arrows.only) return 'barred';
+  }
+  return spec.obstacle ? 'stop' : 'plain';
+}
+
 /** The shortest legal path from the unit's space to `to` (empty when there is none). */
 export function pathTo(s: State, unit: string, to: string, extra: boolean): string[] {
   const u = unitIn(s, unit)!;
   const max = movementAllowance(s, unit, extra);
   if (max === 0 || !isSpace(to) || to === u.at) return [];
   const foot = isFoot(s, unit);
-  const startObstacle = tileAt(s, u.at) ? tileSpec(tileAt(s, u.at)!.kind).obstacle : false;
   const enemy = (sp: string) => sideUnitsAt(s, sp, other(u.side)).length > 0;
-  const frontier: string[][] = [[u.at]];
-  const seen = new Set([u.at]);
+  // Breadth first over (space, may go on): entering or leaving an obstacle other than by its arrows ends the move.
+  const frontier: { path: string[]; go: boolean }[] = [{ path: [u.at], go: true }];
+  const seen = new Set([`${u.at}|true`]);
   while (frontier.length) {
-    const path = frontier.shift()!;
+    const { path, go } = frontier.shift()!;
     const here = path[path.length - 1]!;
-    if (path.length - 1 >= max) continue;
-    // Leaving an obstacle, or having entered one, ends the move after this step (003 Movement 7).
-    if (path.length > 1 && tileAt(s, here) && tileSpec(tileAt(s, here)!.kind).obstacle) continue;
+    if (!go || path.length - 1 >= max) continue;
     if (path.length > 1 && enemy(here)) continue;
-    if (path.length === 2 && startObstacle) continue;
     for (const n of neighbours(here)) {
-      if (seen.has(n)) continue;
       if (occupyProblem(s, unit, n)) continue;
       if (enemy(n) && !foot) continue; // only infantry raid (003 Movement 5)
       if (u.convoy && (rowOf(n) !== 1 || colOf(n) > colOf(here))) continue;
-      seen.add(n);
-      const next = [...path, n];
-      if (n === to) return sideUnitsAt(s, n, u.side).length < STACK_LIMIT ? next : [];
+      const side = direction(here, n);
+      const out = crossing(s, unit, here, side);
+      const into = crossing(s, unit, n, opposite(side));
+      if (out === 'barred' || into === 'barred') continue;
+      const next = { path: [...path, n], go: out !== 'stop' && into !== 'stop' };
+      if (n === to) return sideUnitsAt(s, n, u.side).length < STACK_LIMIT ? next.path : [];
+      if (seen.has(`${n}|${next.go}`) || seen.has(`${n}|true`)) continue;
+      seen.add(`${n}|${next.go}`);
       frontier.push(next);
     }
   }

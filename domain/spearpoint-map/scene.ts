@@ -31,7 +31,10 @@ export function scene(s: State, viewer: Viewer): Scene {
       row: rowOf(sp),
       ...(t ? { terrain: `${t.kind}${t.intact ? '' : ' (ruined)'}` } : {}),
       pieces: v.units.filter((u) => u.at === sp).map(piece),
-      markers: Object.hasOwn(v.smoke, sp) ? [{ label: `smoke ${v.smoke[sp]}`, tone: 'info' }] : [],
+      markers: [
+        ...(Object.hasOwn(v.smoke, sp) ? [{ label: `smoke ${v.smoke[sp]}`, tone: 'info' as const }] : []),
+        ...(t?.arrows ? [{ label: `entry/exit ${t.arrows.join(', ')}`, tone: 'info' as const }] : []),
+      ],
     });
   }
   const grid: Region = {

@@ -16,7 +16,7 @@ export interface Piece {
  */
 export function given(opts: {
   scenario?: string;
-  tiles?: { space: string; kind: string; intact?: boolean }[];
+  tiles?: { space: string; kind: string; intact?: boolean; arrows?: string[] }[];
   units: Piece[];
   phase?: Phase;
   turn?: number;

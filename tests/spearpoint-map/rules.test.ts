@@ -131,6 +131,34 @@ describe('003 rules', () => {
     expect(pathTo(s, 'r', 'A2', false)).toEqual([]); // two friends already there
     expect(pathTo(s, 'r', 'C2', false)).toEqual(['B1', 'C1', 'C2']);
   });
+  it('entry/exit arrows (Movement 7, §II 8, 13): along a trench’s arrows infantry move on; across its other sides they stop; a bunker only by its arrows', () => {
+    const s = given({
+      tiles: [
+        { space: 'B2', kind: 'infantry-trench' },
+        { space: 'B5', kind: 'bunker' },
+      ],
+      units: [
+        { id: 'w', card: 'us-rifle-squad', at: 'B1' },
+        { id: 'n', card: 'us-rifle-squad', at: 'A2' },
+        { id: 's', card: 'us-rifle-squad', at: 'C5' },
+        { id: 'e', card: 'us-rifle-squad', at: 'B4' },
+      ],
+    });
+    // REPRESENTATIVE orientation: arrows on the east and west sides of both.
+    expect(s.tiles.B2).toEqual({ kind: 'infantry-trench', intact: true, arrows: ['east', 'west'] });
+    expect(pathTo(s, 'w', 'B3', false)).toEqual(['B1', 'B2', 'B3']); // in and out along the arrows
+    expect(pathTo(s, 'n', 'B2', false)).toEqual(['A2', 'B2']); // from the front edge: an obstacle entry …
+    expect(pathTo(s, 'n', 'C2', false)).toEqual([]); // … which ends the move
+    expect(pathTo(s, 's', 'B5', false)).toEqual([]); // no arrow on the bunker's south side
+    expect(pathTo(s, 's', 'B5', true)).toEqual(['C5', 'C4', 'B4', 'B5']); // round to its west arrow
+    expect(pathTo(s, 'e', 'B6', false)).toEqual(['B4', 'B5', 'B6']); // through it along the arrows
+    // A club orients its own tiles; arrows only on tiles that have them, and one must face into the map.
+    const south = given({ tiles: [{ space: 'B5', kind: 'bunker', arrows: ['south'] }], units: [{ id: 's', card: 'us-rifle-squad', at: 'C5' }] });
+    expect(pathTo(south, 's', 'B5', false)).toEqual(['C5', 'B5']);
+    expect(engine.optionsSchema.safeParse({ tiles: [{ space: 'B5', kind: 'building', arrows: ['south'] }] }).success).toBe(false);
+    expect(engine.optionsSchema.safeParse({ tiles: [{ space: 'A1', kind: 'bunker', arrows: ['north', 'west'] }] }).success).toBe(false);
+    expect(engine.optionsSchema.safeParse({ tiles: [{ space: 'A1', kind: 'bunker', arrows: ['east'] }] }).success).toBe(true);
+  });
   it('obstacles end movement; tanks may not enter buildings; a tank entering crops removes them (Movement 7, §II 1, 4)', () => {
     const s = given({
       tiles: [

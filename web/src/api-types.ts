@@ -1888,6 +1888,7 @@ export interface components {
                 /** @enum {string} */
                 kind: "building" | "fountain" | "tiger-wreck" | "crops" | "cemetery" | "wire" | "natural-cover" | "bunker" | "mg-nest" | "panzernest" | "pantherturm" | "tank-trench" | "infantry-trench" | "minefield";
                 intact?: boolean;
+                arrows?: ("north" | "south" | "east" | "west")[];
             }[];
             us?: {
                 cards: string[];

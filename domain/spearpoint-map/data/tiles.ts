@@ -23,6 +23,10 @@ export const TILE_KINDS = [
 ] as const;
 export type TileKind = (typeof TILE_KINDS)[number];
 
+/** A side of a tile on the map: north faces row A (the German side), south row C. */
+export const DIRS = ['north', 'south', 'east', 'west'] as const;
+export type Dir = (typeof DIRS)[number];
+
 export interface TileSide {
   /** Defence bonus for occupying infantry; 'impervious': occupants cannot be attacked from outside. */
   readonly defense: number | 'impervious';
@@ -53,6 +57,14 @@ export interface TileSpec {
   readonly bonusFor?: readonly string[];
   /** Ground attacks only (the bonus or concealment does not apply to artillery and mortars). */
   readonly groundOnly?: boolean;
+  /**
+   * Entry/exit arrows (003 §II 8, 13; Movement 7): infantry crossing an arrowed side do not stop.
+   * `only`: no other side may be crossed (the bunker); otherwise the other sides follow the obstacle
+   * rule (the trench). The tile art is not printed: `default` is a REPRESENTATIVE orientation (the
+   * trench running along the line east–west, the bunker entered from its flanks), which a club's
+   * `tiles` option replaces per tile.
+   */
+  readonly arrows?: { readonly only: boolean; readonly default: readonly Dir[] };
 }
 
 const side = (defense: number | 'impervious', blocksLos: boolean, concealment = 0): TileSide => ({ defense, blocksLos, concealment });
@@ -163,6 +175,7 @@ export const TILES: ReadonlyMap<TileKind, TileSpec> = new Map<TileKind, TileSpec
         tanksMayEnter: false,
         removedByTank: false,
         exitCheck: null,
+        arrows: { only: true, default: ['east', 'west'] },
       },
       // 003 §II 9: bonus 3 for one MG/bazooka/Panzerschreck team or sniper, against ground attacks.
       {
@@ -231,6 +244,7 @@ export const TILES: ReadonlyMap<TileKind, TileSpec> = new Map<TileKind, TileSpec
         tanksMayEnter: false,
         removedByTank: false,
         exitCheck: null,
+        arrows: { only: false, default: ['east', 'west'] },
         groundOnly: true,
       },
       // 003 §II 14: exit check, infantry fail on 11+, vehicles on 7+.

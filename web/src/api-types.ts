@@ -2176,6 +2176,7 @@ export interface components {
                             name: string;
                             hard: number;
                             soft: number;
+                            fromTurn?: number;
                         }[];
                     };
                     axis: {
@@ -2195,12 +2196,14 @@ export interface components {
                             name: string;
                             hard: number;
                             soft: number;
+                            fromTurn?: number;
                         }[];
                     };
                 };
                 /** @default false */
                 noDugInAtStart: boolean;
                 visibility?: number;
+                emplaced?: string[];
                 turns: number;
                 victory: {
                     /** @constant */
@@ -2223,8 +2226,8 @@ export interface components {
             builder?: {
                 /** @enum {string} */
                 type: "point-defense" | "meeting-engagement";
-                /** @default guadalcanal-ridge */
-                map: string;
+                map?: string;
+                maps?: string[];
                 /**
                  * @default allies
                  * @enum {string}

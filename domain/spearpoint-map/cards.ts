@@ -56,6 +56,7 @@ export function playProblem(s: State, seat: Side, p: Omit<Play, 'type'>): RuleVi
   const kind = c.effect.kind;
   if (playPhase(c) !== s.phase) return violation('cards/wrong-phase', `${c.title} is played in the ${playPhase(c)} phase`, RULE_CARDS);
   if (p.by !== undefined && kind !== 'capture') return violation('cards/no-by', `${c.title} names no capturing unit`, RULE_CARDS);
+  if (p.keep !== undefined && kind !== 'capture') return violation('cards/no-keep', `${c.title} captures nothing to keep`, RULE_CARDS);
   if (SIDE_WIDE.has(kind)) {
     if (p.target !== undefined) return violation('cards/no-target', `${c.title} takes no target`, RULE_CARDS);
     return sideWideProblem(s, seat, c);
@@ -101,6 +102,7 @@ function sideWideProblem(s: State, seat: Side, c: CommandCard): RuleViolation | 
 /** 003 Commitment 6–7, Movement 5: who may not be withdrawn by the card. */
 function withdrawProblem(s: State, unit: string): RuleViolation | null {
   const u = unitIn(s, unit)!;
+  if (u.owner !== u.side) return violation('cards/withdraw-captured', 'A captured unit stays on the map', RULE_CARDS);
   if (u.at === 'air') return violation('cards/withdraw-aircraft', 'Aircraft withdraw without a card (WithdrawAircraft)', '003 §III Commitment 6');
   if (u.immobilized) return violation('cards/withdraw-immobilized', 'An immobilised unit cannot be withdrawn', '003 §III Commitment 7');
   if (onMap(u) && cardOf(s, unit).type === 'gun') return violation('cards/withdraw-gun', 'A front-line gun cannot be withdrawn', '003 §III Commitment 7');
@@ -161,7 +163,7 @@ export function decidePlay(s: State, seat: Side, p: Play, ctx: Ctx): Decision {
         if (a.status === 'pending' && a.attackers.includes(target)) out.emit({ type: 'AttackCancelled', attackId: a.id, reason: 'the attacker is sabotaged' });
       break;
     case 'capture':
-      capture(out, ctx, seat, p.card, target, p.by!, c.effect.minRoll);
+      capture(out, ctx, seat, p, c.effect.minRoll);
       break;
     default:
       out.emit({ type: 'CommandPlayed', seat, card: p.card, unit: target });
@@ -187,21 +189,21 @@ function drawFor(out: Out, ctx: Ctx, seat: Side, card: string, kind: 'reinforce'
   }
 }
 
-/** Capture That Unit!: 1d10 of the card's minimum captures the unit and its crew; a failure draws opportunity fire at `by`. */
-function capture(out: Out, ctx: Ctx, seat: Side, card: string, target: string, by: string, needed: number): void {
+/**
+ * Capture That Unit!: 1d10 of the card's minimum captures the unit and its crew; a failure draws
+ * opportunity fire at `by`. A captured unit scores double with its crew (l.414), or with `keep` it
+ * stays in play on the captor's side, crewless, and only the crew scores (003 Combat 12).
+ */
+function capture(out: Out, ctx: Ctx, seat: Side, p: Play, needed: number): void {
+  const [target, by] = [p.target!, p.by!];
   const die = ctx.rng.die(10);
   const captured = captureSucceeds(die, needed);
-  out.emit({ type: 'CaptureRolled', seat, card, unit: target, by, die, needed, captured });
+  out.emit({ type: 'CaptureRolled', seat, card: p.card, unit: target, by, die, needed, captured });
   if (captured) {
     const t = unitIn(out.s, target)!;
-    out.emit({
-      type: 'UnitDestroyed',
-      unit: target,
-      by: seat,
-      points: victoryPoints(costOf(out.s, target), true),
-      crewFate: 'captured',
-      crewPoints: victoryPoints(costOf(out.s, t.crew!), true),
-    });
+    const crewPoints = victoryPoints(costOf(out.s, t.crew!), true);
+    if (p.keep) out.emit({ type: 'UnitCapturedKept', seat, unit: target, crew: t.crew!, crewPoints });
+    else out.emit({ type: 'UnitDestroyed', unit: target, by: seat, points: victoryPoints(costOf(out.s, target), true), crewFate: 'captured', crewPoints });
     checkVictory(out);
     return;
   }
@@ -228,7 +230,12 @@ export function plays(s: State, seat: Side): Command[] {
         : kind === 'sabotage'
           ? enemy.map((u) => ({ card, target: u.id }))
           : kind === 'capture'
-            ? enemy.flatMap((u) => infantry.map((b) => ({ card, target: u.id, by: b.id })))
+            ? enemy.flatMap((u) =>
+                infantry.flatMap((b) => [
+                  { card, target: u.id, by: b.id },
+                  { card, target: u.id, by: b.id, keep: true },
+                ]),
+              )
             : mine.map((u) => ({ card, target: u.id }));
     return tries.filter((p) => playProblem(s, seat, p) === null).map((p): Command => ({ type: 'PlayCommand', ...p }));
   });

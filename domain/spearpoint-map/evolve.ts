@@ -331,6 +331,16 @@ export function evolve(s0: State, e: Event): State {
       }
       break;
     }
+    case 'UnitCapturedKept': {
+      // 003 Combat 12: the crew is captured and scored; the unit changes sides, crewless.
+      const u = units()[e.unit]!;
+      u.side = e.seat;
+      u.crew = null;
+      u.attached = [];
+      s.commandDeck = discarded(s.commandDeck, s0.units[e.unit]!.attached);
+      seat(e.seat).score += e.crewPoints;
+      break;
+    }
     case 'EntryPointChanged':
       s.usEntry = s0.usEntry.map((x) => (x === e.from ? e.to : x));
       s.entryChanged = true;

@@ -52,9 +52,10 @@ export const commandSchema = z.discriminatedUnion('type', [
   /**
    * A Command card played for its effect: on one of your units (Dig In, Withdraw …), an enemy unit
    * (Sabotage, Capture That Unit! with `by`, your infantry attempting it), a space (Lay Smoke:
-   * 'B5'), or with no target (Ambush!, Commit Reserves, Resupply).
+   * 'B5'), or with no target (Ambush!, Commit Reserves, Resupply). `keep`: a captured unit stays
+   * in play on your side, crewless, scoring only its crew (003 Combat 12).
    */
-  z.object({ type: z.literal('PlayCommand'), card: id, target: id.optional(), by: id.optional() }).strict(),
+  z.object({ type: z.literal('PlayCommand'), card: id, target: id.optional(), by: id.optional(), keep: z.boolean().optional() }).strict(),
   /** Opportunity fire window: fire with this unit at the unit that moved, or pass. */
   z.object({ type: z.literal('OpportunityFire'), unit: id }).strict(),
   z.object({ type: z.literal('PassOpportunityFire') }).strict(),
@@ -260,6 +261,7 @@ export type Event =
   | { type: 'UnitRepaired'; seat: Side; card: string; unit: string }
   | { type: 'UnitSabotaged'; seat: Side; card: string; unit: string }
   | { type: 'CaptureRolled'; seat: Side; card: string; unit: string; by: string; die: number; needed: number; captured: boolean }
+  | { type: 'UnitCapturedKept'; seat: Side; unit: string; crew: string; crewPoints: number }
   | { type: 'SmokeLaid'; seat: Side; card: string; space: string; turns: number }
   | { type: 'TurnEnded'; turn: number; overrun: { us: number; de: number } }
   | { type: 'CommandPostExtended'; turn: number }

@@ -231,6 +231,26 @@ describe('003 §III Combat 25: Capture That Unit!', () => {
     expect(r.state.units['tg']).toBeUndefined();
     expect(r.state.seats.us.score).toBe(46);
   });
+  it('Combat 12: the captor may keep the unit instead: it stays in play on its side, crewless, and only the crew scores; a friendly crew may man it', () => {
+    expect(engine.legalCommands(s, 'us')).toContainEqual({ ...play(card, 'tg', 'r'), keep: true });
+    const r = run(s, { ...play(card, 'tg', 'r'), keep: true }, 'us', [7]);
+    expect(r.events[1]).toEqual({ type: 'UnitCapturedKept', seat: 'us', unit: 'tg', crew: 'tgc', crewPoints: 4 });
+    expect(r.state.units['tg']).toMatchObject({ side: 'us', owner: 'de', crew: null, at: 'B5' });
+    expect(r.state.seats.us.score).toBe(4);
+    // A US tank crew in the space may take it over; the Withdraw card cannot take it off the map.
+    const placed = {
+      ...r.state,
+      opfire: null,
+      cards: { ...r.state.cards, cr: { card: 'us-tank-crew', owner: 'us' as const } },
+      units: { ...r.state.units, cr: { ...r.state.units['r']!, id: 'cr', card: 'us-tank-crew', at: 'B5' } },
+    };
+    expect(engine.legalCommands(placed, 'us')).toContainEqual({ type: 'Recrew', crew: 'cr', unit: 'tg' });
+    expect(run(placed, { type: 'Recrew', crew: 'cr', unit: 'tg' }).state.units['tg']).toMatchObject({ side: 'us', crew: 'cr' });
+    const withdraw = s.catalog.commandCards.find((c) => c.title === 'Withdraw')!.id;
+    const holdsWithdraw = { ...placed, seats: { ...placed.seats, us: { ...placed.seats.us, commands: [withdraw] } } };
+    expect(refused(holdsWithdraw, play(withdraw, 'tg'))).toBe('cards/withdraw-captured');
+    expect(refused(holdsWithdraw, { ...play(withdraw, 'r'), keep: true })).toBe('cards/no-keep');
+  });
   it('a failed roll exposes the capturing infantry to opportunity fire from the enemy around it', () => {
     const r = run(s, play(card, 'tg', 'r'), 'us', [5]);
     expect(r.events.map((e) => e.type)).toEqual(['CaptureRolled', 'OpportunityFireOffered']);

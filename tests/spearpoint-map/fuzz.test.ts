@@ -8,7 +8,16 @@ const HOSTILE = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
 const ID_FIELDS = ['unit', 'crew', 'from', 'to', 'at', 'path', 'attacker', 'target', 'spotter', 'attackId', 'boostWith', 'card', 'extra', 'by'];
 
 /** Command-card plays seen across the fuzz games (printed at the end; the card rules are tested in card-plays.test.ts). */
-const PLAY_EVENTS = new Set(['CommandPlayed', 'SmokeLaid', 'CommandUsed', 'UnitWithdrawn', 'UnitRepaired', 'UnitSabotaged', 'CaptureRolled']);
+const PLAY_EVENTS = new Set([
+  'CommandPlayed',
+  'SmokeLaid',
+  'CommandUsed',
+  'UnitWithdrawn',
+  'UnitRepaired',
+  'UnitSabotaged',
+  'CaptureRolled',
+  'UnitCapturedKept',
+]);
 const played = new Map<string, number>();
 
 describe('spearpoint-1943-map fuzz: random legal games of every scenario to the end', () => {

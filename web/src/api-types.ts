@@ -1852,6 +1852,7 @@ export interface components {
             card: string;
             target?: string;
             by?: string;
+            keep?: boolean;
         } | {
             /** @constant */
             type: "OpportunityFire";

@@ -83,6 +83,8 @@ export function attackProblem(s: State, seat: Side, attacker: string, target: st
   if (!a || a.side !== seat) return bad('combat/not-your-unit', `${attacker} is not one of your units in play`);
   const blocked = cannotAttack(s, attacker);
   if (blocked) return blocked;
+  const stepProblem = declarationStepProblem(s, attacker);
+  if (stepProblem) return stepProblem;
   if (new Set(weapons).size !== weapons.length) return bad('combat/weapon-twice', 'Each weapon fires once per attack', RULE.resolve);
   const card = cardOf(s, attacker);
   for (const w of weapons) {
@@ -204,6 +206,16 @@ function spotterProblem(s: State, seat: Side, space: string, spotter?: string): 
   return null;
 }
 
+/** 003 Turn Sequence, Combat 2: aircraft and artillery declare in the first step, every other unit in the second. */
+export function declarationStepProblem(s: State, attacker: string): RuleViolation | null {
+  if (s.phase !== 'declaration') return null; // opportunity fire is no declaration
+  const support = isAircraft(s, attacker) || isArtillery(s, attacker);
+  if (support === (s.declStep === 'support')) return null;
+  return support
+    ? bad('combat/support-step-over', 'Aircraft and artillery declare their targets first, before all other units', '003 §III Combat 2')
+    : bad('combat/support-step', 'Aircraft and artillery targets are declared first; other units declare after both sides are Done', '003 §III Combat 2');
+}
+
 /** Why these units may not close assault that target, or null (003 Combat 16). */
 export function assaultProblem(s: State, seat: Side, attackers: readonly string[], target: string): RuleViolation | null {
   const t = unitIn(s, target);
@@ -213,6 +225,8 @@ export function assaultProblem(s: State, seat: Side, attackers: readonly string[
     return bad('combat/assault-target', 'Close assault a tank or a crewed front-line gun', RULE.assault);
   if (new Set(attackers).size !== attackers.length || attackers.length < 3)
     return bad('combat/assault-size', 'Three or more different infantry units close assault', RULE.assault);
+  if (s.phase === 'declaration' && s.declStep === 'support')
+    return bad('combat/support-step', 'Close assaults are declared with the other targets, after aircraft and artillery', RULE.assault);
   for (const x of attackers) {
     const blocked = cannotAttack(s, x);
     const u = unitIn(s, x);

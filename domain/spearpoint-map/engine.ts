@@ -177,6 +177,7 @@ function initialState(o: Options, rulesVersion: number): State {
     opfireSeq: 0,
     opfired: [],
     sabotaged: [],
+    declStep: 'support',
     lastAttack: null,
     weatherClear: !scenario.weather,
     usEntry: o.usEntry ?? (zone === 9 ? ['A1', 'C1'] : ['A9', 'C9']),

@@ -119,6 +119,7 @@ export function evolve(s0: State, e: Event): State {
     case 'PhaseBegan':
       s.phase = e.phase;
       s.active = e.active;
+      if (e.step) s.declStep = e.step;
       if (e.phase === 'draw') for (const side of ['us', 'de'] as const) seat(side).drawn = false;
       if (e.phase === 'movement') s.opfired = [];
       break;

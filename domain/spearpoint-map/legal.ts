@@ -28,7 +28,8 @@ export function pending(s: State): Pending[] {
         window: { id: s.opfire.id, topic: OPFIRE_TOPIC, blocking: true, default: { type: 'PassOpportunityFire' } },
       },
     ];
-  return s.active ? [{ seat: s.active, kind: 'move', prompt: `Turn ${s.turn}, ${s.phase} phase` }] : [];
+  const step = s.phase === 'declaration' ? (s.declStep === 'support' ? ': aircraft and artillery targets' : ': all other targets') : '';
+  return s.active ? [{ seat: s.active, kind: 'move', prompt: `Turn ${s.turn}, ${s.phase} phase${step}` }] : [];
 }
 
 export function legalCommands(s: State, seatId: string): Command[] {

@@ -11,6 +11,8 @@ export const asSide = (seat: string): Side | undefined => (seat === 'us' || seat
 
 /** 003 Turn Sequence: Movement (skipped on turn 1), Commitment, Combat (declare, then resolve), Draw. */
 export type Phase = 'movement' | 'commitment' | 'declaration' | 'resolution' | 'draw' | 'over';
+/** 003 Turn Sequence, Combat 2: aircraft and artillery targets are declared first ('support'), then all others ('ground'). */
+export type DeclarationStep = 'support' | 'ground';
 
 // ---------------------------------------------------------------- commands
 
@@ -176,6 +178,8 @@ export interface State {
   readonly opfireSeq: number;
   /** Units that have fired opportunity fire at each mover this phase (each shooter once per mover). */
   readonly opfired: readonly string[];
+  /** Which declaration step the Combat Phase is in (aircraft and artillery first). */
+  readonly declStep: DeclarationStep;
   /** Units that may not attack this turn (Sabotage). */
   readonly sabotaged: readonly string[];
   readonly lastAttack: { readonly from: string; readonly to: string } | null;
@@ -202,7 +206,7 @@ export type Event =
   | { type: 'TurnBegan'; turn: number }
   | { type: 'InitiativeRolled'; rolls: { us: number; de: number }[]; winner: Side; bonus?: { us: number; de: number } }
   | { type: 'WeatherRolled'; us: number; de: number; clear: boolean }
-  | { type: 'PhaseBegan'; phase: Phase; active: Side | null }
+  | { type: 'PhaseBegan'; phase: Phase; active: Side | null; step?: DeclarationStep }
   | { type: 'CommandCardDiscarded'; seat: Side; card: string; purpose: 'sprint' | 'push' | 'hit' }
   | { type: 'UnitMoved'; unit: string; path: string[]; raid: boolean }
   | { type: 'ExitRolled'; unit: string; obstacle: 'wire' | 'mines'; dice: [number, number]; passed: boolean }

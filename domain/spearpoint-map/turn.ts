@@ -44,14 +44,20 @@ export function startPhase(out: Out, phase: Phase, ctx: Ctx): void {
     out.emit({ type: 'PhaseBegan', phase, active: first });
     return;
   }
-  out.emit({ type: 'PhaseBegan', phase, active: out.s.initiative });
+  out.emit({ type: 'PhaseBegan', phase, active: out.s.initiative, ...(phase === 'declaration' ? { step: 'support' as const } : {}) });
 }
 
 /** Done: the active side has finished its part of the phase. */
 export function passPhase(out: Out, ctx: Ctx): void {
   const s = out.s;
+  const step = s.phase === 'declaration' ? { step: s.declStep } : {};
   if (s.active === s.initiative) {
-    out.emit({ type: 'PhaseBegan', phase: s.phase, active: other(s.initiative!) });
+    out.emit({ type: 'PhaseBegan', phase: s.phase, active: other(s.initiative!), ...step });
+    return;
+  }
+  // 003 Combat 2: after both sides declared aircraft and artillery targets, both declare all others.
+  if (s.phase === 'declaration' && s.declStep === 'support') {
+    out.emit({ type: 'PhaseBegan', phase: 'declaration', active: s.initiative, step: 'ground' });
     return;
   }
   const next: Record<string, Phase> = { movement: 'commitment', commitment: 'declaration', declaration: 'resolution' };

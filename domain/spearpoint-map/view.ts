@@ -15,6 +15,8 @@ export function view(s: State, viewer: Viewer) {
     scenario: { id: s.scenario.id, title: s.scenario.title, map: s.scenario.map },
     turn: s.turn,
     phase: s.phase,
+    /** In the declaration phase: aircraft and artillery first ('support'), then all other units ('ground'). */
+    declarationStep: s.phase === 'declaration' ? s.declStep : null,
     initiative: s.initiative,
     active: s.active,
     weatherClear: s.weatherClear,

@@ -22,11 +22,12 @@ const rifle = (id: string, at: string, side = 'us'): Piece => ({ id, card: `${si
 const sherman = (id: string, at: string): Piece => ({ id, card: 'us-m4a1-sherman', crew: 'us-tank-crew', at });
 const tiger = (id: string, at: string): Piece => ({ id, card: 'de-tiger-i', crew: 'de-tank-crew', at });
 const howitzer = (id: string): Piece => ({ id, card: 'us-105mm-howitzer', crew: 'us-artillery-crew', at: 'rear' });
-const play = (card: string, target?: string, by?: string): Command => ({
+const play = (card: string, target?: string, by?: string, keep?: boolean): Command => ({
   type: 'PlayCommand',
   card,
   ...(target === undefined ? {} : { target }),
   ...(by === undefined ? {} : { by }),
+  ...(keep === undefined ? {} : { keep }),
 });
 const withUnit = (s: State, id: string, patch: Partial<State['units'][string]>): State => ({
   ...s,
@@ -232,8 +233,8 @@ describe('003 §III Combat 25: Capture That Unit!', () => {
     expect(r.state.seats.us.score).toBe(46);
   });
   it('Combat 12: the captor may keep the unit instead: it stays in play on its side, crewless, and only the crew scores; a friendly crew may man it', () => {
-    expect(engine.legalCommands(s, 'us')).toContainEqual({ ...play(card, 'tg', 'r'), keep: true });
-    const r = run(s, { ...play(card, 'tg', 'r'), keep: true }, 'us', [7]);
+    expect(engine.legalCommands(s, 'us')).toContainEqual(play(card, 'tg', 'r', true));
+    const r = run(s, play(card, 'tg', 'r', true), 'us', [7]);
     expect(r.events[1]).toEqual({ type: 'UnitCapturedKept', seat: 'us', unit: 'tg', crew: 'tgc', crewPoints: 4 });
     expect(r.state.units['tg']).toMatchObject({ side: 'us', owner: 'de', crew: null, at: 'B5' });
     expect(r.state.seats.us.score).toBe(4);
@@ -249,7 +250,7 @@ describe('003 §III Combat 25: Capture That Unit!', () => {
     const withdraw = s.catalog.commandCards.find((c) => c.title === 'Withdraw')!.id;
     const holdsWithdraw = { ...placed, seats: { ...placed.seats, us: { ...placed.seats.us, commands: [withdraw] } } };
     expect(refused(holdsWithdraw, play(withdraw, 'tg'))).toBe('cards/withdraw-captured');
-    expect(refused(holdsWithdraw, { ...play(withdraw, 'r'), keep: true })).toBe('cards/no-keep');
+    expect(refused(holdsWithdraw, play(withdraw, 'r', undefined, true))).toBe('cards/no-keep');
   });
   it('a failed roll exposes the capturing infantry to opportunity fire from the enemy around it', () => {
     const r = run(s, play(card, 'tg', 'r'), 'us', [5]);

@@ -8,6 +8,7 @@ import { assaultValue, featureRule } from '../../domain/spearpoint-map/combat.js
 import { defenseOf, hitNeeded, lineOfSight, movementAllowance, spotters } from '../../domain/spearpoint-map/rules.js';
 import { given, refused, run } from './given.js';
 import { engine } from './play.js';
+import type { Command } from '../../domain/spearpoint-map/model.js';
 
 const unit = (id: string) => indexCatalog(BUILT_IN_CATALOG).unit(id);
 
@@ -73,6 +74,7 @@ describe('003 worked examples', () => {
   it('Combat 8 example: a .30cal LMG Team spots for two 105mm Howitzers on one space, and does not attack itself', () => {
     const s = given({
       scenario: 'crimson-snow',
+      step: 'support',
       units: [
         { id: 'lmg', card: 'us-30cal-lmg-team', at: 'C5' },
         { id: 'h1', card: 'us-105mm-howitzer', crew: 'us-artillery-crew', at: 'rear' },
@@ -305,6 +307,37 @@ describe('003 rules', () => {
     expect(refused(rifle, { type: 'Move', unit: 'r', to: 'rear' })).toBe('move/line-change');
     const noRear = given({ phase: 'movement', units: [{ id: 'm7', card: 'us-m7-priest', crew: 'us-artillery-crew', at: 'B1' }] });
     expect(refused(noRear, { type: 'Move', unit: 'm7', to: 'rear' })).toBe('move/line-change');
+  });
+  it('Turn Sequence, Combat 2: aircraft and artillery targets are declared first by both sides, then all other targets', () => {
+    const s = given({
+      scenario: 'crimson-snow',
+      step: 'support',
+      units: [
+        { id: 'r', card: 'us-rifle-squad', at: 'C5' },
+        { id: 'lmg', card: 'us-30cal-lmg-team', at: 'C4' },
+        { id: 'h', card: 'us-105mm-howitzer', crew: 'us-artillery-crew', at: 'rear' },
+        { id: 'g', card: 'de-rifle-squad', at: 'A5' },
+      ],
+    });
+    const shell: Command = { type: 'DeclareAttack', attacker: 'h', target: 'space:A5', weapons: [0], spotter: 'lmg' };
+    const rifle: Command = { type: 'DeclareAttack', attacker: 'r', target: 'g', weapons: [0] };
+    expect(engine.pending(s)[0]!.prompt).toMatch(/aircraft and artillery/);
+    expect(refused(s, rifle)).toBe('combat/support-step');
+    expect(
+      engine
+        .legalCommands(s, 'us')
+        .filter((c) => c.type === 'DeclareAttack')
+        .every((c) => c.type === 'DeclareAttack' && c.attacker === 'h'),
+    ).toBe(true);
+    // US (Initiative) Done, then Germany's Done, and the US declares its other targets.
+    const de = run(s, { type: 'Done' }).state;
+    expect([de.active, de.declStep]).toEqual(['de', 'support']);
+    const ground = run(de, { type: 'Done' }, 'de').state;
+    expect([ground.phase, ground.active, ground.declStep]).toEqual(['declaration', 'us', 'ground']);
+    expect(refused(ground, shell)).toBe('combat/support-step-over');
+    expect(run(ground, rifle).state.attacks).toHaveLength(1);
+    const done = run(run(ground, { type: 'Done' }).state, { type: 'Done' }, 'de').state;
+    expect(done.phase).not.toBe('declaration');
   });
   it('spotters: friendly infantry in LOS that do not attack (Combat 8)', () => {
     const s = given({

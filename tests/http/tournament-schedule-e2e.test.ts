@@ -122,6 +122,32 @@ describe('invitations, a scheduled start and a single elimination, over HTTP', (
     );
   });
 
+  it('a director moves the start: the old time passes without a start, the new one starts it; only directors, only ahead, only while open', async () => {
+    const now = Date.parse(ok(await api.post('/local/clock', undefined, { advanceHours: 0 })).now);
+    const first = new Date(now + 3_600_000).toISOString();
+    const moved = new Date(now + 5 * 3_600_000).toISOString();
+    const t = ok(await tigerHunt('Moved Cup', { format: 'round-robin', startsAt: first }), 201);
+    const id = t.tournamentId;
+    for (const p of ['p4', 'p5']) ok(await api.post(`/v1/tournaments/${id}/join`, tok(p), {}));
+    expect((await api.post(`/v1/tournaments/${id}/schedule`, tok('p4'), { startsAt: moved })).status).toBe(403);
+    const past = await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: new Date(now - 60_000).toISOString() });
+    expect([past.status, past.body.code]).toEqual([422, 'tournament/starts-in-past']);
+    expect(ok(await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: moved })).startsAt).toBe(moved);
+    const line = ok(await api.get(`/v1/tournaments?club=${clubId}&status=open`, tok(OWNER))).tournaments.find((x: any) => x.tournamentId === id);
+    expect(line.startsAt).toBe(moved);
+    // Past the first time: still open.
+    ok(await api.post('/local/clock', undefined, { advanceHours: 2 }));
+    expect(ok(await api.get(`/v1/tournaments/${id}`, tok(OWNER))).status).toBe('open');
+    // Past the moved time: started.
+    ok(await api.post('/local/clock', undefined, { advanceHours: 4 }));
+    const started = await tournamentWhen(id, (x) => x.rounds[0]?.pairings[0]?.gameId !== undefined, 'the moved start');
+    expect(started.status).toBe('running');
+    expect((await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: null })).body.code).toBe('tournament/not-open');
+    ok(
+      await api.post(`/v1/tournaments/${id}/adjudicate`, tok(OWNER), { pairingId: started.rounds[0].pairings[0].pairingId, winner: null, reason: 'test over' }),
+    );
+  });
+
   it('single elimination: five players, byes to the top three seeds, a draw sends the higher seed through, played to a winner', async () => {
     const t = ok(await tigerHunt('Knock-out', { format: 'single-elimination' }), 201);
     const id = t.tournamentId;

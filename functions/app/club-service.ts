@@ -32,6 +32,31 @@ export const clubGamesPk = (clubId: string) => `CLUBGAMES#${clubId}`;
  */
 export const gameLinkPk = (gameId: string) => `TGAME#${gameId}`;
 
+/**
+ * Marks a casual game as rated before it is created (its link first, so its end always finds
+ * it; the tournaments reactor rates it then). Only two-player games are rated: otherwise 422
+ * with `code`. An unknown engine or bad options are left to the game's creation to refuse.
+ */
+export async function markRated(
+  store: Pick<DynamoStreamStore, 'doc' | 'tableName'>,
+  engines: EngineRegistry,
+  game: { readonly player: string; readonly engine: string; readonly options: unknown; readonly commandId: string; readonly clubId?: string },
+  code: 'club/rated-needs-two' | 'game/rated-needs-two',
+): Promise<void> {
+  const engine = engines.get(game.engine);
+  const options = engine?.optionsSchema.safeParse(game.options ?? {});
+  if (!engine || !options?.success) return;
+  const seats = engine.seats(options.data).length;
+  if (seats !== 2) throw new AppError(422, code, `Only two-player games are rated; this ${engine.title} game has ${seats} seats`);
+  const gameId = gameIdFor(game.player, game.commandId);
+  await store.doc.send(
+    new PutCommand({
+      TableName: store.tableName,
+      Item: { pk: gameLinkPk(gameId), sk: 'TGAME', gameId, rated: true, engine: game.engine, ...(game.clubId !== undefined ? { clubId: game.clubId } : {}) },
+    }),
+  );
+}
+
 const CLUB_SPEC: AggregateSpec<ClubState, ClubEvent> = { initial: initialClubState, evolve: evolveClub };
 
 /** An id derived from who asked and the request's commandId, so a retried create lands on the same stream. */
@@ -192,16 +217,7 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
               ...(input.timeLimitHours !== undefined ? { timeLimitHours: input.timeLimitHours } : {}),
             }
           : clubTime(club);
-      if (input.rated) {
-        const engine = engines.get(input.engine)!;
-        const seats = engine.seats(engine.optionsSchema.parse(options)).length;
-        if (seats !== 2) throw new AppError(422, 'club/rated-needs-two', `Only two-player games are rated; this ${engine.title} game has ${seats} seats`);
-        // The link first: whenever the game exists, its end finds that it is rated.
-        const gameId = gameIdFor(player, input.commandId);
-        await store.doc.send(
-          new PutCommand({ TableName: store.tableName, Item: { pk: gameLinkPk(gameId), sk: 'TGAME', gameId, rated: true, engine: input.engine, clubId } }),
-        );
-      }
+      if (input.rated) await markRated(store, engines, { player, engine: input.engine, options, commandId: input.commandId, clubId }, 'club/rated-needs-two');
       const r = await deps.games.create(player, {
         engine: input.engine,
         options,

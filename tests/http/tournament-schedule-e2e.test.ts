@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { registry } from '../../domain/registry.js';
+import { createRegistry } from '../../domain/kernel/index.js';
+import { spearpoint } from '../../domain/spearpoint/index.js';
+import { diceRace } from '../fixtures/dice-race.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications } from '../../functions/local/stream-poller.js';
 import { cid, http, type Res } from './support.js';
@@ -9,7 +11,8 @@ import { cid, http, type Res } from './support.js';
  * invitation; a tournament with `startsAt` starts itself when the local clock (POST /local/clock)
  * passes that time, or is cancelled with its reason when fewer than two entered; and five players
  * run a single elimination of Spearpoint's Tiger Hunt to its winner, the top three seeds on byes
- * in round one and a drawn game (adjudicated) sending the higher seed through.
+ * in round one and a drawn game (adjudicated) sending the higher seed through. And a casual game
+ * (plain POST /v1/games, no club) created `rated` moves both players' ratings when it ends.
  */
 const ENGINE = 'spearpoint-1943';
 const OWNER = 'olga';
@@ -24,7 +27,7 @@ let clubId = '';
 beforeAll(async () => {
   rt = await startLocalRuntime({
     memory: true,
-    engines: registry,
+    engines: createRegistry([spearpoint, diceRace]),
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName: `tour-sched-${Date.now().toString(36)}`,
     extensions: [
@@ -188,5 +191,48 @@ describe('invitations, a scheduled start and a single elimination, over HTTP', (
       ['p3', 3],
       ['p4', 5],
     ]);
+  });
+});
+
+describe('a rated casual game, over HTTP', () => {
+  it('rated on POST /v1/games: two-player games only; its end moves both ratings, an unrated game moves none', async () => {
+    const three = await api.post('/v1/games', tok('zed'), {
+      engine: 'dice-race',
+      options: { target: 5, seats: 3 },
+      seat: 'p1',
+      rated: true,
+      commandId: cid('g3'),
+    });
+    expect([three.status, three.body.code]).toEqual([422, 'game/rated-needs-two']);
+    const play = async (rated: boolean, loser: string) => {
+      const g = ok(
+        await api.post('/v1/games', tok('zed'), {
+          engine: 'dice-race',
+          options: { target: 5 },
+          seat: 'p1',
+          reserve: { p2: 'dirk' },
+          rated,
+          commandId: cid('g'),
+        }),
+        201,
+      );
+      ok(await api.post(`/v1/games/${g.gameId}/join`, tok('dirk'), { seat: 'p2', commandId: cid('j') }));
+      ok(await api.post(`/v1/games/${g.gameId}/resign`, tok(loser), { commandId: cid('r') }));
+      return g.gameId as string;
+    };
+    const casual = await play(false, 'zed');
+    const rated = await play(true, 'dirk');
+    let board: any;
+    for (let i = 0; i < 250 && !(board?.entries?.length === 2); i++) {
+      board = ok(await api.get('/v1/ratings?engine=dice-race', tok('zed')));
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    const entry = (p: string) => board.entries.find((e: any) => e.player === p);
+    expect(entry('zed')).toMatchObject({ games: 1, provisional: true });
+    expect(entry('zed').rating).toBeGreaterThan(1500);
+    expect(entry('dirk').rating).toBeLessThan(1500);
+    const page = ok(await api.get('/v1/players/zed', tok('dirk')));
+    expect(page.ratings.map((r: any) => [r.engine, r.history.map((h: any) => h.gameId)])).toEqual([['dice-race', [rated]]]);
+    expect(casual).not.toBe(rated);
   });
 });

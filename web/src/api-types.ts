@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a game (and take a seat in the same command) */
+        /** Create a game (and take a seat in the same command); `rated`: a two-player game that counts for both players' ratings */
         post: operations["postGames"];
         delete?: never;
         options?: never;
@@ -1027,6 +1027,7 @@ export interface components {
             timeControl?: unknown;
             weekendsOff?: boolean;
             windowShare?: number;
+            rated?: boolean;
             commandId: string;
         };
         "postGamesIdJoin.body": {

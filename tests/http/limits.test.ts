@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS, limitsFromEnv, MAX_OPEN_GAMES, type Limit, type LimitNa
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
-import { waitFor } from '../projections/support.js';
+import { waitFor } from '../support/wait.js';
 import { apiEvent, cid, http, itemCount } from './support.js';
 
 /**

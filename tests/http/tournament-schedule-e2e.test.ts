@@ -220,11 +220,10 @@ describe('a rated casual game, over HTTP', () => {
     };
     const casual = await play(false, 'zed');
     const rated = await play(true, 'dirk');
-    let board: any;
-    for (let i = 0; i < 250 && !(board?.entries?.length === 2); i++) {
-      board = ok(await api.get('/v1/ratings?engine=dice-race', tok('zed')));
-      await new Promise((r) => setTimeout(r, 40));
-    }
+    const board: any = await waitFor('both players on the dice-race leaderboard', async () => {
+      const b = ok(await api.get('/v1/ratings?engine=dice-race', tok('zed')));
+      return b.entries.length === 2 ? b : undefined;
+    });
     const entry = (p: string) => board.entries.find((e: any) => e.player === p);
     expect(entry('zed')).toMatchObject({ games: 1, provisional: true });
     expect(entry('zed').rating).toBeGreaterThan(1500);

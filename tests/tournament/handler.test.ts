@@ -209,6 +209,31 @@ describe('the tournaments Lambda handler', () => {
     expect(posts[0]!.body.tournament.text).toBe(withdrawal);
   });
 
+  it('a tournament cancelled at its scheduled start: the director and the entrant are told why, under one key each', async () => {
+    const t = await world.tournaments.create('dora', {
+      name: 'Empty Cup',
+      engine: 'dice-race',
+      options: { target: 5 },
+      format: 'round-robin',
+      startsAt: '2026-11-25T10:00:00.000Z',
+    });
+    await world.tournaments.command('xia', t.tournamentId, { type: 'JoinTournament', player: 'xia', rating: 0 });
+    await world.tournaments.system(t.tournamentId, { type: 'StartOnSchedule', at: '2026-11-25T10:00:00.000Z' }, 'start-on-schedule');
+    const before = sent.length;
+    const head = record('x-1', `TOURNAMENT#${t.tournamentId}`, { version: 2 }, { version: 2 });
+    expect(await handler(batch(head))).toEqual({ batchItemFailures: [] });
+    const told = sent.slice(before);
+    expect(told.map((j) => [j.notice.player, j.notice.tournament?.about, j.notice.tournament?.text])).toEqual([
+      ['dora', 'cancelled', 'Empty Cup was cancelled at its scheduled start: too few players at the scheduled start (1; a tournament needs 2).'],
+      ['xia', 'cancelled', 'Empty Cup was cancelled at its scheduled start: too few players at the scheduled start (1; a tournament needs 2).'],
+    ]);
+    expect(new Set(told.map((j) => j.notice.key)).size).toBe(2);
+    // The record delivered again makes the same notices (same keys): the notifier's ledger sends each once.
+    const again = sent.length;
+    expect(await handler(batch(head))).toEqual({ batchItemFailures: [] });
+    expect(sent.slice(again).map((j) => j.notice.key)).toEqual(told.map((j) => j.notice.key));
+  });
+
   it('a rated club game moves both ratings when it ends; an unrated one does not; a rated game needs two seats', async () => {
     const club = await world.clubs.create('olga', { name: 'Casual Club', joinCode: 'casual-club' });
     await world.clubs.command('vic', club.clubId, { type: 'JoinClub', joinCode: 'casual-club' });

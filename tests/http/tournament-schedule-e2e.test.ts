@@ -134,6 +134,11 @@ describe('invitations, a scheduled start and a single elimination, over HTTP', (
     const past = await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: new Date(now - 60_000).toISOString() });
     expect([past.status, past.body.code]).toEqual([422, 'tournament/starts-in-past']);
     expect(ok(await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: moved })).startsAt).toBe(moved);
+    for (const bad of ['__proto__', 'constructor', 'toString']) {
+      const r = await api.post(`/v1/tournaments/${bad}/schedule`, tok('dirk'), { startsAt: moved });
+      expect([bad, r.status, r.body.code]).toEqual([bad, 404, 'tournament/not-found']);
+    }
+    expect((await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: 'next tuesday' })).status).toBe(400);
     const line = ok(await api.get(`/v1/tournaments?club=${clubId}&status=open`, tok(OWNER))).tournaments.find((x: any) => x.tournamentId === id);
     expect(line.startsAt).toBe(moved);
     // Past the first time: still open.

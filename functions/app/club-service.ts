@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { violation, zodSummary, type EngineRegistry } from '../../domain/kernel/index.js';
 import {
   clubCommandSchema,
@@ -14,6 +14,7 @@ import {
 } from '../../domain/tournament/club.js';
 import { clubView, type ClubView } from '../../domain/tournament/views.js';
 import { AppError, type Clock } from '../ports.js';
+import { gamePk } from '../store/dynamo-event-store.js';
 import type { DynamoStreamStore } from '../store/stream-store.js';
 import { fold, runCommand, type AggregateSpec } from './aggregate.js';
 import { gameIdFor, type CommandResult, type GameService } from './game-service.js';
@@ -35,7 +36,8 @@ export const gameLinkPk = (gameId: string) => `TGAME#${gameId}`;
 /**
  * Marks a casual game as rated before it is created (its link first, so its end always finds
  * it; the tournaments reactor rates it then). Only two-player games are rated: otherwise 422
- * with `code`. An unknown engine or bad options are left to the game's creation to refuse.
+ * with `code`. An unknown engine or bad options are left to the game's creation to refuse, and
+ * a game that exists already (a repeated create) stays as it was made.
  */
 export async function markRated(
   store: Pick<DynamoStreamStore, 'doc' | 'tableName'>,
@@ -49,6 +51,10 @@ export async function markRated(
   const seats = engine.seats(options.data).length;
   if (seats !== 2) throw new AppError(422, code, `Only two-player games are rated; this ${engine.title} game has ${seats} seats`);
   const gameId = gameIdFor(game.player, game.commandId);
+  // A create repeated with its commandId answers with the game made the first time: a game made
+  // casual is never turned into a rated one afterwards.
+  const made = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: { pk: gamePk(gameId), sk: 'HEAD' }, ConsistentRead: true }));
+  if (made.Item) return;
   await store.doc.send(
     new PutCommand({
       TableName: store.tableName,

@@ -198,7 +198,7 @@ describe('invitations, a scheduled start and a single elimination, over HTTP', (
 });
 
 describe('a rated casual game, over HTTP', () => {
-  it('rated on POST /v1/games: two-player games only; its end moves both ratings, an unrated game moves none', async () => {
+  it('rated on POST /v1/games: two-player games only; its end moves both ratings; an unrated game moves none, even when its create is repeated with rated', async () => {
     const three = await api.post('/v1/games', tok('zed'), {
       engine: 'dice-race',
       options: { target: 5, seats: 3 },
@@ -208,18 +208,11 @@ describe('a rated casual game, over HTTP', () => {
     });
     expect([three.status, three.body.code]).toEqual([422, 'game/rated-needs-two']);
     const play = async (rated: boolean, loser: string) => {
-      const g = ok(
-        await api.post('/v1/games', tok('zed'), {
-          engine: 'dice-race',
-          options: { target: 5 },
-          seat: 'p1',
-          reserve: { p2: 'dirk' },
-          rated,
-          commandId: cid('g'),
-        }),
-        201,
-      );
+      const create = { engine: 'dice-race', options: { target: 5 }, seat: 'p1', reserve: { p2: 'dirk' }, rated, commandId: cid('g') };
+      const g = ok(await api.post('/v1/games', tok('zed'), create), 201);
       ok(await api.post(`/v1/games/${g.gameId}/join`, tok('dirk'), { seat: 'p2', commandId: cid('j') }));
+      // The same create sent again, now asking for a rating, answers with the game as it was made.
+      if (!rated) expect(ok(await api.post('/v1/games', tok('zed'), { ...create, rated: true }))).toMatchObject({ gameId: g.gameId, duplicate: true });
       ok(await api.post(`/v1/games/${g.gameId}/resign`, tok(loser), { commandId: cid('r') }));
       return g.gameId as string;
     };

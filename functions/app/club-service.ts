@@ -34,6 +34,22 @@ export const clubGamesPk = (clubId: string) => `CLUBGAMES#${clubId}`;
 export const gameLinkPk = (gameId: string) => `TGAME#${gameId}`;
 
 /**
+ * Tournament games are created with commandIds under this prefix, and a game's id follows from
+ * its creator and the commandId: a player sending one could make their own next tournament game
+ * beforehand, with a setup of their choosing. Players' creates may not use it.
+ */
+export const TOURNAMENT_GAME_COMMAND = 'tournament:';
+
+export function refuseReservedCommandId(commandId: string): void {
+  if (commandId.startsWith(TOURNAMENT_GAME_COMMAND))
+    throw new AppError(
+      400,
+      'game/reserved-command-id',
+      `A commandId starting with "${TOURNAMENT_GAME_COMMAND}" is the server's (tournament games); choose another`,
+    );
+}
+
+/**
  * Marks a casual game as rated before it is created (its link first, so its end always finds
  * it; the tournaments reactor rates it then). Only two-player games are rated: otherwise 422
  * with `code`. An unknown engine or bad options are left to the game's creation to refuse, and
@@ -213,6 +229,7 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
     state,
     gameOptions,
     async createGame(player, clubId, input) {
+      refuseReservedCommandId(input.commandId);
       const club = await existing(clubId);
       if (!club.members.has(player)) throw new AppError(403, 'club/not-a-member', 'Only members create games in the club');
       const options = gameOptions(club, input.engine, input.options, input.engineData);

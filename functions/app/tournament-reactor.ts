@@ -8,7 +8,7 @@ import { wasCancelled } from '../projections/project.js';
 import { fromWireImage, headChange, type StreamRecordLike } from '../projections/stream-image.js';
 import { AppError, type Clock } from '../ports.js';
 import { DynamoStreamStore, type StoredEvent } from '../store/stream-store.js';
-import { createClubService, gameLinkPk, type ClubService } from './club-service.js';
+import { createClubService, gameLinkPk, TOURNAMENT_GAME_COMMAND, type ClubService } from './club-service.js';
 import { gameIdFor, type GameService } from './game-service.js';
 import { createTournamentService, tournamentPk, type TournamentService } from './tournament-service.js';
 import { fold } from './aggregate.js';
@@ -192,7 +192,7 @@ async function makeGame(deps: ReactorDeps, s: TournamentState, p: PairingState):
   const seatIds = engine.seats(engine.optionsSchema.parse(options)).map((x) => x.id);
   const [first, second] = [seatIds[0]!, seatIds[1]!];
   const [p0, p1] = p.seats;
-  const commandId = `tournament:${p.pairingId}`;
+  const commandId = `${TOURNAMENT_GAME_COMMAND}${p.pairingId}`;
   const gameId = gameIdFor(p0, commandId);
   // The link first: whenever the game exists, its end finds its tournament.
   await world.store.doc.send(

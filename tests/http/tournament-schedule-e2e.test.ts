@@ -207,6 +207,10 @@ describe('a rated casual game, over HTTP', () => {
       commandId: cid('g3'),
     });
     expect([three.status, three.body.code]).toEqual([422, 'game/rated-needs-two']);
+    // A tournament game's commandId is the server's: nobody makes their next tournament game beforehand.
+    const early = { engine: 'dice-race', options: { target: 5 }, seat: 'p1', commandId: 'tournament:anything/r1/b1' };
+    for (const r of [await api.post('/v1/games', tok('zed'), early), await api.post(`/v1/clubs/${clubId}/games`, tok('p1'), early)])
+      expect([r.status, r.body.code]).toEqual([400, 'game/reserved-command-id']);
     const play = async (rated: boolean, loser: string) => {
       const create = { engine: 'dice-race', options: { target: 5 }, seat: 'p1', reserve: { p2: 'dirk' }, rated, commandId: cid('g') };
       const g = ok(await api.post('/v1/games', tok('zed'), create), 201);

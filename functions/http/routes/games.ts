@@ -1,6 +1,6 @@
 import { renderSvg } from '../../../domain/kernel/index.js';
 import type { CommandResult } from '../../app/game-service.js';
-import { markRated } from '../../app/club-service.js';
+import { markRated, refuseReservedCommandId } from '../../app/club-service.js';
 import { DynamoStreamStore } from '../../store/stream-store.js';
 import { AppError } from '../../ports.js';
 import {
@@ -53,13 +53,14 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     method: 'POST',
     path: '/v1/games',
     summary: "Create a game (and take a seat in the same command); `rated`: a two-player game that counts for both players' ratings",
-    responses: { 201: commandResult, 200: commandResult, ...errors(409, 422) },
+    responses: { 201: commandResult, 200: commandResult, ...errors(400, 409, 422) },
     limit: 'create',
     auth: 'required',
     body: createBody,
     async handle({ body, player }) {
       await withinGameLimits(dynamo, player, { creating: true });
       const { rated, ...input } = present(body);
+      refuseReservedCommandId(input.commandId);
       if (rated)
         await markRated(
           new DynamoStreamStore(dynamo.client, dynamo.tableName),

@@ -2194,6 +2194,7 @@ export interface components {
                             name: string;
                             hard: number;
                             soft: number;
+                            fromTurn?: number;
                         }[];
                     };
                     axis: {
@@ -2213,12 +2214,14 @@ export interface components {
                             name: string;
                             hard: number;
                             soft: number;
+                            fromTurn?: number;
                         }[];
                     };
                 };
                 /** @default false */
                 noDugInAtStart: boolean;
                 visibility?: number;
+                emplaced?: string[];
                 turns: number;
                 victory: {
                     /** @constant */
@@ -2241,8 +2244,8 @@ export interface components {
             builder?: {
                 /** @enum {string} */
                 type: "point-defense" | "meeting-engagement";
-                /** @default guadalcanal-ridge */
-                map: string;
+                map?: string;
+                maps?: string[];
                 /**
                  * @default allies
                  * @enum {string}

@@ -21,17 +21,18 @@ import { entrySpaces } from './commitment.js';
 const RULE_SPG = '003 §III Movement 9';
 
 /**
- * Crossing one side of the tile in `space` (003 Movement 7; §II 8, 13): 'free' along its entry/exit
- * arrows (infantry), 'barred' across any other side of a tile entered only by its arrows (the
- * bunker), 'stop' across an obstacle's other sides (the move ends), 'plain' otherwise.
+ * Crossing one side of the tile in `space` (003 Movement 7; §II 8, 12, 13): 'free' along the entry/exit
+ * arrows of a bunker or infantry trench (infantry), 'barred' across any other side of a tile crossed
+ * only by its arrows (bunker, tank trench), 'stop' into or out of an obstacle otherwise (the move
+ * ends), 'plain' for everything else.
  */
 export function crossing(s: State, unit: string, space: string, side: Dir): 'free' | 'barred' | 'stop' | 'plain' {
   const t = tileAt(s, space);
   if (!t) return 'plain';
   const spec = tileSpec(t.kind);
   if (spec.arrows && t.arrows && isFoot(s, unit)) {
-    if (t.arrows.includes(side)) return 'free';
-    if (spec.arrows.only) return 'barred';
+    if (t.arrows.includes(side) && spec.arrows.free) return 'free';
+    if (!t.arrows.includes(side) && spec.arrows.only) return 'barred';
   }
   return spec.obstacle ? 'stop' : 'plain';
 }

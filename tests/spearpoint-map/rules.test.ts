@@ -154,6 +154,17 @@ describe('003 rules', () => {
     expect(pathTo(s, 's', 'B5', false)).toEqual([]); // no arrow on the bunker's south side
     expect(pathTo(s, 's', 'B5', true)).toEqual(['C5', 'C4', 'B4', 'B5']); // round to its west arrow
     expect(pathTo(s, 'e', 'B6', false)).toEqual(['B4', 'B5', 'B6']); // through it along the arrows
+    // A tank trench (running east–west) is crossed only from north or south, and it stops the move there.
+    const tt = given({
+      tiles: [{ space: 'B2', kind: 'tank-trench' }],
+      units: [
+        { id: 'w', card: 'us-rifle-squad', at: 'B1' },
+        { id: 'c', card: 'us-rifle-squad', at: 'C2' },
+      ],
+    });
+    expect(pathTo(tt, 'w', 'B2', false)).toEqual([]);
+    expect(pathTo(tt, 'c', 'B2', false)).toEqual(['C2', 'B2']);
+    expect(pathTo(tt, 'c', 'A2', false)).toEqual([]);
     // A club orients its own tiles; arrows only on tiles that have them, and one must face into the map.
     const south = given({ tiles: [{ space: 'B5', kind: 'bunker', arrows: ['south'] }], units: [{ id: 's', card: 'us-rifle-squad', at: 'C5' }] });
     expect(pathTo(south, 's', 'B5', false)).toEqual(['C5', 'B5']);

@@ -90,7 +90,7 @@ function decideDeclare(s: State, seat: Side, c: Extract<Command, { type: 'Declar
   const p = attackProblem(s, seat, c.attacker, c.target, c.weapons, c.spotter);
   if (p) return { ok: false, error: p };
   const aim = aimOf(c.target);
-  const kind = aim.kind === 'unit' ? (c.weapons.some((w) => isAreaWeapon(s, c.attacker, w)) ? 'area' : 'unit') : aim.kind;
+  const kind = aim.kind === 'unit' ? (c.weapons.some((w) => isAreaWeapon(s, c.attacker, w)) ? 'area' : 'unit') : aim.kind === 'crew' ? 'unit' : aim.kind;
   return declared(s, { id: '', seat, attackers: [c.attacker], target: c.target, weapons: c.weapons, spotter: c.spotter ?? null, kind, status: 'pending' });
 }
 

@@ -177,6 +177,7 @@ function initialState(o: Options, rulesVersion: number): State {
     opfireSeq: 0,
     opfired: [],
     sabotaged: [],
+    crewWounds: {},
     declStep: 'support',
     lastAttack: null,
     weatherClear: !scenario.weather,

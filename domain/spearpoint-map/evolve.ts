@@ -217,6 +217,9 @@ export function evolve(s0: State, e: Event): State {
       break;
     case 'HitResolved':
       if (Object.hasOwn(s.units, e.target)) units()[e.target]!.endurance = e.endurance;
+      // A crew shot at inside its gun (003 Combat 4): its damage is kept for the turn.
+      else if (Object.hasOwn(s.cards, e.target))
+        s.crewWounds = { ...s.crewWounds, [e.target]: indexCatalog(s.catalog).unit(s.cards[e.target]!.card).endurance.full - e.endurance };
       break;
     case 'FeatureAttacked':
       break;
@@ -232,6 +235,7 @@ export function evolve(s0: State, e: Event): State {
       break;
     case 'CrewKilled':
       units()[e.unit]!.crew = null;
+      if (e.by) seat(e.by).score += e.points ?? 0;
       break;
     case 'UnitDestroyed': {
       const u = s0.units[e.unit]!;
@@ -373,6 +377,7 @@ export function evolve(s0: State, e: Event): State {
       seat('de').overrun = e.overrun.de;
       s.attacks = [];
       s.opfire = null;
+      s.crewWounds = {};
       break;
     }
     case 'CommandPostExtended':

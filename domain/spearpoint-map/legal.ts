@@ -135,6 +135,12 @@ function declarations(s: State, seat: Side): Command[] {
       if (ok.length >= 2 && attackProblem(s, seat, a.id, t.id, ok.slice(0, 2)) === null)
         out.push({ type: 'DeclareAttack', attacker: a.id, target: t.id, weapons: ok.slice(0, 2) });
     }
+    // 003 Combat 4: the crew of a manned front-line gun as a target of its own.
+    for (const g of enemies)
+      if (g.crew && cardOf(s, g.id).type === 'gun')
+        for (const w of weapons)
+          if (attackProblem(s, seat, a.id, `crew:${g.id}`, [w]) === null)
+            out.push({ type: 'DeclareAttack', attacker: a.id, target: `crew:${g.id}`, weapons: [w] });
     for (const sp of SPACES) {
       for (const w of weapons) {
         const kinds: string[] = [];

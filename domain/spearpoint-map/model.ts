@@ -33,7 +33,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Recrew'), crew: id, unit: id }).strict(),
   /**
    * Combat: one attacker, one or two weapons, one target: an enemy unit id, 'space:B5' (an area
-   * attack by mortar, artillery or bombs) or 'feature:B5' (destroying a tile); `spotter` names the
+   * attack by mortar, artillery or bombs), 'feature:B5' (destroying a tile) or 'crew:<gun id>' (the
+   * crew of a front-line gun, 003 Combat 4); `spotter` names the
    * infantry spotting for a mortar or rear-line artillery.
    */
   z
@@ -180,6 +181,8 @@ export interface State {
   readonly opfired: readonly string[];
   /** Which declaration step the Combat Phase is in (aircraft and artillery first). */
   readonly declStep: DeclarationStep;
+  /** Damage taken this turn by crews shot at inside their guns (003 Combat 4), by crew id. */
+  readonly crewWounds: Readonly<Record<string, number>>;
   /** Units that may not attack this turn (Sabotage). */
   readonly sabotaged: readonly string[];
   readonly lastAttack: { readonly from: string; readonly to: string } | null;
@@ -239,7 +242,7 @@ export type Event =
   | { type: 'FeatureAttacked'; attackId: string; space: string; dice: [number, number] | null; needed: number; intensity: number | null; destroyed: boolean }
   | { type: 'DamageCardDrawn'; unit: string; card: string }
   | { type: 'DamageDeckReshuffled'; order: string[] }
-  | { type: 'CrewKilled'; unit: string; crew: string }
+  | { type: 'CrewKilled'; unit: string; crew: string; by?: Side; points?: number }
   | {
       type: 'UnitDestroyed';
       unit: string;

@@ -4,11 +4,13 @@ import { BUILT_IN_CATALOG, indexCatalog } from '../../domain/frontline-general/d
 import { mineExitFails, wireExitPasses } from '../../domain/spearpoint-map/data/tiles.js';
 import { crossed, distance } from '../../domain/spearpoint-map/map.js';
 import { pathTo } from '../../domain/spearpoint-map/movement.js';
-import { assaultValue, featureRule } from '../../domain/spearpoint-map/combat.js';
+import { assaultValue, attackVoid, featureRule, resolveAttack } from '../../domain/spearpoint-map/combat.js';
 import { defenseOf, hitNeeded, lineOfSight, movementAllowance, spotters } from '../../domain/spearpoint-map/rules.js';
 import { given, refused, run } from './given.js';
 import { engine } from './play.js';
-import type { Command } from '../../domain/spearpoint-map/model.js';
+import type { Command, State } from '../../domain/spearpoint-map/model.js';
+import { Out } from '../../domain/spearpoint-map/out.js';
+import { scriptedRng } from '../../domain/kernel/index.js';
 
 const unit = (id: string) => indexCatalog(BUILT_IN_CATALOG).unit(id);
 
@@ -349,6 +351,46 @@ describe('003 rules', () => {
     expect(run(ground, rifle).state.attacks).toHaveLength(1);
     const done = run(run(ground, { type: 'Done' }).state, { type: 'Done' }, 'de').state;
     expect(done.phase).not.toBe('declaration');
+  });
+  it('Combat 4: the crew of a front-line gun may be targeted on its own; its damage lasts the turn; killed, it scores and the gun stands crewless', () => {
+    const s0 = given({
+      units: [
+        { id: 'at', card: 'us-57mm-at-gun', crew: 'us-artillery-crew', at: 'B5' },
+        { id: 'g', card: 'de-rifle-squad', at: 'A5' },
+        { id: 'tk', card: 'us-m4a1-sherman', crew: 'us-tank-crew', at: 'C9' },
+      ],
+    });
+    const s = { ...s0, active: 'de' as const };
+    const aimed: Command = { type: 'DeclareAttack', attacker: 'g', target: 'crew:at', weapons: [0] };
+    expect(engine.legalCommands(s, 'de')).toContainEqual(aimed);
+    expect(refused(s, { ...aimed, target: 'crew:tk' }, 'de')).toBe('combat/no-gun-crew');
+    expect(refused(s, { ...aimed, target: 'crew:__proto__' }, 'de')).toBe('combat/no-gun-crew');
+    const declared = run(s, aimed, 'de').state;
+    const attack = declared.attacks[0]!;
+    const fire = (x: State, dice: number[]) => {
+      const out = new Out(x);
+      resolveAttack(out, { rng: scriptedRng(dice), now: '' }, attack, null);
+      return out;
+    };
+    const idx = indexCatalog(BUILT_IN_CATALOG);
+    const crew = idx.unit('us-artillery-crew');
+    const defense = crew.defense + idx.unit('us-57mm-at-gun').defense; // the gun's Defense as the crew's bonus (ruling)
+    const di = idx.unit('de-rifle-squad').weapons[0]!.damageIndex;
+    // A wounding hit: net damage 1, kept for the turn.
+    const die = 1 + defense - di;
+    expect(die).toBeGreaterThanOrEqual(1);
+    const wounded = fire(declared, [8, 8, die, 1, 1, 1, 1]); // later shots of its rate of fire miss
+    const hit = wounded.list.map((e) => e.event).find((e) => e.type === 'HitResolved');
+    expect(hit).toMatchObject({ target: 'atc', defense, net: 1, endurance: crew.endurance.full - 1 });
+    expect(wounded.s.crewWounds).toEqual({ atc: 1 });
+    expect(wounded.s.units['at']!.crew).toBe('atc');
+    expect(engine.evolve(wounded.s, { type: 'TurnEnded', turn: 2, overrun: { us: 0, de: 0 } }).crewWounds).toEqual({}); // recovered at the End Turn step
+    // A killing hit: the crew is lost and scores its cost; the gun stays, crewless.
+    const killed = fire(declared, [8, 8, 10]).s;
+    expect(killed.units['at']).toMatchObject({ crew: null });
+    expect(killed.seats.de.score).toBe(crew.cost);
+    const gone = { ...killed, attacks: [{ ...attack, id: 'atk-2' }] };
+    expect(attackVoid(gone, gone.attacks[0]!)).toBe('the crew is gone');
   });
   it('spotters: friendly infantry in LOS that do not attack (Combat 8)', () => {
     const s = given({

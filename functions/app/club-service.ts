@@ -247,6 +247,7 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
         commandId: input.commandId,
         ...(input.seat !== undefined ? { seat: input.seat } : {}),
         ...(input.reserve !== undefined ? { reserve: input.reserve } : {}),
+        ...(input.rated ? { rated: true } : {}),
         ...time,
       });
       await recordGame(clubId, { gameId: r.gameId, engine: input.engine, createdBy: player, createdAt: clock.now(), ...(input.rated ? { rated: true } : {}) });

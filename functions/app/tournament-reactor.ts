@@ -202,7 +202,7 @@ async function makeGame(deps: ReactorDeps, s: TournamentState, p: PairingState):
     }),
   );
   const time = s.timeControl !== undefined ? { timeControl: s.timeControl } : s.timeLimitHours !== undefined ? { timeLimitHours: s.timeLimitHours } : {};
-  await games.create(p0, { engine: s.engine, options, seat: first, reserve: { [second]: p1 }, commandId, ...time });
+  await games.create(p0, { engine: s.engine, options, seat: first, reserve: { [second]: p1 }, commandId, ...(s.rated ? { rated: true } : {}), ...time });
   await games.join(p1, gameId, { seat: second, commandId: `${commandId}:join` });
   if (s.clubId !== null)
     await world.clubs.recordGame(s.clubId, { gameId, engine: s.engine, createdBy: p0, createdAt: deps.clock.now(), tournamentId: s.tournamentId });

@@ -214,6 +214,8 @@ describe('a rated casual game, over HTTP', () => {
     const play = async (rated: boolean, loser: string) => {
       const create = { engine: 'dice-race', options: { target: 5 }, seat: 'p1', reserve: { p2: 'dirk' }, rated, commandId: cid('g') };
       const g = ok(await api.post('/v1/games', tok('zed'), create), 201);
+      // Whoever is asked to join sees whether the result will count.
+      expect(ok(await api.get(`/v1/games/${g.gameId}`, tok('dirk'))).summary.rated).toBe(rated ? true : undefined);
       ok(await api.post(`/v1/games/${g.gameId}/join`, tok('dirk'), { seat: 'p2', commandId: cid('j') }));
       // The same create sent again, now asking for a rating, answers with the game as it was made.
       if (!rated) expect(ok(await api.post('/v1/games', tok('zed'), { ...create, rated: true }))).toMatchObject({ gameId: g.gameId, duplicate: true });
@@ -233,5 +235,17 @@ describe('a rated casual game, over HTTP', () => {
     const page = ok(await api.get('/v1/players/zed', tok('dirk')));
     expect(page.ratings.map((r: any) => [r.engine, r.history.map((h: any) => h.gameId)])).toEqual([['dice-race', [rated]]]);
     expect(casual).not.toBe(rated);
+  });
+
+  it('an open rated game says so in the lobby', async () => {
+    const g = ok(
+      await api.post('/v1/games', tok('zed'), { engine: 'dice-race', options: { target: 5 }, seat: 'p1', rated: true, commandId: cid('open') }),
+      201,
+    );
+    const listed: any = await waitFor('the rated game in the lobby', async () =>
+      ok(await api.get('/v1/lobby?limit=100', tok('dirk'))).games.find((x: any) => x.gameId === g.gameId),
+    );
+    expect(listed.rated).toBe(true);
+    ok(await api.post(`/v1/games/${g.gameId}/cancel`, tok('zed'), { commandId: cid('cancel') }));
   });
 });

@@ -876,6 +876,11 @@ export interface components {
             timeLimitHours?: number;
             windowShare?: number;
             pending: components["schemas"]["Pending"][];
+            /**
+             * @description The result moves both players' ratings
+             * @constant
+             */
+            rated?: true;
             outcome?: components["schemas"]["Outcome"];
         };
         CommandResult: {
@@ -1167,6 +1172,11 @@ export interface components {
                     name: string;
                 }[];
                 seats: Record<string, never>[];
+                /**
+                 * @description The result moves both players' ratings
+                 * @constant
+                 */
+                rated?: true;
             }[];
             nextCursor: string | null;
         };

@@ -59,9 +59,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     body: createBody,
     async handle({ body, player }) {
       await withinGameLimits(dynamo, player, { creating: true });
-      const { rated, ...input } = present(body);
+      const input = present(body);
       refuseReservedCommandId(input.commandId);
-      if (rated)
+      if (input.rated)
         await markRated(
           new DynamoStreamStore(dynamo.client, dynamo.tableName),
           engines,

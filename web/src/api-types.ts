@@ -1885,6 +1885,8 @@ export interface components {
             target?: string;
             by?: string;
             keep?: boolean;
+            at?: string;
+            crew?: string;
         } | {
             /** @constant */
             type: "OpportunityFire";

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { StreamPoller, type CheckpointStore, type ShardCheckpoint } from '../../functions/local/stream-poller.js';
 import type { NotifyJob } from '../../functions/notify/decide.js';
 import type { NotifyQueue } from '../../functions/notify/queue.js';
-import { rebuildReadModels } from '../../functions/projections/rebuild.js';
 import { ReadModelStore } from '../../functions/projections/read-model-store.js';
 import { processStreamRecords } from '../../functions/projections/stream.js';
-import { ensureTable } from '../../functions/store/table.js';
 import type { GameService } from '../../functions/app/game-service.js';
 import { freshTable } from '../support/dynamo.js';
-import { cid, engines, playTurns, readModelItems, service, waitFor } from './support.js';
+import { cid, faultyReadModels, playTurns, readModelsEqualRebuild, service, waitFor } from './support.js';
 
 /**
  * Issue 18 "Faults survived": a stream record the projector cannot apply, even after its
@@ -23,8 +21,6 @@ let client: DynamoDBClient;
 let tableName: string;
 let endpoint: string;
 let svc: GameService;
-/** The game whose read-model writes fail while `broken` is on: every call that names it is refused. */
-let broken: string | undefined;
 const jobs: NotifyJob[] = [];
 const queue: NotifyQueue = { enqueue: async (js) => void jobs.push(...js) };
 const saved = new Map<string, Map<string, ShardCheckpoint>>();
@@ -32,9 +28,8 @@ const checkpoints: CheckpointStore = {
   load: async (arn) => new Map(saved.get(arn) ?? []),
   save: async (arn, shards) => void saved.set(arn, new Map(shards)),
 };
-let faultyClient: DynamoDBClient;
-let models: ReadModelStore;
-let faults = 0;
+/** Read models whose calls naming `faulty.broken.game` fail (a persistent fault on one game). */
+let faulty: ReturnType<typeof faultyReadModels>;
 const pollers: StreamPoller[] = [];
 
 function newPoller(): StreamPoller {
@@ -46,7 +41,7 @@ function newPoller(): StreamPoller {
     maxRetries: 1,
     parkedBackoffMaxMs: 200,
     checkpoints,
-    onRecords: (records) => processStreamRecords(records, { readModels: models, queue, log: () => {} }),
+    onRecords: (records) => processStreamRecords(records, { readModels: faulty.models, queue, log: () => {} }),
   });
   pollers.push(p);
   p.start();
@@ -56,37 +51,22 @@ function newPoller(): StreamPoller {
 const headVersion = async (gameId: string) => (await svc.view(null, gameId)).summary.version;
 const projectedVersion = async (gameId: string) => (await new ReadModelStore(client, tableName).getSummary(gameId))?.version;
 const caughtUp = async (gameId: string) => ((await projectedVersion(gameId)) === (await headVersion(gameId)) ? true : undefined);
-/** The read models of the whole table equal a rebuild of every game from its events into a fresh table. */
 async function expectEqualToRebuild(): Promise<void> {
-  const target = `${tableName}-r${saved.size}-${Date.now().toString(36)}`;
-  await ensureTable(client, target);
-  const report = await rebuildReadModels({ client, sourceTable: tableName, targetTable: target, engines });
-  expect(report.failed).toEqual([]);
-  expect(await readModelItems(client, tableName)).toEqual(await readModelItems(client, target));
+  const { failed, live, rebuilt } = await readModelsEqualRebuild(client, tableName);
+  expect(failed).toEqual([]);
+  expect(live).toEqual(rebuilt);
 }
 const turnNotices = (gameId: string, version: number) => jobs.filter((j) => j.notice.gameId === gameId && j.notice.version === version);
 
 beforeAll(async () => {
   ({ client, tableName, endpoint } = await freshTable('parked'));
   svc = service(client, tableName);
-  // No SDK retries on this client: each try of the projector meets the fault at once (the test stays quick).
-  faultyClient = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
-  faultyClient.middlewareStack.add(
-    (next) => async (args) => {
-      if (broken && JSON.stringify(args.input).includes(broken)) {
-        faults++;
-        throw Object.assign(new Error('Internal server error'), { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 500 } });
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'persistentFault' },
-  );
-  models = new ReadModelStore(faultyClient, tableName);
+  faulty = faultyReadModels(endpoint, tableName);
 }, 30_000);
 
 afterAll(async () => {
   for (const p of pollers) await p.stop();
-  faultyClient?.destroy();
+  faulty?.destroy();
 });
 
 async function twoGames(): Promise<[string, string]> {
@@ -105,7 +85,7 @@ describe('a record that keeps failing is parked with its game, never skipped', (
     const poller = newPoller();
     await waitFor('both games projected', async () => ((await caughtUp(a)) && (await caughtUp(b)) ? true : undefined));
 
-    broken = a;
+    faulty.broken.game = a;
     await playTurns(svc, a, 3);
     await playTurns(svc, b, 3);
     const last = await headVersion(a);
@@ -113,11 +93,11 @@ describe('a record that keeps failing is parked with its game, never skipped', (
     await waitFor('game b projected', () => caughtUp(b));
     await waitFor('game a parked', async () => (poller.parkedGames === 1 ? true : undefined));
     // Many times the immediate retries: the poller keeps trying the parked game.
-    await waitFor('the parked game retried', async () => (faults > 12 ? true : undefined));
+    await waitFor('the parked game retried', async () => (faulty.faults() > 12 ? true : undefined));
     expect(await projectedVersion(a)).toBeLessThan(last);
     expect(turnNotices(a, last)).toEqual([]);
 
-    broken = undefined;
+    faulty.broken.game = undefined;
     await waitFor('game a caught up after the fault healed', () => caughtUp(a));
     await waitFor('nothing parked', async () => (poller.parkedGames === 0 ? true : undefined));
     await poller.nextPass();
@@ -131,7 +111,7 @@ describe('a record that keeps failing is parked with its game, never skipped', (
     const [a] = await twoGames();
     const first = newPoller();
     await waitFor('game a projected', () => caughtUp(a));
-    broken = a;
+    faulty.broken.game = a;
     await playTurns(svc, a, 2);
     const last = await headVersion(a);
     await waitFor('game a parked', async () => (first.parkedGames === 1 ? true : undefined));
@@ -140,7 +120,7 @@ describe('a record that keeps failing is parked with its game, never skipped', (
     expect(await projectedVersion(a)).toBeLessThan(last);
 
     // The crash-and-restart: a new poller, only the saved checkpoint in common, the fault healed.
-    broken = undefined;
+    faulty.broken.game = undefined;
     const second = newPoller();
     await waitFor('game a caught up after the restart', () => caughtUp(a));
     await second.nextPass();

@@ -12,7 +12,7 @@ import type { StreamRecordLike } from '../../functions/projections/stream-image.
 import { ensureTable } from '../../functions/store/table.js';
 import type { GameService } from '../../functions/app/game-service.js';
 import { freshTable } from '../support/dynamo.js';
-import { cid, engines, playTurns, readModelItems, service, waitFor } from './support.js';
+import { cid, engines, playTurns, readModelItems, service, streamsClient, waitFor } from './support.js';
 import { wire } from './wire.js';
 
 let client: DynamoDBClient;
@@ -155,7 +155,12 @@ describe('projector Lambda handler', () => {
     });
     const fresh = { ...good, gameId: 'other-game', version: 1 };
     const seen: NotifyJob[] = [];
-    const handler = createProjectorHandler({ readModels: models, queue: { enqueue: async (js) => void seen.push(...js) }, log: () => {} });
+    const handler = createProjectorHandler({
+      readModels: models,
+      queue: { enqueue: async (js) => void seen.push(...js) },
+      streams: streamsClient(endpoint),
+      log: () => {},
+    });
     const event = {
       Records: [
         rec('100', 'GAME#broken', { gameId: 'broken' }),

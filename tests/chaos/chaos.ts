@@ -2,7 +2,7 @@ import '../../functions/quiet-sdk.js';
 import { parseArgs } from 'node:util';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { startLocalRuntime } from '../../functions/local/runtime.js';
-import { notificationsExtension } from '../../functions/local/stream-poller.js';
+import { notificationsExtension, type LocalNotifications } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { runChaos } from './core.js';
 
@@ -36,11 +36,30 @@ const faultRate = num('rate', values.rate, 0, 0.9);
 const timeLimitMs = num('seconds', values.seconds, 1, 86_400) * 1000;
 
 const engines = createRegistry([diceRace]);
-const runtime = await startLocalRuntime({ memory: true, engines, extensions: [notificationsExtension], log: () => {} });
+let consumer: LocalNotifications | undefined;
+const runtime = await startLocalRuntime({
+  memory: true,
+  engines,
+  extensions: [async (ctx) => (consumer = await notificationsExtension(ctx))],
+  log: (line) => {
+    if (line.startsWith('[stream]')) console.error(line);
+  },
+});
 try {
   const log = values.json ? () => {} : (line: string) => console.log(line);
   log(`chaos: seed ${seed}, ${commands} commands, ${concurrency} games at once, fault rate ${faultRate}`);
-  const report = await runChaos({ runtime, engines, engine: diceRace.id, seed, commands, concurrency, faultRate, timeLimitMs, catchUpLimitMs: 30_000 });
+  const report = await runChaos({
+    runtime,
+    engines,
+    engine: diceRace.id,
+    seed,
+    commands,
+    concurrency,
+    faultRate,
+    timeLimitMs,
+    catchUpLimitMs: 30_000,
+    consumer: () => `${consumer?.poller.delivered ?? 0} records handed over, ${consumer?.poller.parkedGames ?? 0} game(s) parked`,
+  });
   log(
     `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.seconds.toFixed(1)} s`,
   );

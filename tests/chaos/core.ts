@@ -104,6 +104,8 @@ export interface ChaosOptions {
    * until every game's summary and inbox items equal a rebuild from its events, and report how long that took.
    */
   readonly catchUpLimitMs?: number;
+  /** The stream consumer's state, for the report when read models stay behind. */
+  readonly consumer?: () => string;
 }
 
 /** The issue's keys exactly; a key not measured yet is null. */
@@ -246,7 +248,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         break;
       }
       if (Date.now() - loadEnded > opts.catchUpLimitMs) {
-        problems.push(`read models differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${behind.slice(0, 5).join(', ')}`);
+        problems.push(
+          `read models of ${behind.length} game(s) differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${behind.slice(0, 5).join(', ')}${opts.consumer ? `; consumer: ${opts.consumer()}` : ''}`,
+        );
         break;
       }
       await new Promise((done) => setTimeout(done, 100));
@@ -297,7 +301,9 @@ async function readModelsBehind(opts: ChaosOptions, games: readonly string[]): P
               .filter(([k, v]) => canonical(live[k]) !== canonical(v))
               .map(([k]) => k);
       if (differs.length > 0) {
-        behind.push(`${gameId} ${expected.pk} ${differs.join('/')}`);
+        behind.push(
+          `${gameId} ${expected.pk} ${differs.join('/')} (read model at version ${String(live?.['version'])}, events at ${projection.summary.version})`,
+        );
         break;
       }
     }

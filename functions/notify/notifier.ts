@@ -210,6 +210,8 @@ export class Notifier {
     const { retry, ledger, lanes } = this.deps;
     const deliveryId = deliveryIdOf(notice.key, notice.player, ch.id);
     const lane = ch.kind === 'webhook' && lanes ? ([notice.player, ch.id, notice.gameId, notice.version] as const) : undefined;
+    /** The receiver took it: from here on, a failure must not free the claim (a retry would send it twice). */
+    let accepted = false;
     try {
       // An earlier notice of this game to this webhook is still retrying: wait behind it, to be handed on when it settles.
       if (lane && (await lanes!.waitBehind(...lane, { notice, channel: ch.id, attempt: firstAttempt }))) {
@@ -218,6 +220,7 @@ export class Notifier {
       }
       for (let attempt = firstAttempt; ; attempt++) {
         const r = await this.attempt(notice, rendered, ch, deliveryId);
+        accepted = r.ok;
         // A receiver that answers 410 Gone says it is gone for good: no retry, and it is switched off.
         const gone = ch.kind === 'webhook' && r.status === 410;
         const last = attempt >= attemptsOf(retry) || gone;
@@ -226,22 +229,25 @@ export class Notifier {
         const outcome: DeliveryRecord['outcome'] = r.ok ? 'sent' : r.final || last || (retry.mode === 'requeue' && !requeue) ? 'failed' : 'retrying';
         const wait = backoffMs(retry, attempt);
         const at = this.deps.clock.now();
-        await this.deps.deliveries.record(notice.player, {
-          deliveryId,
-          noticeKey: notice.key,
-          kind: notice.kind,
-          gameId: notice.gameId,
-          channel: ch.kind,
-          channelId: ch.id,
-          target: ch.kind === 'email' ? ch.to : maskUrl(ch.url),
-          attempt,
-          ok: r.ok,
-          ...(r.status !== undefined ? { status: r.status } : {}),
-          ...(r.error !== undefined ? { error: r.error } : {}),
-          outcome,
-          at,
-          ...(outcome === 'retrying' ? { nextAttemptAt: new Date(Date.parse(at) + wait).toISOString() } : {}),
-        });
+        // The record of an accepted delivery is what a worker taking over the claim trusts (deliverTaken): insist on writing it.
+        await (r.ok ? persist : once)(() =>
+          this.deps.deliveries.record(notice.player, {
+            deliveryId,
+            noticeKey: notice.key,
+            kind: notice.kind,
+            gameId: notice.gameId,
+            channel: ch.kind,
+            channelId: ch.id,
+            target: ch.kind === 'email' ? ch.to : maskUrl(ch.url),
+            attempt,
+            ok: r.ok,
+            ...(r.status !== undefined ? { status: r.status } : {}),
+            ...(r.error !== undefined ? { error: r.error } : {}),
+            outcome,
+            at,
+            ...(outcome === 'retrying' ? { nextAttemptAt: new Date(Date.parse(at) + wait).toISOString() } : {}),
+          }),
+        );
         if (outcome === 'sent' || outcome === 'failed') {
           await ledger.settle(notice.key, ch.id, outcome, this.deps.clock.now());
           // A receiver that says it is gone (410), or failed every attempt of the schedule, is switched off.
@@ -265,7 +271,8 @@ export class Notifier {
         await this.sleep(wait);
       }
     } catch (e) {
-      await ledger.release(notice.key, ch.id, firstAttempt).catch(() => undefined);
+      // Left 'sending' once accepted: the job's next run finds the claim, and after its lease the delivery record says it went out.
+      if (!accepted) await ledger.release(notice.key, ch.id, firstAttempt).catch(() => undefined);
       throw e;
     }
   }
@@ -359,6 +366,20 @@ export class Notifier {
           300,
         ),
       };
+    }
+  }
+}
+
+const once = <T>(write: () => Promise<T>): Promise<T> => write();
+
+/** A write that must not be lost to a passing fault: tried a few more times (over the SDK's own retries) before giving up. */
+async function persist<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (attempt >= 5) throw e;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
     }
   }
 }

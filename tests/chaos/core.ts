@@ -5,6 +5,7 @@ import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
 import { documentClient } from '../../functions/projections/read-model-store.js';
+import { checkNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
 
 /**
  * The chaos run's core (issue 18 "Faults survived"), shared by `npm run chaos` (tests/chaos/chaos.ts)
@@ -83,6 +84,8 @@ export function injectFaults(client: DynamoDBClient, rate: number, random: () =>
   return { counts, stop: () => (on = false) };
 }
 
+const DAY_MS = 24 * 3600_000;
+
 export interface ChaosOptions {
   readonly runtime: LocalRuntime;
   readonly engines: EngineRegistry;
@@ -106,6 +109,12 @@ export interface ChaosOptions {
   readonly catchUpLimitMs?: number;
   /** The stream consumer's state, for the report when read models stay behind. */
   readonly consumer?: () => string;
+  /**
+   * Every player gets a webhook on this receiver (tests/chaos/notices.ts); it goes down for 24
+   * simulated hours once a tenth of the commands are sent. After the load, wait (at most
+   * `limitMs`) until every notice was delivered exactly once, in each game's order.
+   */
+  readonly notices?: { readonly receiver: WebhookReceiver; readonly limitMs: number };
 }
 
 /** The issue's keys exactly; a key not measured yet is null. */
@@ -128,6 +137,8 @@ export interface ChaosReport {
   /** Ended games whose whole log was checked with verifyLog (hash chain, seed, every draw, replay). */
   logsVerified: number;
   resends: number;
+  /** The webhook deliveries checked against the notices the events call for (absent without a receiver). */
+  notices?: NoticeCheck;
   unverifiedLogs: string[];
   problems: string[];
   seconds: number;
@@ -183,6 +194,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   let gamesEnded = 0;
   const playOne = async (n: number): Promise<void> => {
     const [a, b] = [`chaos${n}a`, `chaos${n}b`];
+    if (opts.notices) {
+      for (const player of [a, b]) {
+        const r = await send('PUT', '/v1/me/settings', player, { webhooks: [{ url: `${opts.notices.receiver.url}/${player}` }] });
+        if (r.status !== 200) return void problems.push(`webhook of ${player}: ${r.status} ${JSON.stringify(r.body)}`);
+      }
+    }
     const created = await send('POST', '/v1/games', a, { engine: opts.engine, seat: 'p1', commandId: `create-${opts.seed}-${n}` });
     if (created.status !== 201 && created.status !== 200) return void problems.push(`create ${n}: ${created.status} ${JSON.stringify(created.body)}`);
     const gameId = created.body.gameId as string;
@@ -204,6 +221,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       const command = legal[Math.floor(random() * legal.length)];
       const commandId = `cmd-${opts.seed}-${++commandCounter}`;
       sent++;
+      if (opts.notices && !opts.notices.receiver.outage.started && sent >= opts.commands / 10) opts.notices.receiver.goDown(DAY_MS);
       const r = await send('POST', `/v1/games/${gameId}/commands`, mover, { commandId, command, expectedVersion: me.body.summary.version });
       if (r.status === 200) acked.get(gameId)!.add(commandId);
       else if (r.status !== 503) problems.push(`${gameId}: listed command ${JSON.stringify(command)} refused ${r.status} ${JSON.stringify(r.body)}`);
@@ -259,6 +277,22 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     if (!report.ok) unverifiedLogs.push(`${gameId}: ${report.problems.join('; ')}`);
   }
   problems.push(...unexpected);
+
+  // Notices: wait until each was delivered once the receiver is back (bounded), then check them all.
+  let notices: NoticeCheck | undefined;
+  if (opts.notices) {
+    const logs = new Map<string, EventEnvelope[]>();
+    for (const gameId of games) logs.set(gameId, await readLog(opts.runtime, gameId));
+    const { receiver, limitMs } = opts.notices;
+    const waitFrom = Date.now();
+    for (;;) {
+      notices = checkNotices(receiver.posts, logs, opts.engines);
+      if ((notices.ok && receiver.outage.over) || Date.now() - waitFrom > limitMs) break;
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    if (!receiver.outage.over) problems.push('the webhook receiver was never called after its outage');
+    problems.push(...notices.problems);
+  }
   return {
     summary: {
       commands: sent,
@@ -266,7 +300,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       lost,
       duplicated,
       unexpected5xx: unexpected.length,
-      noticesDeliveredOnce: null,
+      noticesDeliveredOnce: notices ? notices.ok && opts.notices!.receiver.outage.over : null,
       catchUpSeconds,
       faultsInjected: faults.counts,
     },
@@ -274,6 +308,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     gamesEnded,
     logsVerified,
     resends,
+    ...(notices ? { notices } : {}),
     unverifiedLogs,
     problems,
     seconds: (Date.now() - started) / 1000,

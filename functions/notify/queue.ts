@@ -61,9 +61,10 @@ export class InProcessQueue implements NotifyQueue {
   private readonly open = new Map<number, number>();
   private readonly origin = new AsyncLocalStorage<number>();
   /**
-   * The job of each game running now (and those queued behind it): a game's jobs run one after
-   * another, in the order they fell due, so a notice that fails is held in its webhook lane
-   * before the game's next notice looks at that lane (each game's notices arrive in order).
+   * The job of each game and recipient running now (and those queued behind it): one player's
+   * notices of one game run one after another, in the order they fell due, so a notice that fails
+   * is held in its webhook lane before the next one looks at that lane (each game's notices
+   * arrive in order). Other players and games go on meanwhile.
    */
   private readonly games = new Map<string, Promise<void>>();
 
@@ -80,10 +81,10 @@ export class InProcessQueue implements NotifyQueue {
   ) {}
 
   async enqueue(jobs: readonly NotifyJob[], delaySeconds = 0): Promise<void> {
-    for (const job of jobs) this.schedule(job, delaySeconds, 1);
+    for (const job of jobs) this.schedule(job, delaySeconds);
   }
 
-  private schedule(job: NotifyJob, delaySeconds: number, receive: number): void {
+  private schedule(job: NotifyJob, delaySeconds: number): void {
     this.pending++;
     // A job enqueued while another runs belongs to that job's origin.
     const origin = this.origin.getStore() ?? ++this.lastOrigin;
@@ -92,13 +93,22 @@ export class InProcessQueue implements NotifyQueue {
       () => {
         this.timers.delete(t);
         if (this.stopped) return this.done();
-        const game = job.notice.gameId;
+        const game = `${job.notice.gameId}|${job.notice.player}`;
+        // Run again in place after a throw, so the recipient's later notices of the game stay behind it.
+        const attempt = async () => {
+          for (let receive = 1; ; receive++) {
+            try {
+              return await this.origin.run(origin, () => this.run(job));
+            } catch (e) {
+              if (receive >= (this.opts.maxReceives ?? 5) || this.stopped) throw e;
+              await new Promise((r) => setTimeout(r, (this.opts.redeliverSeconds ?? 180) * (this.opts.delayScaleMs ?? 1000)));
+              if (this.stopped) throw e;
+            }
+          }
+        };
         const run = (this.games.get(game) ?? Promise.resolve())
-          .then(() => this.origin.run(origin, () => this.run(job)))
-          .catch((e) => {
-            if (receive < (this.opts.maxReceives ?? 5)) this.origin.run(origin, () => this.schedule(job, this.opts.redeliverSeconds ?? 180, receive + 1));
-            else (this.opts.onError ?? ((err) => console.error('[notify] job failed', err)))(e, job);
-          })
+          .then(attempt)
+          .catch((e) => (this.opts.onError ?? ((err) => console.error('[notify] job failed', err)))(e, job))
           .finally(() => {
             if (this.games.get(game) === run) this.games.delete(game);
             this.finish(origin);

@@ -9,7 +9,9 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     // Every reply from a local API is checked against its own OpenAPI document.
     setupFiles: ['tests/support/contract.ts'],
-    testTimeout: 30_000,
+    // Tests wait on conditions with generous bounds (tests/support/wait.ts), never on fixed times:
+    // a busy machine makes them slower, not red.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     ...(report ? { reporters: ['default', 'json'], outputFile: { json: report } } : {}),
   },

@@ -15,6 +15,7 @@ import {
   fireTargets,
   fireValues,
   hitsOn,
+  isEmplaced,
   isLeader,
   mayCarry,
   onExitEdge,
@@ -125,6 +126,7 @@ function action(out: Out, seat: Seat, c: Command, ctx: Ctx): Decision | undefine
   switch (c.type) {
     case 'Move': {
       const u = mine(c.unit);
+      if (u && isEmplaced(s, u)) return no('move/emplaced', `${u.id} is emplaced (the scenario's special rule) and never moves`, RULE.move);
       if (!u || !canAct(s, u, 'move')) return no('action/unavailable', `${c.unit} cannot move now`, RULE.action);
       const cargo = c.carry === undefined ? undefined : mine(c.carry);
       if (c.carry !== undefined && (!cargo || !mayCarry(s, u, cargo))) return no('move/no-carry', `${u.id} cannot carry ${c.carry}`, RULE.move);

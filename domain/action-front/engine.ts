@@ -89,7 +89,7 @@ export const actionFront: GameEngine<State, Command, Event, Options> = {
       choices: REPRESENTATIVE_SCENARIOS.map((s) => ({
         id: s.id,
         title: s.name,
-        description: `${s.flavor} ${s.turns} turns. (Or {"builder":{"type":"point-defense"}} / {"builder":{"type":"meeting-engagement"}} for the scenario builder.)`,
+        description: `${s.flavor} ${s.turns} turns. (Or {"builder":{"type":"point-defense"}} / {"builder":{"type":"meeting-engagement"}} for the scenario builder, with "maps": [...] for several maps.)`,
       })),
     },
   },

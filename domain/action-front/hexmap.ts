@@ -37,6 +37,36 @@ export function onMap(m: Pick<MapCard, 'cols' | 'rows'>, id: string): boolean {
   return h !== undefined && h.col >= 1 && h.col <= m.cols && h.row >= 1 && h.row <= m.rows;
 }
 
+/**
+ * Several maps laid side by side along the front (004 Creating Your Own Scenarios, Pick A Map:
+ * "one or more" maps; ruling in RULINGS.md): the first map's row 1 is the north edge, each next
+ * map is joined below the one before, so both sides' edges grow and the columns (the distance
+ * between the two edges) stay. Rows renumber on: the second map's row 1 is the first map's last
+ * row + 1. The shifted columns' half hex cut off at the foot of one map and the half hex above
+ * the next map's first hex make one whole hex, numbered (and with the terrain) of the upper map.
+ * The maps must have the same number of columns.
+ */
+export function joinMaps(maps: readonly MapCard[]): MapCard {
+  if (maps.length === 1) return maps[0]!;
+  const cols = maps[0]!.cols;
+  if (maps.some((m) => m.cols !== cols)) throw new Error('maps joined along the front need the same number of columns');
+  const terrain: Record<string, Terrain> = {};
+  const hills: string[][] = [];
+  const rivers: [string, string][] = [];
+  let offset = 0;
+  for (const m of maps) {
+    const at = (id: string) => {
+      const h = parseHexId(id)!;
+      return hexId({ col: h.col, row: h.row + offset });
+    };
+    for (const [h, t] of Object.entries(m.terrain)) if (onMap(m, h)) terrain[at(h)] = t;
+    for (const hill of m.hills) hills.push(hill.map(at));
+    for (const [a, b] of m.rivers) rivers.push([at(a), at(b)]);
+    offset += m.rows;
+  }
+  return { id: maps.map((m) => m.id).join('+'), name: maps.map((m) => m.name).join(' + '), cols, rows: offset, terrain, hills, rivers };
+}
+
 /** Every hex of the map, column by column. */
 export function allHexes(m: Pick<MapCard, 'cols' | 'rows'>): string[] {
   const out: string[] = [];

@@ -13,6 +13,9 @@ export interface Builder {
   readonly type: 'point-defense' | 'meeting-engagement';
   /** Point Defense: the defending side; Meeting Engagement: undefined. */
   readonly defender?: Seat;
+  /** The maps, north to south, joined along the front (one or more). */
+  readonly maps: readonly string[];
+  /** Each side's budget: 004's points per map times the maps. */
   readonly points: Readonly<Record<Seat, number>>;
   readonly armies: Readonly<Record<Seat, string>>;
 }
@@ -45,6 +48,8 @@ export interface Mission {
   readonly name: string;
   readonly hard: number;
   readonly soft: number;
+  /** Special rule: not before this game turn. */
+  readonly fromTurn?: number;
   readonly used: boolean;
 }
 

@@ -4,7 +4,7 @@ import { REPRESENTATIVE_SCENARIOS, scenarioSchema, type ScenarioCard } from './d
 import { REPRESENTATIVE_TABLES, tablesSchema, type Tables } from './data/tables.js';
 import { REPRESENTATIVE_UNITS, unitTypeSchema, type UnitType } from './data/units.js';
 import { BUILDER_POINTS, forceProblem } from './forces.js';
-import { mapProblems, mapSchema, onMap, type MapCard } from './hexmap.js';
+import { joinMaps, mapProblems, mapSchema, onMap, type MapCard } from './hexmap.js';
 import { other, SEATS, type Builder, type Seat, type State } from './model.js';
 
 /**
@@ -14,10 +14,18 @@ import { other, SEATS, type Builder, type Seat, type State } from './model.js';
  * (`artilleryRegistration`, `friendlyFire`).
  */
 const seat = z.enum(SEATS);
+const DEFAULT_MAP = 'guadalcanal-ridge';
+/** At most this many maps joined, and this many rows on the joined map (hex ids have two digits of row). */
+const MAX_JOINED = 4;
+const MAX_JOINED_ROWS = 60;
+const MAP_ID = z.string().min(1).max(60);
 const builderSchema = z
   .object({
     type: z.enum(['point-defense', 'meeting-engagement']),
-    map: z.string().default('guadalcanal-ridge'),
+    /** One map (default guadalcanal-ridge) … */
+    map: MAP_ID.optional(),
+    /** … or several, laid side by side along the front from north to south; the points are per map (004 Pick Your Forces). */
+    maps: z.array(MAP_ID).min(1).max(MAX_JOINED).optional(),
     /** Orientation: the side whose map edge is column 1. */
     west: seat.default('allies'),
     /** Point Defense: the defending side (default: the west side). */
@@ -59,7 +67,16 @@ export const optionsSchema = z
     const map = (id: string) => mapById(o.maps, id);
     if (o.builder) {
       const b = o.builder;
-      if (!map(b.map)) ctx.addIssue({ code: 'custom', path: ['builder', 'map'], message: `no map ${b.map}; maps: ${mapIds(o.maps).join(', ')}` });
+      if (b.map !== undefined && b.maps !== undefined) ctx.addIssue({ code: 'custom', path: ['builder', 'maps'], message: 'give map or maps, not both' });
+      const chosen = builderMaps(b).map((id) => ({ id, card: map(id) }));
+      for (const { id, card } of chosen)
+        if (!card) ctx.addIssue({ code: 'custom', path: ['builder', b.maps ? 'maps' : 'map'], message: `no map ${id}; maps: ${mapIds(o.maps).join(', ')}` });
+      const cards = chosen.flatMap((c) => (c.card ? [c.card] : []));
+      if (cards.some((m) => m.cols !== cards[0]!.cols))
+        ctx.addIssue({ code: 'custom', path: ['builder', 'maps'], message: 'maps joined along the front need the same number of columns' });
+      const rows = cards.reduce((n, m) => n + m.rows, 0);
+      if (rows > MAX_JOINED_ROWS)
+        ctx.addIssue({ code: 'custom', path: ['builder', 'maps'], message: `the joined maps have ${rows} rows; at most ${MAX_JOINED_ROWS}` });
       for (const side of SEATS)
         if (!units.some((u) => u.army === b.armies[side]))
           ctx.addIssue({ code: 'custom', path: ['builder', 'armies', side], message: `no unit of army ${b.armies[side]} in the Unit Value Table` });
@@ -96,9 +113,18 @@ export const optionsSchema = z
       for (const f of forces)
         if (!ids.has(f.unit))
           ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'sides', side, 'forces'], message: `no unit ${f.unit} in the Unit Value Table` });
+      for (const [i, m] of card.sides[side].support.entries())
+        if (m.fromTurn !== undefined && m.fromTurn > card.turns)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['scenarioCard', 'sides', side, 'support', i, 'fromTurn'],
+            message: `${m.name} from turn ${m.fromTurn}: the scenario lasts ${card.turns} turns`,
+          });
       for (const h of card.sides[side].entryHexes ?? [])
         if (!onMap(m, h)) ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'sides', side, 'entryHexes'], message: `entry hex ${h} is not on the map` });
     }
+    for (const u of card.emplaced ?? [])
+      if (!ids.has(u)) ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'emplaced'], message: `no unit ${u} in the Unit Value Table` });
     if (card.victory.kind === 'hold')
       for (const h of card.victory.hexes)
         if (!onMap(m, h)) ctx.addIssue({ code: 'custom', path: ['scenarioCard', 'victory'], message: `objective ${h} is not on the map` });
@@ -118,14 +144,21 @@ const ARMY_NAMES: ReadonlyMap<string, string> = new Map([
   ['wehrmacht', 'Wehrmacht'],
 ]);
 
+/** The builder's maps, north to south. */
+const builderMaps = (b: BuilderOptions): readonly string[] => b.maps ?? [b.map ?? DEFAULT_MAP];
+
+/** The builder's sides and budgets: 004's points are per map, so they scale with the maps joined. */
 function builderOf(b: BuilderOptions): Builder {
+  const maps = builderMaps(b);
+  const perMap = (n: number) => n * maps.length;
   if (b.type === 'point-defense') {
     const defender = b.defender ?? b.west;
     const P = BUILDER_POINTS.pointDefense;
-    return { type: b.type, defender, points: { [defender]: P.defender, [other(defender)]: P.attacker } as Record<Seat, number>, armies: b.armies };
+    const points = { [defender]: perMap(P.defender), [other(defender)]: perMap(P.attacker) } as Record<Seat, number>;
+    return { type: b.type, defender, maps, points, armies: b.armies };
   }
   const P = BUILDER_POINTS.meetingEngagement;
-  return { type: b.type, points: { allies: P, axis: P }, armies: b.armies };
+  return { type: b.type, maps, points: { allies: perMap(P), axis: perMap(P) }, armies: b.armies };
 }
 
 /** The builder's choices as a scenario card (004 Creating Your Own Scenarios): Point Defense lasts 14 turns (the exit must come before the 15th: ruling), a Meeting Engagement 15. */
@@ -139,7 +172,7 @@ function builderCard(b: BuilderOptions, builder: Builder): ScenarioCard {
     flavor: pd
       ? 'The attacker must exit a unit off the defender’s edge before the 15th game turn.'
       : 'The side that eliminates more enemy steps by the end of the 15th game turn wins.',
-    map: b.map,
+    map: builderMaps(b).join('+'),
     west: b.west,
     setsUpFirst: pd ? builder.defender! : other(first),
     movesFirst: first,
@@ -168,7 +201,7 @@ export function resolve(o: Options): Resolved {
     const scenario = builderCard(o.builder, builder);
     return {
       scenario,
-      map: mapById(o.maps, scenario.map)!,
+      map: joinMaps(builder.maps.map((id) => mapById(o.maps, id)!)),
       tables,
       unitTypes,
       builder,

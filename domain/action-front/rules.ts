@@ -145,10 +145,14 @@ export function isCarried(s: State, u: UnitState): boolean {
  */
 export function canAct(s: State, u: UnitState, action: 'move' | 'fire' | 'command'): boolean {
   if (u.status !== 'map' || u.suppressed || u.firedIndirect || u.actions.includes('dig') || u.actions.includes(action)) return false;
+  if (action === 'move' && isEmplaced(s, u)) return false;
   if (isLeader(s, u)) return action !== 'fire';
   if (action === 'command') return false;
   return u.actions.length < (u.twoActions ? 2 : 1);
 }
+
+/** A scenario's special rule: units of these types never move (nor are carried, nor exit). */
+export const isEmplaced = (s: State, u: UnitState): boolean => s.scenario.emplaced?.includes(u.type) ?? false;
 
 /** What a unit entering `hex` meets (004 Move): 'no' it may not enter, 'pass' it may enter and go on, 'stop' it may enter only to end there (an assault). */
 export function entry(s: State, mover: UnitState, hex: string, cargo?: UnitState): 'no' | 'pass' | 'stop' {

@@ -72,6 +72,10 @@ export function scene(state: State, viewer: Viewer): Scene {
     { text: `Deck: ${v.deck.draw} cards left, ${v.deck.discard} used this turn` },
     ...(v.scenario.visibility !== undefined ? [{ text: `Special rule: no line of sight beyond ${v.scenario.visibility} hexes` }] : []),
     ...(v.scenario.noDugInAtStart ? [{ text: 'Special rule: no unit sets up Dug In' }] : []),
+    ...(v.scenario.emplaced?.length ? [{ text: `Special rule: emplaced, never move: ${v.scenario.emplaced.join(', ')}` }] : []),
+    ...SEATS.flatMap((seat) =>
+      v.scenario.sides[seat].support.flatMap((m) => (m.fromTurn !== undefined ? [{ text: `Special rule: ${m.name} from game turn ${m.fromTurn}` }] : [])),
+    ),
     ...SEATS.map((seat) => ({
       text: `${name(seat)}: fire support ${
         v.missions[seat]

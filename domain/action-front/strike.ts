@@ -15,8 +15,9 @@ import { edgeOf, fireCards, hitsOn, isCarried, seenBy, sightOf, strikeValues, ty
 export const indirectUnits = (s: State, seat: Seat): UnitState[] =>
   s.units.filter((u) => u.owner === seat && u.status === 'map' && typeOf(s, u).indirect && !u.suppressed && !u.firedIndirect && !isCarried(s, u));
 
+/** Missions a seat may still call this phase: unused, of the kind, none of that kind called yet, and not held back by the card until a later turn. */
 export const openMissions = (s: State, seat: Seat, air: boolean): Mission[] =>
-  s.missions[seat].filter((m) => !m.used && (m.kind === 'air') === air && !(air ? s.airUsed : s.offMapUsed));
+  s.missions[seat].filter((m) => !m.used && (m.kind === 'air') === air && !(air ? s.airUsed : s.offMapUsed) && s.turn >= (m.fromTurn ?? 1));
 
 /** Whether `seat` has anything left to do in its Indirect Fire Phase (when not, the phase passes by itself). */
 export function indirectOptions(s: State, seat: Seat): boolean {
@@ -45,6 +46,7 @@ export function missionProblem(s: State, seat: Seat, missionId: string, hex: str
   const m = s.missions[seat].find((x) => x.id === missionId);
   if (!m || (m.kind === 'air') !== air) return `${missionId} is not one of your ${air ? 'Air Support' : 'Artillery or Naval'} missions`;
   if (m.used) return `${m.name} has been used`;
+  if (s.turn < (m.fromTurn ?? 1)) return `${m.name} is not available before game turn ${m.fromTurn} (the scenario's special rule)`;
   if (air ? s.airUsed : s.offMapUsed) return `only one ${air ? 'Air Support' : 'off-map Artillery or Naval'} mission per Indirect Fire Phase`;
   if (!onMap(s.map, hex)) return `${hex} is not a hex on this map`;
   if (!seenBy(s, seat, hex)) return `none of your units has a line of sight to ${hex}`;

@@ -93,7 +93,7 @@ function savedBuilder(s: State) {
   const b = s.builder!;
   return {
     type: b.type,
-    map: s.scenario.map,
+    ...(b.maps.length > 1 ? { maps: b.maps } : { map: b.maps[0] }),
     west: s.scenario.west,
     ...(b.type === 'point-defense' ? { defender: b.defender } : { movesFirst: s.scenario.movesFirst }),
     armies: b.armies,

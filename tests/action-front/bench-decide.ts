@@ -5,7 +5,7 @@ import { evolve } from '../../domain/action-front/evolve.js';
 
 /**
  * For `npm run bench`: the time Action Front!'s `decide` takes per command, and `legalCommands`
- * per call, over seeded random games of every scenario and both builder types (pure CPU, no
+ * per call, over seeded random games of every scenario and both builder types, one on two maps (pure CPU, no
  * store): median, p95 and worst, in milliseconds.
  */
 const GAMES: unknown[] = [
@@ -14,6 +14,7 @@ const GAMES: unknown[] = [
   { scenario: 'river-crossing' },
   { builder: { type: 'point-defense' } },
   { builder: { type: 'meeting-engagement' } },
+  { builder: { type: 'point-defense', maps: ['guadalcanal-ridge', 'guadalcanal-ridge'] } },
 ];
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;

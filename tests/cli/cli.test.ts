@@ -1,14 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScript } from '../support/run-script.js';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { ApiClient } from '../../functions/cli/client.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { notificationsExtension } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
+import { runScript } from '../support/run-script.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * The terminal client as a person uses it: two players, each with their own FIELDPOST_HOME
@@ -39,13 +39,6 @@ const cli = (home: string, ...args: string[]) => run('functions/cli/main.ts', ho
 
 /** In-process reads, to wait for the eventually consistent read models before asserting on the CLI. */
 const get = async (path: string, player: string) => (await fetch(`${rt.url}${path}`, { headers: { authorization: `Bearer ${rt.issueToken(player)}` } })).json();
-async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('read model did not catch up');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('terminal client', () => {
   it('two players log in, create, join, play to the end, export and verify', async () => {
@@ -64,7 +57,7 @@ describe('terminal client', () => {
     const gameId = /Game id: (\S+)/.exec(created.out)?.[1];
     expect(gameId).toBeTruthy();
     // The lobby is a read model fed by the stream poller: wait until it has the game.
-    await eventually(async () => JSON.stringify(await get('/v1/lobby', 'bob')).includes(gameId!));
+    await waitUntil('the game in the lobby', async () => JSON.stringify(await get('/v1/lobby', 'bob')).includes(gameId!));
     const lobby = await cli(bob, 'lobby');
     expect(lobby.out).toMatch(new RegExp(`${gameId}.*by alice.*free: Player 2 \\(--seat p2\\)`));
     const joined = await cli(bob, 'join', gameId!, '--entropy', 'bob-dice');
@@ -98,7 +91,7 @@ describe('terminal client', () => {
     }
     expect(ended).toBe(true);
     const file = join(dir, 'log.json');
-    await eventually(async () => JSON.stringify(await get('/v1/me/games', 'alice')).includes('"ended"'));
+    await waitUntil("the ended game in alice's list", async () => JSON.stringify(await get('/v1/me/games', 'alice')).includes('"ended"'));
     const [final, evs, games, exported] = await Promise.all([
       cli(bob, 'show', gameId!),
       cli(bob, 'events', gameId!, '--after', '3'),
@@ -158,7 +151,7 @@ describe('terminal client', () => {
     const show = await run('functions/cli/main.ts', empty, ['show', gameId, '--url', rt.url], env);
     expect(show.code, show.err).toBe(0);
     expect(show.out).toMatch(/erin/);
-    await eventually(async () => ((await get('/v1/me/games', 'erin')) as { games: unknown[] }).games.length > 0);
+    await waitUntil("a game in erin's list", async () => ((await get('/v1/me/games', 'erin')) as { games: unknown[] }).games.length > 0);
     const games = await run('functions/cli/main.ts', empty, ['games', '--url', rt.url], env);
     expect(games.code, games.err).toBe(0);
     expect(games.out).toContain(gameId);

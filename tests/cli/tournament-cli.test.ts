@@ -6,6 +6,7 @@ import { createRegistry } from '../../domain/kernel/index.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { notificationsExtension } from '../../functions/local/stream-poller.js';
 import { runScript } from '../support/run-script.js';
+import { waitFor, waitUntil } from '../support/wait.js';
 import { diceRace } from '../fixtures/dice-race.js';
 
 /**
@@ -84,14 +85,9 @@ describe('terminal client: clubs and tournaments', () => {
     expect(started).toMatch(/Round 1:\n {2}board 1: (pete v quin|quin v pete) {2}playing/);
 
     // The stream makes the game; pete's opponent resigns it.
-    let gameId: string | undefined;
-    for (let i = 0; i < 100 && !gameId; i++) {
-      gameId = (await api('GET', `/v1/tournaments/${id}`, 'olga')).rounds[0]?.pairings[0]?.gameId;
-      if (!gameId) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(gameId).toBeTruthy();
+    const gameId: string = await waitFor('the round-one game', async () => (await api('GET', `/v1/tournaments/${id}`, 'olga')).rounds[0]?.pairings[0]?.gameId);
     await api('POST', `/v1/games/${gameId}/resign`, 'quin', { commandId: 'quin-resigns' });
-    for (let i = 0; i < 100 && (await api('GET', `/v1/tournaments/${id}`, 'olga')).status !== 'finished'; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil('the tournament to finish', async () => (await api('GET', `/v1/tournaments/${id}`, 'olga')).status === 'finished');
 
     const [shown, listed, ratings, page] = await Promise.all([
       cli('pete', 'tournament', 'show', id!),

@@ -8,6 +8,7 @@ import { DynamoSettingsStore } from '../../functions/notify/stores.js';
 import { noticeMailHeaders, unsubscribeUrl } from '../../functions/notify/unsubscribe.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { verifiedEmail } from '../notify/fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Issue 9: notification mail carries the headers providers expect from automated senders:
@@ -41,14 +42,6 @@ type Mail = { to: string; subject: string; raw: string; text: string };
 const mailsTo = async (to: string): Promise<Mail[]> =>
   ((await (await fetch(`${rt.url}/local/mail`)).json()) as { mails: Mail[] }).mails.filter((m) => m.to.includes(to));
 const rawOf = async (m: Mail) => (await (await fetch(`${rt.url}${m.raw}`)).text()).replace(/\r\n[ \t]+/g, ' ');
-async function eventually<T>(get: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  for (const until = Date.now() + ms; ;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('one-click unsubscribe and Auto-Submitted', () => {
   it('a "your move" mail in the sink carries the headers, and its link turns that kind of mail off without signing in', async () => {
@@ -57,7 +50,7 @@ describe('one-click unsubscribe and Auto-Submitted', () => {
     const gameId = created.body.gameId as string;
     await api('POST', `/v1/games/${gameId}/join`, 'bob', { commandId: 'unsub-join' });
     await api('POST', `/v1/games/${gameId}/commands`, 'alice', { commandId: 'unsub-roll-1', command: { type: 'Roll' } });
-    const turn = await eventually(async () => (await mailsTo('bob@example.org')).find((m) => m.subject.startsWith('Your move')));
+    const turn = await waitFor("bob's your-move mail", async () => (await mailsTo('bob@example.org')).find((m) => m.subject.startsWith('Your move')));
     const raw = await rawOf(turn);
     expect(raw).toMatch(/^Auto-Submitted: auto-generated$/m);
     expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
@@ -89,7 +82,7 @@ describe('one-click unsubscribe and Auto-Submitted', () => {
     await api('POST', `/v1/games/${gameId}/commands`, 'bob', { commandId: 'unsub-roll-2', command: { type: 'Roll' } });
     await api('POST', `/v1/games/${gameId}/commands`, 'alice', { commandId: 'unsub-roll-3', command: { type: 'Roll' } });
     await api('POST', `/v1/games/${gameId}/resign`, 'alice', { commandId: 'unsub-resign' });
-    const over = await eventually(async () => (await mailsTo('bob@example.org')).find((m) => m.subject.includes('is over')));
+    const over = await waitFor("bob's game-over mail", async () => (await mailsTo('bob@example.org')).find((m) => m.subject.includes('is over')));
     expect((await mailsTo('bob@example.org')).slice(before).map((m) => m.subject)).toEqual([over.subject]);
     expect(await rawOf(over)).toMatch(/^List-Unsubscribe: <[^>]+kind=ended&token=/m);
   }, 60_000);

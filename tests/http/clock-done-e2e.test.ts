@@ -4,7 +4,7 @@ import type { LocalNotifications } from '../../functions/local/stream-poller.js'
 import { rehash } from '../kernel/forge.js';
 import { relayRaid } from '../fixtures/relay-raid.js';
 import { diceRace } from '../fixtures/dice-race.js';
-import { waitFor } from '../projections/support.js';
+import { waitFor } from '../support/wait.js';
 import { startMailRuntime, type MailRuntime } from './mail-runtime.js';
 import { cid } from './support.js';
 

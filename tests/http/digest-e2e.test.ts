@@ -3,7 +3,7 @@ import { createRegistry } from '../../domain/kernel/index.js';
 import type { LocalRuntime } from '../../functions/local/runtime.js';
 import type { LocalNotifications } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
-import { waitFor } from '../projections/support.js';
+import { waitFor } from '../support/wait.js';
 import { startMailRuntime, type MailRuntime } from './mail-runtime.js';
 import { cid } from './support.js';
 

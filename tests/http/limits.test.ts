@@ -7,7 +7,7 @@ import { documentClient } from '../../functions/projections/read-model-store.js'
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
-import { waitFor } from '../projections/support.js';
+import { waitFor } from '../support/wait.js';
 import { apiEvent, cid, http, itemCount } from './support.js';
 
 /**

@@ -6,6 +6,7 @@ import { BUILT_IN_CATALOG } from '../../domain/spearpoint/index.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
 import { cid, http, type Res } from './support.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Issue 14's "done when", over HTTP on DynamoDB Local with the stream poller of `npm start`: a
@@ -76,14 +77,11 @@ const ok = (r: Res, status = 200) => {
 };
 
 /** Waits until the tournament satisfies `done` (the stream poller creates games, records results, pairs rounds). */
-async function tournamentWhen(id: string, done: (t: any) => boolean, what: string): Promise<any> {
-  for (let i = 0; i < 200; i++) {
+const tournamentWhen = (id: string, done: (t: any) => boolean, what: string): Promise<any> =>
+  waitFor(`tournament ${id}: ${what}`, async () => {
     const t = ok(await api.get(`/v1/tournaments/${id}`, tok(DIRECTOR)));
-    if (done(t)) return t;
-    await new Promise((r) => setTimeout(r, 40));
-  }
-  throw new Error(`tournament ${id}: ${what} did not happen`);
-}
+    return done(t) ? t : undefined;
+  });
 
 const current = (t: any) => t.rounds[t.rounds.length - 1];
 const roundReady = (t: any) => t.status === 'finished' || current(t)?.pairings.every((p: any) => p.gameId !== undefined || p.result !== undefined);

@@ -3,6 +3,7 @@ import { registry } from '../../domain/registry.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications } from '../../functions/local/stream-poller.js';
 import { cid, http, type Res } from './support.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Issue 14 over HTTP on DynamoDB Local, beside tournament-e2e.test.ts: members come in by
@@ -44,14 +45,11 @@ const ok = (r: Res, status = 200) => {
   return r.body;
 };
 
-async function tournamentWhen(id: string, done: (t: any) => boolean, what: string): Promise<any> {
-  for (let i = 0; i < 250; i++) {
+const tournamentWhen = (id: string, done: (t: any) => boolean, what: string): Promise<any> =>
+  waitFor(`tournament ${id}: ${what}`, async () => {
     const t = ok(await api.get(`/v1/tournaments/${id}`, tok(OWNER)));
-    if (done(t)) return t;
-    await new Promise((r) => setTimeout(r, 40));
-  }
-  throw new Error(`tournament ${id}: ${what} did not happen`);
-}
+    return done(t) ? t : undefined;
+  });
 
 const tigerHunt = (name: string, extra: Record<string, unknown>) =>
   api.post('/v1/tournaments', tok(OWNER), {

@@ -9,7 +9,8 @@ import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runt
 import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
 import { Webhook } from 'standardwebhooks';
 import { diceRace } from '../fixtures/dice-race.js';
-import { readModelItems, waitFor } from '../projections/support.js';
+import { readModelItems } from '../projections/support.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * The issue's "done when", against the local runtime: two players with email and webhook

@@ -7,7 +7,8 @@ import { startLocalNotifications, type LocalNotifications } from '../../function
 import { deliveryIdOf } from '../../functions/notify/notifier.js';
 import { DynamoNoticeLedger, DynamoSettingsStore } from '../../functions/notify/stores.js';
 import type { WebhookTransport } from '../../functions/notify/webhook.js';
-import { cid, engines, playTurns, waitFor } from '../projections/support.js';
+import { cid, engines, playTurns } from '../projections/support.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * `npm start` stopped (or crashed) and started again on the same data: the stream poller
@@ -113,7 +114,7 @@ describe('a restart of the local runtime', () => {
     const second = await start(2);
     const t0 = Date.now();
     // Bob's "your turn" for the move made while the runtime was down arrives.
-    await waitFor('the notice of the offline move', async () => (posts.some((p) => p.run === 2 && p.player === 'bob') ? true : undefined), 10_000);
+    await waitFor('the notice of the offline move', async () => (posts.some((p) => p.run === 2 && p.player === 'bob') ? true : undefined));
     const caughtUp = Date.now() - t0;
     await second.notif.settle();
     const summary = await second.notif.readModels.getSummary(games[0]!);
@@ -135,12 +136,12 @@ describe('a restart of the local runtime', () => {
     const started = `${gameId}#started#p2#${(await svcOf(third).view(null, gameId)).summary.version}`;
     const rolled = await svcOf(third).submit('alice', gameId, { command: { type: 'Roll' }, commandId: cid('roll') });
     const key = `${gameId}#turn#p2#${rolled.version}`;
-    await waitFor('the webhook to be in flight', async () => ((await ledger.inspect(started, 'wh-bob'))?.state === 'sending' ? true : undefined), 10_000);
+    await waitFor('the webhook to be in flight', async () => ((await ledger.inspect(started, 'wh-bob'))?.state === 'sending' ? true : undefined));
     await third.rt.stop();
     expect(posts.filter((p) => p.run === 3 && p.player === 'bob')).toEqual([]);
 
     const fourth = await start(4, 1);
-    await waitFor('the interrupted webhook', async () => (posts.some((p) => p.run === 4 && p.player === 'bob') ? true : undefined), 15_000);
+    await waitFor('the interrupted webhook', async () => (posts.some((p) => p.run === 4 && p.player === 'bob') ? true : undefined));
     await fourth.notif.settle();
     // Bob's "your turn" (and his "game started", also cut off by the crash) arrive once each.
     const turn = deliveryIdOf(key, 'bob', 'wh-bob');

@@ -7,7 +7,8 @@ import { ReadModelStore } from '../../functions/projections/read-model-store.js'
 import { processStreamRecords } from '../../functions/projections/stream.js';
 import type { GameService } from '../../functions/app/game-service.js';
 import { freshTable } from '../support/dynamo.js';
-import { cid, faultyReadModels, playTurns, readModelsEqualRebuild, service, waitFor } from './support.js';
+import { cid, faultyReadModels, playTurns, readModelsEqualRebuild, service } from './support.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Issue 18 "Faults survived": a stream record the projector cannot apply, even after its

@@ -12,7 +12,8 @@ import type { StreamRecordLike } from '../../functions/projections/stream-image.
 import { ensureTable } from '../../functions/store/table.js';
 import type { GameService } from '../../functions/app/game-service.js';
 import { freshTable } from '../support/dynamo.js';
-import { cid, engines, playTurns, readModelItems, service, streamsClient, waitFor } from './support.js';
+import { cid, engines, playTurns, readModelItems, service, streamsClient } from './support.js';
+import { waitFor } from '../support/wait.js';
 import { wire } from './wire.js';
 
 let client: DynamoDBClient;

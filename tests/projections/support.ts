@@ -44,16 +44,6 @@ export async function readModelItems(client: DynamoDBClient, tableName: string):
   return out.sort((a, b) => (`${a['pk']}|${a['sk']}` < `${b['pk']}|${b['sk']}` ? -1 : 1));
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /**
  * Read models on a client of their own whose every call that names `broken.game` fails with an
  * InternalServerError (a persistent fault on one game), with no SDK retries so each try meets it at once.

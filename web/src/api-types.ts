@@ -2172,6 +2172,7 @@ export interface components {
                             name: string;
                             hard: number;
                             soft: number;
+                            fromTurn?: number;
                         }[];
                     };
                     axis: {
@@ -2191,12 +2192,14 @@ export interface components {
                             name: string;
                             hard: number;
                             soft: number;
+                            fromTurn?: number;
                         }[];
                     };
                 };
                 /** @default false */
                 noDugInAtStart: boolean;
                 visibility?: number;
+                emplaced?: string[];
                 turns: number;
                 victory: {
                     /** @constant */
@@ -2219,8 +2222,8 @@ export interface components {
             builder?: {
                 /** @enum {string} */
                 type: "point-defense" | "meeting-engagement";
-                /** @default guadalcanal-ridge */
-                map: string;
+                map?: string;
+                maps?: string[];
                 /**
                  * @default allies
                  * @enum {string}

@@ -25,6 +25,8 @@ const support = z
     name: z.string().min(1).max(60),
     hard: z.number().int().min(-9).max(9),
     soft: z.number().int().min(0).max(10),
+    /** Special rule: the mission may not be used before this game turn (aircraft at first light, guns still coming up). */
+    fromTurn: z.number().int().min(1).max(30).optional(),
   })
   .strict();
 const side = z
@@ -64,6 +66,11 @@ export const scenarioSchema = z
     noDugInAtStart: z.boolean().default(false),
     /** Special rule: no line of sight is longer than this many hexes (a night action, fog). */
     visibility: z.number().int().min(1).max(30).optional(),
+    /** Special rule: units of these types are emplaced and never move (nor are carried); they may still fire. */
+    emplaced: z
+      .array(z.string().regex(/^[a-z0-9-]{1,40}$/))
+      .max(20)
+      .optional(),
     turns: z.number().int().min(1).max(30),
     victory: victorySchema,
   })
@@ -155,6 +162,8 @@ export const REPRESENTATIVE_SCENARIOS: readonly ScenarioCard[] = [
       },
     },
     noDugInAtStart: false,
+    // Special rule: the Pak 40 is emplaced in the hedgerow it covers and cannot be moved.
+    emplaced: ['pak40'],
     turns: 6,
     victory: { kind: 'steps' },
   },
@@ -180,7 +189,8 @@ export const REPRESENTATIVE_SCENARIOS: readonly ScenarioCard[] = [
         setupColumns: 2,
         support: [
           { kind: 'artillery', name: '155mm battery', hard: 2, soft: 7 },
-          { kind: 'air', name: 'P-47 Thunderbolts', hard: 1, soft: 5 },
+          // Special rule: the river mist keeps the Thunderbolts away until turn 3.
+          { kind: 'air', name: 'P-47 Thunderbolts', hard: 1, soft: 5, fromTurn: 3 },
         ],
       },
       axis: {

@@ -68,7 +68,7 @@ try {
     consumer: () => `${consumer?.poller.delivered ?? 0} records handed over, ${consumer?.poller.parkedGames ?? 0} game(s) parked`,
   });
   log(
-    `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.seconds.toFixed(1)} s`,
+    `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.droppedConnections} after a dropped connection, ${report.seconds.toFixed(1)} s`,
   );
   if (report.notices) {
     const n = report.notices;

@@ -137,6 +137,8 @@ export interface ChaosReport {
   /** Ended games whose whole log was checked with verifyLog (hash chain, seed, every draw, replay). */
   logsVerified: number;
   resends: number;
+  /** Requests whose connection to the API dropped before a reply, resent with the same body. */
+  droppedConnections: number;
   /** The webhook deliveries checked against the notices the events call for (absent without a receiver). */
   notices?: NoticeCheck;
   unverifiedLogs: string[];
@@ -158,6 +160,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const unexpected: string[] = [];
   let sent = 0;
   let resends = 0;
+  /** Requests whose connection dropped before a reply (resent like a 503). */
+  let dropped = 0;
   let commandCounter = 0;
   /** Every acknowledged (200) game command, by game. */
   const acked = new Map<string, Set<string>>();
@@ -179,11 +183,21 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       unexpected.push(`${method} ${path}: ${reply.status} ${text.slice(0, 200)}`);
     return reply;
   };
-  /** A client that resends on 503 with the same body (so the same commandId), as the CLI and web client do. */
+  /**
+   * A client that resends on 503 with the same body (so the same commandId), as the CLI and web
+   * client do; and on a connection dropped before any reply (a keep-alive socket the server just
+   * closed), when it cannot know whether the request arrived.
+   */
   const send = async (method: string, path: string, player: string, body?: unknown): Promise<Reply> => {
     for (let attempt = 0; ; attempt++) {
-      const r = await call(method, path, player, body);
-      if (r.status !== 503 || attempt >= 50) return r;
+      let r: Reply | undefined;
+      try {
+        r = await call(method, path, player, body);
+      } catch (e) {
+        if (attempt >= 50) throw e;
+        dropped++;
+      }
+      if (r && (r.status !== 503 || attempt >= 50)) return r;
       resends++;
       await new Promise((done) => setTimeout(done, opts.resendDelayMs ?? 20));
     }
@@ -308,6 +322,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     gamesEnded,
     logsVerified,
     resends,
+    droppedConnections: dropped,
     ...(notices ? { notices } : {}),
     unverifiedLogs,
     problems,

@@ -58,6 +58,27 @@ export const TOURNAMENT_STREAM_FILTER = {
 } as const;
 
 /**
+ * Stream records of the tournament listing's lines (pk TOURNAMENTS, sk T#<id>), rewritten with
+ * every append to a tournament: the scheduler function makes a one-time schedule for an open
+ * tournament's new or moved `startsAt` (functions/deadlines/schedules.ts).
+ */
+export const TOURNAMENT_LINE_FILTER = {
+  eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+  dynamodb: {
+    Keys: {
+      pk: { S: lambda.FilterRule.isEqual('TOURNAMENTS') },
+      sk: { S: lambda.FilterRule.beginsWith('T#') },
+    },
+  },
+} as const;
+
+/**
+ * The partitions the deadline function reaches at a tournament's scheduled start: the
+ * tournament's stream, and its line in the listing written in the same transaction.
+ */
+export const TOURNAMENT_START_PARTITIONS = ['TOURNAMENT#*', 'TOURNAMENTS'] as const;
+
+/**
  * The partitions the tournaments function reaches: the games it makes and ends (the game
  * service's own partition), clubs, club game lists, tournaments and their listing, each
  * engine's ratings, and the game-to-pairing links (functions/app/tournament-reactor.ts).
@@ -227,6 +248,9 @@ export class FieldpostStack extends Stack {
     // game partitions (read the stream, append conditionally), and nothing else. The scheduler
     // function reads no item at all: the head's summary in the stream record is enough.
     grantPartitions(table, deadline.fn, ['GAME#*'], ['GetItem', 'Query', 'PutItem']);
+    // A tournament's scheduled start (issue 14) is a wake of the same function: it appends
+    // StartOnSchedule to the tournament's stream; the games follow from the tournaments function.
+    grantPartitions(table, deadline.fn, TOURNAMENT_START_PARTITIONS, ['GetItem', 'Query', 'PutItem']);
     this.deadlines = new FieldpostDeadlines(this, 'Deadlines', { planner: schedulerFn.fn, deadline: deadline.fn });
     schedulerFn.fn.addEnvironment('SCHEDULE_GROUP', this.deadlines.group.scheduleGroupName);
     schedulerFn.fn.addEnvironment('DEADLINE_FUNCTION_ARN', deadline.fn.functionArn);
@@ -257,7 +281,7 @@ export class FieldpostStack extends Stack {
         maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(streamFailureQueue),
-        filters: [lambda.FilterCriteria.filter(STREAM_FILTER)],
+        filters: [lambda.FilterCriteria.filter(STREAM_FILTER), lambda.FilterCriteria.filter(TOURNAMENT_LINE_FILTER)],
       }),
     );
 

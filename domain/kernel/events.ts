@@ -52,6 +52,8 @@ export interface GameCreated {
   weekendsOff?: boolean;
   /** The share of the time limit a decision window stays open (default WINDOW_SHARE). */
   windowShare?: number;
+  /** Its result moves both players' ratings (a rated casual game or a rated tournament's game): known before anyone joins. */
+  rated?: true;
 }
 
 /**

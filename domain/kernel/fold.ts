@@ -41,6 +41,8 @@ export interface GameMeta {
   /** The time control (a game created with timeLimitHours has a per-move one of that length). */
   readonly timeControl?: TimeControl;
   readonly weekendsOff?: boolean;
+  /** See GameCreated.rated. */
+  readonly rated?: true;
   readonly windowShare?: number;
   /** For a bank time control: each seat's time left, charged when the game stops waiting for its move. */
   readonly banks: readonly { readonly seat: Seat; readonly ms: number }[];
@@ -96,6 +98,7 @@ export function foldEvent<S>(engine: AnyEngine, state: GameState<S> | undefined,
         ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}),
         ...(control ? { timeControl: control } : {}),
         ...(d.weekendsOff ? { weekendsOff: true } : {}),
+        ...(d.rated ? { rated: true } : {}),
         ...(d.windowShare !== undefined ? { windowShare: d.windowShare } : {}),
         banks: control?.kind === 'bank' ? d.seats.map((s) => ({ seat: s.id, ms: control.days * DAY_MS })) : [],
         away: [],

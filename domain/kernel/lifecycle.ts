@@ -34,6 +34,8 @@ export interface CreateInput {
   readonly windowShare?: number;
   /** The rules version (the engine's current one unless a replay names an older one it still plays). */
   readonly rulesVersion?: number;
+  /** See GameCreated.rated: two-player games only. */
+  readonly rated?: boolean;
 }
 
 export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewEvent[], RuleViolation> {
@@ -88,6 +90,11 @@ export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewE
       return err(violation('game/bad-window-share', `A window's share of the time limit is above 0 and at most 1, not ${w}`, RULE_PLATFORM));
     if (!timed) return err(violation('game/bad-window-share', 'A window share needs a time control to be a share of', RULE_PLATFORM));
     data.windowShare = w;
+  }
+  if (input.rated) {
+    if (seats.length !== 2)
+      return err(violation('game/rated-needs-two', `Only two-player games are rated; this ${engine.title} game has ${seats.length} seats`, RULE_PLATFORM));
+    data.rated = true;
   }
   return ok([{ type: 'Game.Created', data, visibility: PUBLIC, actor: null }]);
 }

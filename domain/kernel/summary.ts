@@ -29,6 +29,8 @@ export interface GameSummary {
   /** The time control and whether clocks rest at weekends (absent: no time control). */
   readonly timeControl?: TimeControl;
   readonly weekendsOff?: true;
+  /** The result moves both players' ratings. */
+  readonly rated?: true;
   /** For a bank time control: each seat's bank as of its last charge, in ms. */
   readonly banks?: readonly { seat: Seat; ms: number }[];
   /** When the scheduler must next look at the game (a deadline or a reminder); absent when nothing is timed. */
@@ -58,6 +60,7 @@ export function summarize(engine: AnyEngine, state: GameState): GameSummary {
     pending,
     ...(m.timeControl ? { timeControl: m.timeControl } : {}),
     ...(m.weekendsOff ? { weekendsOff: true as const } : {}),
+    ...(m.rated ? { rated: true as const } : {}),
     ...(m.banks.length ? { banks: m.banks.map((b) => ({ ...b })) } : {}),
     ...(wakeAt ? { wakeAt } : {}),
     ...(m.reminded.length

@@ -126,6 +126,7 @@ function redecide(
       ...(d.windowShare !== undefined ? { windowShare: d.windowShare } : {}),
       ...(d.timeControl !== undefined ? { timeControl: d.timeControl } : {}),
       ...(d.weekendsOff ? { weekendsOff: true } : {}),
+      ...(d.rated ? { rated: true } : {}),
       ...(d.timeLimitHours !== undefined ? { timeLimitHours: d.timeLimitHours } : {}),
     });
     if (!r.ok) return refused(r);

@@ -65,6 +65,8 @@ export const tournamentCommandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('StartTournament') }).strict(),
   /** The system's start at `startsAt` (`at`: the clock's time now): starts with two players or more, otherwise cancels. */
   z.object({ type: z.literal('StartOnSchedule'), at: z.iso.datetime() }).strict(),
+  /** A director moves (or, with null, removes) the scheduled start of an open tournament. */
+  z.object({ type: z.literal('RescheduleStart'), startsAt: z.iso.datetime().nullable() }).strict(),
   z.object({ type: z.literal('BindGame'), pairingId: z.string().min(1), gameId: z.string().min(1) }).strict(),
   z.object({ type: z.literal('RecordResult'), gameId: z.string().min(1), winner: player.nullable() }).strict(),
   z.object({ type: z.literal('Adjudicate'), pairingId: z.string().min(1), winner: player.nullable(), reason }).strict(),
@@ -103,6 +105,8 @@ export type TournamentEvent =
   | { type: 'PlayerWithdrew'; player: PlayerId; reason: string; round: number }
   /** Seeds: the starting list, by rating at the start, then by order of joining. */
   | { type: 'TournamentStarted'; seeds: PlayerId[] }
+  /** The scheduled start moved (null: removed; a director starts it). */
+  | { type: 'StartRescheduled'; startsAt: string | null }
   | {
       type: 'RoundPaired';
       round: number;
@@ -259,6 +263,10 @@ export function evolveTournament(s: TournamentState, e: TournamentEvent): Tourna
     }
     case 'TournamentStarted':
       return { ...s, status: 'running', seeds: e.seeds };
+    case 'StartRescheduled': {
+      const { startsAt: _was, ...rest } = s;
+      return e.startsAt === null ? rest : { ...rest, startsAt: e.startsAt };
+    }
     case 'RoundPaired': {
       const pairings = new Map(s.pairings);
       for (const p of e.pairings) pairings.set(p.pairingId, { pairingId: p.pairingId, round: e.round, board: p.board, seats: p.seats });
@@ -413,6 +421,12 @@ export function decideTournament(s: TournamentState, c: TournamentCommand, actor
       if (s.players.size < 2)
         return ok([{ type: 'TournamentCancelled', reason: `too few players at the scheduled start (${s.players.size}; a tournament needs 2)` }]);
       return ok(start(s));
+    }
+    case 'RescheduleStart': {
+      if (s.status !== 'open') return refuse(TOURNAMENT_ERRORS.notOpen, 'The tournament has already started.');
+      if (!isDirector(s, actor)) return refuse(TOURNAMENT_ERRORS.notDirector, 'Only a director moves the scheduled start.');
+      if (c.startsAt === (s.startsAt ?? null)) return ok([]);
+      return ok([{ type: 'StartRescheduled', startsAt: c.startsAt }]);
     }
     case 'BindGame': {
       if (actor.kind !== 'system') return refuse(TOURNAMENT_ERRORS.systemOnly, 'Games are bound by the system.');

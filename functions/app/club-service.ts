@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { violation, zodSummary, type EngineRegistry } from '../../domain/kernel/index.js';
 import {
   clubCommandSchema,
@@ -14,6 +14,7 @@ import {
 } from '../../domain/tournament/club.js';
 import { clubView, type ClubView } from '../../domain/tournament/views.js';
 import { AppError, type Clock } from '../ports.js';
+import { gamePk } from '../store/dynamo-event-store.js';
 import type { DynamoStreamStore } from '../store/stream-store.js';
 import { fold, runCommand, type AggregateSpec } from './aggregate.js';
 import { gameIdFor, type CommandResult, type GameService } from './game-service.js';
@@ -31,6 +32,52 @@ export const clubGamesPk = (clubId: string) => `CLUBGAMES#${clubId}`;
  * it: a tournament's pairing (`tournamentId`, `pairingId`) or, for a rated casual game, `rated`.
  */
 export const gameLinkPk = (gameId: string) => `TGAME#${gameId}`;
+
+/**
+ * Tournament games are created with commandIds under this prefix, and a game's id follows from
+ * its creator and the commandId: a player sending one could make their own next tournament game
+ * beforehand, with a setup of their choosing. Players' creates may not use it.
+ */
+export const TOURNAMENT_GAME_COMMAND = 'tournament:';
+
+export function refuseReservedCommandId(commandId: string): void {
+  if (commandId.startsWith(TOURNAMENT_GAME_COMMAND))
+    throw new AppError(
+      400,
+      'game/reserved-command-id',
+      `A commandId starting with "${TOURNAMENT_GAME_COMMAND}" is the server's (tournament games); choose another`,
+    );
+}
+
+/**
+ * Marks a casual game as rated before it is created (its link first, so its end always finds
+ * it; the tournaments reactor rates it then). Only two-player games are rated: otherwise 422
+ * with `code`. An unknown engine or bad options are left to the game's creation to refuse, and
+ * a game that exists already (a repeated create) stays as it was made.
+ */
+export async function markRated(
+  store: Pick<DynamoStreamStore, 'doc' | 'tableName'>,
+  engines: EngineRegistry,
+  game: { readonly player: string; readonly engine: string; readonly options: unknown; readonly commandId: string; readonly clubId?: string },
+  code: 'club/rated-needs-two' | 'game/rated-needs-two',
+): Promise<void> {
+  const engine = engines.get(game.engine);
+  const options = engine?.optionsSchema.safeParse(game.options ?? {});
+  if (!engine || !options?.success) return;
+  const seats = engine.seats(options.data).length;
+  if (seats !== 2) throw new AppError(422, code, `Only two-player games are rated; this ${engine.title} game has ${seats} seats`);
+  const gameId = gameIdFor(game.player, game.commandId);
+  // A create repeated with its commandId answers with the game made the first time: a game made
+  // casual is never turned into a rated one afterwards.
+  const made = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: { pk: gamePk(gameId), sk: 'HEAD' }, ConsistentRead: true }));
+  if (made.Item) return;
+  await store.doc.send(
+    new PutCommand({
+      TableName: store.tableName,
+      Item: { pk: gameLinkPk(gameId), sk: 'TGAME', gameId, rated: true, engine: game.engine, ...(game.clubId !== undefined ? { clubId: game.clubId } : {}) },
+    }),
+  );
+}
 
 const CLUB_SPEC: AggregateSpec<ClubState, ClubEvent> = { initial: initialClubState, evolve: evolveClub };
 
@@ -182,6 +229,7 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
     state,
     gameOptions,
     async createGame(player, clubId, input) {
+      refuseReservedCommandId(input.commandId);
       const club = await existing(clubId);
       if (!club.members.has(player)) throw new AppError(403, 'club/not-a-member', 'Only members create games in the club');
       const options = gameOptions(club, input.engine, input.options, input.engineData);
@@ -192,22 +240,14 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
               ...(input.timeLimitHours !== undefined ? { timeLimitHours: input.timeLimitHours } : {}),
             }
           : clubTime(club);
-      if (input.rated) {
-        const engine = engines.get(input.engine)!;
-        const seats = engine.seats(engine.optionsSchema.parse(options)).length;
-        if (seats !== 2) throw new AppError(422, 'club/rated-needs-two', `Only two-player games are rated; this ${engine.title} game has ${seats} seats`);
-        // The link first: whenever the game exists, its end finds that it is rated.
-        const gameId = gameIdFor(player, input.commandId);
-        await store.doc.send(
-          new PutCommand({ TableName: store.tableName, Item: { pk: gameLinkPk(gameId), sk: 'TGAME', gameId, rated: true, engine: input.engine, clubId } }),
-        );
-      }
+      if (input.rated) await markRated(store, engines, { player, engine: input.engine, options, commandId: input.commandId, clubId }, 'club/rated-needs-two');
       const r = await deps.games.create(player, {
         engine: input.engine,
         options,
         commandId: input.commandId,
         ...(input.seat !== undefined ? { seat: input.seat } : {}),
         ...(input.reserve !== undefined ? { reserve: input.reserve } : {}),
+        ...(input.rated ? { rated: true } : {}),
         ...time,
       });
       await recordGame(clubId, { gameId: r.gameId, engine: input.engine, createdBy: player, createdAt: clock.now(), ...(input.rated ? { rated: true } : {}) });

@@ -144,6 +144,7 @@ export interface GameService {
       timeControl?: unknown;
       weekendsOff?: boolean;
       windowShare?: number;
+      rated?: boolean;
       commandId: string;
     },
   ): Promise<CommandResult>;
@@ -591,6 +592,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         ...(input.windowShare !== undefined ? { windowShare: input.windowShare } : {}),
         ...(input.timeControl !== undefined ? { timeControl: input.timeControl } : {}),
         ...(input.weekendsOff !== undefined ? { weekendsOff: input.weekendsOff } : {}),
+        ...(input.rated ? { rated: true } : {}),
       });
       if (!created.ok) throw violationError(created.error);
       const meta = { gameId, commandId: input.commandId, at, player, seed };

@@ -8,7 +8,7 @@ import { wasCancelled } from '../projections/project.js';
 import { fromWireImage, headChange, type StreamRecordLike } from '../projections/stream-image.js';
 import { AppError, type Clock } from '../ports.js';
 import { DynamoStreamStore, type StoredEvent } from '../store/stream-store.js';
-import { createClubService, gameLinkPk, type ClubService } from './club-service.js';
+import { createClubService, gameLinkPk, TOURNAMENT_GAME_COMMAND, type ClubService } from './club-service.js';
 import { gameIdFor, type GameService } from './game-service.js';
 import { createTournamentService, tournamentPk, type TournamentService } from './tournament-service.js';
 import { fold } from './aggregate.js';
@@ -23,6 +23,7 @@ import { evolveTournament, initialTournamentState } from '../../domain/tournamen
  *   with the tournament's engine, options and clock, the first player seated on the first side
  *   and the second on the second, bound to its pairing (BindGame), and both players are told
  *   (mail and webhook) whom they play and on which side;
+ * - a cancellation at the scheduled start (too few players): the director and the entrants are told why;
  * - a withdrawal: the director is told, and the withdrawn player's game in progress is resigned
  *   (the pairing was already forfeited);
  * - a tournament game's end: its result goes to the tournament (RecordResult; a time-out is a
@@ -124,6 +125,23 @@ async function afterEvent(deps: ReactorDeps, s: TournamentState, e: StoredEvent<
       }),
     ]);
   }
+  // Called off at its scheduled start: the director and whoever entered hear why.
+  if (ev.type === 'TournamentCancelled') {
+    const told = new Set([s.createdBy, ...s.players.keys()]);
+    await deps.queue.enqueue(
+      [...told].map((player) =>
+        tournamentNotice(s, player, {
+          key: `${s.tournamentId}#cancelled#${player}`,
+          about: 'cancelled',
+          gameId: '',
+          version: at.version,
+          hash: at.hash,
+          at: e.at,
+          text: `${s.name} was cancelled at its scheduled start: ${ev.reason}.`,
+        }),
+      ),
+    );
+  }
   // A pairing forfeited because its player withdrew: its game, if it runs, is resigned for them.
   if (ev.type === 'ResultRecorded' && ev.how === 'forfeit' && ev.reason?.startsWith('withdrew')) {
     const p = s.pairings.get(ev.pairingId)!;
@@ -132,17 +150,29 @@ async function afterEvent(deps: ReactorDeps, s: TournamentState, e: StoredEvent<
   }
 }
 
-function directorNotice(
-  s: TournamentState,
-  n: { key: string; about: 'time-out' | 'withdrawal'; round?: number; gameId: string; version: number; hash: string; at: string; text: string; title?: string },
-): NotifyJob {
+interface NoticeInput {
+  readonly key: string;
+  readonly about: 'time-out' | 'withdrawal' | 'cancelled';
+  readonly round?: number;
+  readonly gameId: string;
+  readonly version: number;
+  readonly hash: string;
+  readonly at: string;
+  readonly text: string;
+  readonly title?: string;
+}
+
+const directorNotice = (s: TournamentState, n: NoticeInput): NotifyJob => tournamentNotice(s, s.createdBy, { ...n, key: `${n.key}#director` });
+
+/** A notice about the tournament itself (not a pairing) to one player. */
+function tournamentNotice(s: TournamentState, player: string, n: NoticeInput): NotifyJob {
   const notice: Notice = {
-    key: `${n.key}#director`,
+    key: n.key,
     kind: 'tournament',
     gameId: n.gameId,
     title: n.title ?? s.name,
     engine: s.engine,
-    player: s.createdBy,
+    player,
     seats: [],
     asked: [],
     opponents: [],
@@ -162,7 +192,7 @@ async function makeGame(deps: ReactorDeps, s: TournamentState, p: PairingState):
   const seatIds = engine.seats(engine.optionsSchema.parse(options)).map((x) => x.id);
   const [first, second] = [seatIds[0]!, seatIds[1]!];
   const [p0, p1] = p.seats;
-  const commandId = `tournament:${p.pairingId}`;
+  const commandId = `${TOURNAMENT_GAME_COMMAND}${p.pairingId}`;
   const gameId = gameIdFor(p0, commandId);
   // The link first: whenever the game exists, its end finds its tournament.
   await world.store.doc.send(
@@ -172,7 +202,7 @@ async function makeGame(deps: ReactorDeps, s: TournamentState, p: PairingState):
     }),
   );
   const time = s.timeControl !== undefined ? { timeControl: s.timeControl } : s.timeLimitHours !== undefined ? { timeLimitHours: s.timeLimitHours } : {};
-  await games.create(p0, { engine: s.engine, options, seat: first, reserve: { [second]: p1 }, commandId, ...time });
+  await games.create(p0, { engine: s.engine, options, seat: first, reserve: { [second]: p1 }, commandId, ...(s.rated ? { rated: true } : {}), ...time });
   await games.join(p1, gameId, { seat: second, commandId: `${commandId}:join` });
   if (s.clubId !== null)
     await world.clubs.recordGame(s.clubId, { gameId, engine: s.engine, createdBy: p0, createdAt: deps.clock.now(), tournamentId: s.tournamentId });

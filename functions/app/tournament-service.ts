@@ -29,7 +29,8 @@ import { clubTime, derivedId, type ClubService } from './club-service.js';
  */
 export const tournamentPk = (id: string) => `TOURNAMENT#${id}`;
 export const ratingsPk = (engine: string) => `RATINGS#${engine}`;
-const LIST_PK = 'TOURNAMENTS';
+/** The listing's partition (functions/deadlines/schedules.ts reads its lines from the stream for tournaments' starts). */
+export const LIST_PK = 'TOURNAMENTS';
 
 const T_SPEC: AggregateSpec<TournamentState, TournamentEvent> = { initial: initialTournamentState, evolve: evolveTournament };
 const R_SPEC: AggregateSpec<RatingsState, RatingEvent> = { initial: initialRatingsState, evolve: evolveRatings };
@@ -94,6 +95,12 @@ export function createTournamentService(deps: { store: DynamoStreamStore; engine
     ...(s.startsAt !== undefined ? { startsAt: s.startsAt } : {}),
   });
 
+  /** A scheduled start must lie ahead: one in the past would start (or cancel) the tournament at once. */
+  function inFuture(startsAt: string): void {
+    if (!(Date.parse(startsAt) > Date.parse(clock.now())))
+      throw new AppError(422, 'tournament/starts-in-past', `startsAt ${startsAt} is not in the future (now ${clock.now()})`);
+  }
+
   async function state(tournamentId: string): Promise<TournamentState> {
     return (await fold(store, tournamentPk(tournamentId), T_SPEC)).state;
   }
@@ -148,8 +155,7 @@ export function createTournamentService(deps: { store: DynamoStreamStore; engine
             : { kind: 'single-elimination' };
       if (format.kind === 'swiss' && input.rounds === undefined)
         throw new AppError(400, 'tournament/rounds-required', 'A Swiss tournament needs its number of rounds');
-      if (input.startsAt !== undefined && !(Date.parse(input.startsAt) > Date.parse(clock.now())))
-        throw new AppError(422, 'tournament/starts-in-past', `startsAt ${input.startsAt} is not in the future (now ${clock.now()})`);
+      if (input.startsAt !== undefined) inFuture(input.startsAt);
       const time = input.timeControl !== undefined ? { timeControl: input.timeControl } : clubTime(club);
       const commandId = input.commandId ?? randomUUID();
       const tournamentId = derivedId('tournament', player, commandId);
@@ -176,6 +182,7 @@ export function createTournamentService(deps: { store: DynamoStreamStore; engine
     async command(player, tournamentId, command, commandId) {
       const s = await existing(tournamentId);
       const actor = await actorFor(player, s);
+      if (command.type === 'RescheduleStart' && command.startsAt !== null) inFuture(command.startsAt);
       // A player's rating at entry comes from the ratings, never from the request.
       const cmd: TournamentCommand =
         command.type === 'JoinTournament' ? { ...command, rating: ratingOf(await ratings(s.engine), s.engine, command.player).rating } : command;

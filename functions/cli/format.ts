@@ -565,9 +565,10 @@ export function formatLobby(body: unknown): string {
   if (list.length === 0) return 'No open games. Create one with:  npm run cli -- create <engine>';
   return list
     .map((raw) => {
-      const g = raw as { gameId: string; title?: string; engine?: string; createdBy?: string; freeSeats?: { id: string; name: string }[] };
+      const g = raw as { gameId: string; title?: string; engine?: string; createdBy?: string; freeSeats?: { id: string; name: string }[]; rated?: boolean };
       const free = (g.freeSeats ?? []).map((s) => `${s.name} (--seat ${s.id})`).join(', ');
-      return `${g.gameId.padEnd(24)} ${String(g.title ?? g.engine ?? '').padEnd(28)} by ${String(g.createdBy ?? '?').padEnd(12)} free: ${free}`;
+      const title = `${g.title ?? g.engine ?? ''}${g.rated ? ' (rated)' : ''}`;
+      return `${g.gameId.padEnd(24)} ${title.padEnd(28)} by ${String(g.createdBy ?? '?').padEnd(12)} free: ${free}`;
     })
     .join('\n');
 }

@@ -45,8 +45,9 @@ const HELP = `Fieldpost terminal client.  npm run cli -- <command> [args] [--url
   engines                             the game systems this server plays: seats, sides,
                                       scenarios, options and the standing orders they offer
   create <engine> [--options JSON] [--seat S] [--reserve seat=player ...] [--entropy X]
-         [--time per-move:DAYS | bank:DAYS+DAYS] [--weekends-off] [--window-share F]
-                                      (--seat: you take that seat at once; --time: days per move,
+         [--time per-move:DAYS | bank:DAYS+DAYS] [--weekends-off] [--window-share F] [--rated]
+                                      (--seat: you take that seat at once; --rated: a two-player
+                                      game that counts for both players' ratings; --time: days per move,
                                       or a bank plus an increment a move, e.g. bank:30+3; a seat
                                       whose time runs out loses; --weekends-off: clocks rest on
                                       Saturdays and Sundays; --window-share: the share of a move's
@@ -375,6 +376,7 @@ const commands: Record<string, (ctx: Ctx) => Promise<void>> = {
       ...(ctx.flags['window-share'] !== undefined ? { windowShare: share(ctx.flags['window-share']) } : {}),
       ...(ctx.flags.time !== undefined ? { timeControl: timeControlOf(ctx.flags.time) } : {}),
       ...(ctx.flags['weekends-off'] ? { weekendsOff: true } : {}),
+      ...(ctx.flags.rated ? { rated: true } : {}),
     };
     const r = await client(ctx).request<CommandReply>('POST', '/v1/games', body);
     printResult(r, 'Created');

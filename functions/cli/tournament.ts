@@ -49,6 +49,7 @@ export const CLUB_HELP = `  club create <name> [--description D] [--code JOINCOD
          [--max N] [--starts ISO] [--unrated]
   tournament list [--club C] [--status open|running|finished]
   tournament join|start <id>          enter; start it (the director): round one is paired
+  tournament schedule <id> <ISO|none> move or remove the scheduled start (the director)
   tournament withdraw <id> [player] [--reason R]
   tournament adjudicate <id> <round>.<board> <winner|draw> --reason R   decide a game (directors)
   tournament forfeit <id> <round>.<board> <loser> --reason R           a forfeit (directors)
@@ -84,6 +85,8 @@ type Tournament = {
   engine: string;
   format: { kind: string; rounds?: number; cycles?: number };
   status: string;
+  startsAt?: string;
+  cancelled?: string;
   players: { player: string; rating: number; seed?: number; withdrawn?: { round: number; reason: string } }[];
   rounds: {
     round: number;
@@ -117,7 +120,8 @@ export function formatTournament(t: Tournament): string {
       : t.format.kind === 'round-robin'
         ? `round robin${t.format.cycles === 2 ? ' (double)' : ''}`
         : 'single elimination';
-  const lines = [`${t.name} (tournament ${t.tournamentId}): ${t.engine}, ${format}, ${t.status}${t.clubId ? `, club ${t.clubId}` : ''}`, ''];
+  const when = t.status === 'open' && t.startsAt ? `, starts ${t.startsAt}` : t.cancelled ? ` (${t.cancelled})` : '';
+  const lines = [`${t.name} (tournament ${t.tournamentId}): ${t.engine}, ${format}, ${t.status}${when}${t.clubId ? `, club ${t.clubId}` : ''}`, ''];
   lines.push(
     `Players (${t.players.length}): ${t.players.map((p) => `${p.player}${p.seed ? ` #${p.seed}` : ''}${p.withdrawn ? ' (withdrawn)' : ''}`).join(', ')}`,
   );
@@ -277,6 +281,10 @@ export async function tournamentCommand(api: ApiClient, args: readonly string[],
       return show(await api.request<Tournament>('POST', path('/join'), { commandId: newCommandId() }));
     case 'start':
       return show(await api.request<Tournament>('POST', path('/start'), { commandId: newCommandId() }));
+    case 'schedule': {
+      const when = need(a, 'ISO|none');
+      return show(await api.request<Tournament>('POST', path('/schedule'), { startsAt: when === 'none' ? null : when, commandId: newCommandId() }));
+    }
     case 'withdraw':
       return show(
         await api.request<Tournament>('POST', path('/withdraw'), {
@@ -309,7 +317,7 @@ export async function tournamentCommand(api: ApiClient, args: readonly string[],
       );
     }
     default:
-      throw new ClubUsageError('tournament create|list|show|join|start|withdraw|adjudicate|forfeit ...; see npm run cli -- help');
+      throw new ClubUsageError('tournament create|list|show|join|start|schedule|withdraw|adjudicate|forfeit ...; see npm run cli -- help');
   }
 }
 

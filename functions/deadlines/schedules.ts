@@ -3,7 +3,7 @@ import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '
 import * as z from 'zod';
 import type { GameSummary } from '../../domain/kernel/index.js';
 import type { Clock } from '../ports.js';
-import { headChange, isHeadRecord, type StreamRecordLike } from '../projections/stream-image.js';
+import { fromWireImage, headChange, isHeadRecord, type StreamRecordLike } from '../projections/stream-image.js';
 
 /**
  * Deadlines in AWS: every append's new head says when the game must next be looked at
@@ -77,22 +77,92 @@ export function scheduleTargetFromEnv(env: Readonly<Record<string, string | unde
 }
 
 /** The one-time schedule for a wake. */
-export function createScheduleCommand(w: Wake, target: ScheduleTarget, now: string): CreateScheduleCommand {
+export const createScheduleCommand = (w: Wake, target: ScheduleTarget, now: string): CreateScheduleCommand =>
+  oneTimeSchedule(scheduleName(w), w.wakeAt, w, target, now);
+
+function oneTimeSchedule(name: string, at: string, input: Wake | StartWake, target: ScheduleTarget, now: string): CreateScheduleCommand {
   return new CreateScheduleCommand({
-    Name: scheduleName(w),
+    Name: name,
     GroupName: target.group,
-    ScheduleExpression: atExpression(w.wakeAt, now),
+    ScheduleExpression: atExpression(at, now),
     ScheduleExpressionTimezone: 'UTC',
     FlexibleTimeWindow: { Mode: 'OFF' },
     ActionAfterCompletion: 'DELETE',
     Target: {
       Arn: target.functionArn,
       RoleArn: target.roleArn,
-      Input: JSON.stringify(w),
+      Input: JSON.stringify(input),
       RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 6 * 3600 },
       DeadLetterConfig: { Arn: target.deadLetterArn },
     },
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tournament starts (issue 14): a tournament's `startsAt` is a deadline like a game's. Every
+// append to a tournament rewrites its line in the listing (pk TOURNAMENTS, sk T#<id>, with its
+// status and startsAt; functions/app/tournament-service.ts), so the line's stream record says
+// when an open tournament must start, and the same one-time schedule wakes the deadline
+// function with a StartWake. A start moved by a director is a new schedule; the old one fires,
+// finds another startsAt (or a started or cancelled tournament) and does nothing.
+
+/** The listing's partition; its lines are `T#<tournamentId>`. */
+export const TOURNAMENT_LIST_PK = 'TOURNAMENTS';
+
+/** What the deadline handler is invoked with at a tournament's scheduled start. */
+export const startWakeSchema = z.strictObject({
+  tournamentId: z.string().min(1).max(300),
+  startsAt: z.iso.datetime(),
+});
+export type StartWake = z.infer<typeof startWakeSchema>;
+
+/** A tournament's line in the listing, as far as its start goes. */
+export interface TournamentLine {
+  readonly tournamentId: string;
+  readonly tstatus: string;
+  readonly startsAt?: string;
+}
+
+export const isTournamentLineRecord = (r: StreamRecordLike): boolean => {
+  const keys = r.dynamodb?.Keys as Record<string, { S?: string }> | undefined;
+  return keys?.['pk']?.S === TOURNAMENT_LIST_PK && (keys?.['sk']?.S ?? '').startsWith('T#');
+};
+
+/** The start a line change asks for: an open tournament whose startsAt is new or moved (a join, which rewrites the line, asks for none). */
+export function startWakeFor(old: TournamentLine | undefined, next: TournamentLine): StartWake | undefined {
+  if (next.tstatus !== 'open' || next.startsAt === undefined) return undefined;
+  if (old?.tstatus === 'open' && old.startsAt === next.startsAt) return undefined;
+  return { tournamentId: next.tournamentId, startsAt: next.startsAt };
+}
+
+/** A start's schedule name: per tournament and moment, so a replayed record makes none twice, and apart from games' wakes. */
+export const startScheduleName = (w: StartWake): string =>
+  `start-${createHash('sha256').update(`${w.tournamentId}\u0000${w.startsAt}`).digest('hex').slice(0, 48)}`;
+
+export const createStartScheduleCommand = (w: StartWake, target: ScheduleTarget, now: string): CreateScheduleCommand =>
+  oneTimeSchedule(startScheduleName(w), w.startsAt, w, target, now);
+
+const lineSchema = z.looseObject({ tournamentId: z.string().min(1), tstatus: z.string(), startsAt: z.string().optional() });
+
+function lineOf(image: Readonly<Record<string, unknown>> | undefined): TournamentLine | undefined {
+  if (!image) return undefined;
+  const r = lineSchema.safeParse(fromWireImage(image));
+  if (!r.success) throw new Error(`tournament line is malformed: ${r.error.issues[0]?.message ?? ''}`);
+  return r.data.startsAt === undefined
+    ? { tournamentId: r.data.tournamentId, tstatus: r.data.tstatus }
+    : { tournamentId: r.data.tournamentId, tstatus: r.data.tstatus, startsAt: r.data.startsAt };
+}
+
+/** The schedule one stream record asks for: a game's next wake or a tournament's start. */
+function scheduleFor(r: StreamRecordLike, target: ScheduleTarget, now: string): { wake: Wake | StartWake; command: CreateScheduleCommand } | undefined {
+  if (isTournamentLineRecord(r)) {
+    const next = lineOf(r.dynamodb?.NewImage);
+    const wake = next && startWakeFor(lineOf(r.dynamodb?.OldImage), next);
+    return wake && { wake, command: createStartScheduleCommand(wake, target, now) };
+  }
+  const change = headChange(r);
+  const wake = change && wakeFor(change.old, change.next);
+  return wake && { wake, command: createScheduleCommand(wake, target, now) };
 }
 
 export interface SchedulePlannerDeps {
@@ -109,28 +179,29 @@ export interface SchedulePlannerDeps {
 export async function planSchedules(
   records: readonly StreamRecordLike[],
   deps: SchedulePlannerDeps,
-): Promise<{ batchItemFailures: { itemIdentifier: string }[]; scheduled: Wake[] }> {
+): Promise<{ batchItemFailures: { itemIdentifier: string }[]; scheduled: (Wake | StartWake)[] }> {
   const failures: { itemIdentifier: string }[] = [];
   const failedGames = new Set<string>();
-  const scheduled: Wake[] = [];
+  const scheduled: (Wake | StartWake)[] = [];
   for (const r of records) {
-    if (!isHeadRecord(r)) continue;
+    if (!isHeadRecord(r) && !isTournamentLineRecord(r)) continue;
     const sequence = r.dynamodb?.SequenceNumber ?? r.eventID ?? '';
-    const pk = (r.dynamodb?.Keys as Record<string, { S?: string }> | undefined)?.['pk']?.S ?? '';
+    const keys = r.dynamodb?.Keys as Record<string, { S?: string }> | undefined;
+    // A game's partition, or a tournament's line: the unit whose later records wait for a failed one.
+    const pk = `${keys?.['pk']?.S ?? ''}/${keys?.['sk']?.S ?? ''}`;
     if (failedGames.has(pk)) {
       failures.push({ itemIdentifier: sequence });
       continue;
     }
     try {
-      const change = headChange(r);
-      const wake = change && wakeFor(change.old, change.next);
-      if (!wake) continue;
+      const plan = scheduleFor(r, deps.target, deps.clock.now());
+      if (!plan) continue;
       try {
-        await deps.scheduler.send(createScheduleCommand(wake, deps.target, deps.clock.now()));
+        await deps.scheduler.send(plan.command);
       } catch (e) {
         if (!(e instanceof ConflictException)) throw e;
       }
-      scheduled.push(wake);
+      scheduled.push(plan.wake);
     } catch (e) {
       failedGames.add(pk);
       failures.push({ itemIdentifier: sequence });

@@ -1,7 +1,11 @@
 import { registry } from '../../domain/registry.js';
-import { createDynamoGameService } from '../app/adapters.js';
+import { createDynamoGameService, systemClock } from '../app/adapters.js';
 import type { DeadlineStep, GameService } from '../app/game-service.js';
-import { wakeSchema } from '../deadlines/schedules.js';
+import { createTournamentWorld } from '../app/tournament-reactor.js';
+import type { TournamentService } from '../app/tournament-service.js';
+import { startWakeSchema, wakeSchema } from '../deadlines/schedules.js';
+import { runScheduledStart, type StartStep } from '../deadlines/tournament-starts.js';
+import type { Clock } from '../ports.js';
 import { tableFromEnv } from '../notify/wiring.js';
 
 /**
@@ -11,11 +15,23 @@ import { tableFromEnv } from '../notify/wiring.js';
  * stale or repeated wake finds nothing due and writes nothing. What falls due next is
  * scheduled again from the stream by the scheduler function. Throwing lets EventBridge retry
  * and, after its retries, park the wake in the dead-letter queue.
+ *
+ * At a tournament's scheduled start (a StartWake) it sends StartOnSchedule, unless the
+ * tournament has started, been cancelled or moved its start since (functions/deadlines/tournament-starts.ts).
  */
-export function createDeadlineHandler(service: Pick<GameService, 'deadlineStep'>) {
-  return async (event: unknown): Promise<DeadlineStep> => {
+export function createDeadlineHandler(
+  service: Pick<GameService, 'deadlineStep'>,
+  starts?: { readonly tournaments: Pick<TournamentService, 'state' | 'system'>; readonly clock: Clock },
+) {
+  return async (event: unknown): Promise<DeadlineStep | StartStep> => {
+    const start = startWakeSchema.safeParse(event);
+    if (start.success && starts) {
+      const step = await runScheduledStart(starts.tournaments, start.data, starts.clock.now());
+      console.log(JSON.stringify({ level: 'info', msg: 'scheduled start', tournamentId: start.data.tournamentId, startsAt: start.data.startsAt, ...step }));
+      return step;
+    }
     const wake = wakeSchema.safeParse(event);
-    if (!wake.success) throw new Error(`not a wake: {gameId, wakeAt} expected (${wake.error.issues[0]?.message ?? 'invalid'})`);
+    if (!wake.success) throw new Error(`not a wake: {gameId, wakeAt} or {tournamentId, startsAt} expected (${wake.error.issues[0]?.message ?? 'invalid'})`);
     // A move that got in between the read and the write: read again (its head may not move the wake).
     let step = await service.deadlineStep(wake.data.gameId);
     for (let i = 0; step.done === 'raced' && i < 3; i++) step = await service.deadlineStep(wake.data.gameId);
@@ -27,10 +43,12 @@ export function createDeadlineHandler(service: Pick<GameService, 'deadlineStep'>
 
 let fromEnv: ReturnType<typeof createDeadlineHandler> | undefined;
 
-export const handler = (event: unknown): Promise<DeadlineStep> => {
+export const handler = (event: unknown): Promise<DeadlineStep | StartStep> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
-    fromEnv = createDeadlineHandler(createDynamoGameService({ client, tableName, engines: registry }).service);
+    const games = createDynamoGameService({ client, tableName, engines: registry }).service;
+    const { tournaments } = createTournamentWorld({ client, tableName, engines: registry, clock: systemClock, games });
+    fromEnv = createDeadlineHandler(games, { tournaments, clock: systemClock });
   }
   return fromEnv(event);
 };

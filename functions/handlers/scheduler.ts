@@ -5,8 +5,9 @@ import { systemClock } from '../app/adapters.js';
 
 /**
  * DynamoDB stream → EventBridge Scheduler: a one-time schedule for each moment a game must next
- * be looked at (functions/deadlines/schedules.ts). It reads no table item: the head's summary
- * in the stream record says everything. Partial batch failures are reported.
+ * be looked at, and for each open tournament's (new or moved) scheduled start
+ * (functions/deadlines/schedules.ts). It reads no table item: the game's head summary, or the
+ * tournament's listing line, in the stream record says everything. Partial batch failures are reported.
  */
 export function createSchedulerHandler(deps: SchedulePlannerDeps) {
   return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {

@@ -72,6 +72,8 @@ export const createTournamentBody = z.strictObject({
   startsAt: z.iso.datetime().optional(),
   commandId: commandId.optional(),
 });
+/** A new scheduled start (ISO-8601, in the future), or null to remove it. */
+export const rescheduleBody = z.strictObject({ startsAt: z.iso.datetime().nullable(), commandId: commandId.optional() });
 export const withdrawBody = z.strictObject({ player: playerId.optional(), reason: reason.optional(), commandId: commandId.optional() });
 export const adjudicateBody = z.strictObject({ pairingId: z.string().min(1).max(300), winner: playerId.nullable(), reason, commandId: commandId.optional() });
 export const forfeitBody = z.strictObject({ pairingId: z.string().min(1).max(300), loser: playerId, reason, commandId: commandId.optional() });

@@ -73,6 +73,7 @@ const summary = z.object({
   timeLimitHours: z.number().optional(),
   windowShare: z.number().optional(),
   pending: z.array(pendingEntry),
+  rated: z.literal(true).optional().describe("The result moves both players' ratings"),
   outcome: outcome.optional(),
 });
 
@@ -189,6 +190,7 @@ export const lobbyBody = z.object({
       version: z.number().int(),
       freeSeats: z.array(z.object({ id: z.string(), name: z.string() })),
       seats: z.array(z.object({})),
+      rated: z.literal(true).optional().describe("The result moves both players' ratings"),
     }),
   ),
   nextCursor: z.string().nullable(),

@@ -44,6 +44,8 @@ export const createBody = z.strictObject({
   weekendsOff: z.boolean().optional(),
   /** The share of the time limit a decision window stays open (0 < share <= 1; a quarter by default). */
   windowShare: z.number().gt(0).max(1).optional(),
+  /** A casual game that counts for both players' Glicko-2 ratings when it ends (two-player games only; 422 game/rated-needs-two otherwise). */
+  rated: z.boolean().optional(),
   commandId,
 });
 

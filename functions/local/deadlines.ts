@@ -1,6 +1,7 @@
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../ports.js';
 import { createTournamentWorld } from '../app/tournament-reactor.js';
+import { runScheduledStart } from '../deadlines/tournament-starts.js';
 import type { RuntimeContext, RuntimeExtension, Stoppable } from './runtime.js';
 
 /**
@@ -53,9 +54,10 @@ async function gamesDue(ctx: RuntimeContext, now: string): Promise<string[]> {
 }
 
 /**
- * Open tournaments whose `startsAt` has passed start themselves (StartOnSchedule: started with two
- * players or more, cancelled with its reason otherwise). The command id is fixed, so a second
- * sweep, or a director's start in between, changes nothing.
+ * Open tournaments whose `startsAt` has passed start themselves, as the deadline function does
+ * at their schedule in AWS (functions/deadlines/tournament-starts.ts): started with two players
+ * or more, cancelled with its reason otherwise. The command id is fixed, so a second sweep, or
+ * a director's start in between, changes nothing.
  */
 async function startScheduledTournaments(ctx: RuntimeContext, now: string): Promise<string[]> {
   const { tournaments } = createTournamentWorld({
@@ -69,9 +71,10 @@ async function startScheduledTournaments(ctx: RuntimeContext, now: string): Prom
   for (const t of await tournaments.list({ status: 'open' })) {
     if (t.startsAt === undefined || Date.parse(t.startsAt) > Date.parse(now)) continue;
     try {
-      const r = await tournaments.system(t.tournamentId, { type: 'StartOnSchedule', at: now }, `start-on-schedule:${t.tournamentId}`);
+      const step = await runScheduledStart(tournaments, { tournamentId: t.tournamentId, startsAt: t.startsAt }, now);
+      if (step.done === 'nothing') continue;
       started.push(t.tournamentId);
-      ctx.log(`[deadlines] tournament ${t.tournamentId}: ${r.state.status === 'cancelled' ? `cancelled (${r.state.cancelled ?? ''})` : 'started on schedule'}`);
+      ctx.log(`[deadlines] tournament ${t.tournamentId}: ${step.done === 'cancelled' ? 'cancelled (too few players)' : 'started on schedule'}`);
     } catch (e) {
       ctx.log(`[deadlines] tournament ${t.tournamentId}: ${(e as Error).message}`);
     }

@@ -66,13 +66,13 @@ export const noticeSchema = z.object({
       }),
     )
     .optional(),
-  /** Tournament notices: which event, what happened (a pairing; for the director, a time-out or a withdrawal), in words. */
+  /** Tournament notices: which event, what happened (a pairing; for the director, a time-out or a withdrawal; for the director and the entrants, a cancellation at the scheduled start), in words. */
   tournament: z
     .object({
       tournamentId: z.string(),
       name: z.string(),
       round: z.number().int().optional(),
-      about: z.enum(['paired', 'time-out', 'withdrawal']),
+      about: z.enum(['paired', 'time-out', 'withdrawal', 'cancelled']),
       text: z.string(),
     })
     .optional(),

@@ -86,6 +86,8 @@ export interface LobbyModel {
   readonly version: number;
   readonly freeSeats: readonly { id: string; name: string }[];
   readonly seats: readonly SeatRef[];
+  /** The result moves both players' ratings: a joiner knows before taking a seat. */
+  readonly rated?: true;
 }
 
 export interface GameProjection {
@@ -190,6 +192,7 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
           version: next.version,
           freeSeats: free.map((s) => ({ id: s.id, name: s.name })),
           seats: next.seats.map((s) => ({ seat: s.id, name: s.name, player: s.player })),
+          ...(next.rated ? { rated: true as const } : {}),
         }
       : undefined;
 

@@ -63,6 +63,7 @@ export const gameSummarySchema = z.object({
   pending: z.array(pendingSchema),
   timeControl: z.looseObject({ kind: z.enum(['per-move', 'bank']), days: z.number() }).optional(),
   weekendsOff: z.literal(true).optional(),
+  rated: z.literal(true).optional(),
   banks: z.array(z.object({ seat: z.string(), ms: z.number() })).optional(),
   wakeAt: z.string().optional(),
   reminders: z.array(z.object({ seat: z.string(), level: z.enum(REMINDER_LEVELS), seq: z.number().int(), deadline: z.string().optional() })).optional(),

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { registry } from '../../domain/registry.js';
+import { createRegistry } from '../../domain/kernel/index.js';
+import { spearpoint } from '../../domain/spearpoint/index.js';
+import { diceRace } from '../fixtures/dice-race.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications } from '../../functions/local/stream-poller.js';
 import { cid, http, type Res } from './support.js';
@@ -10,7 +12,8 @@ import { waitFor } from '../support/wait.js';
  * invitation; a tournament with `startsAt` starts itself when the local clock (POST /local/clock)
  * passes that time, or is cancelled with its reason when fewer than two entered; and five players
  * run a single elimination of Spearpoint's Tiger Hunt to its winner, the top three seeds on byes
- * in round one and a drawn game (adjudicated) sending the higher seed through.
+ * in round one and a drawn game (adjudicated) sending the higher seed through. And a casual game
+ * (plain POST /v1/games, no club) created `rated` moves both players' ratings when it ends.
  */
 const ENGINE = 'spearpoint-1943';
 const OWNER = 'olga';
@@ -25,7 +28,7 @@ let clubId = '';
 beforeAll(async () => {
   rt = await startLocalRuntime({
     memory: true,
-    engines: registry,
+    engines: createRegistry([spearpoint, diceRace]),
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName: `tour-sched-${Date.now().toString(36)}`,
     extensions: [
@@ -120,6 +123,37 @@ describe('invitations, a scheduled start and a single elimination, over HTTP', (
     );
   });
 
+  it('a director moves the start: the old time passes without a start, the new one starts it; only directors, only ahead, only while open', async () => {
+    const now = Date.parse(ok(await api.post('/local/clock', undefined, { advanceHours: 0 })).now);
+    const first = new Date(now + 3_600_000).toISOString();
+    const moved = new Date(now + 5 * 3_600_000).toISOString();
+    const t = ok(await tigerHunt('Moved Cup', { format: 'round-robin', startsAt: first }), 201);
+    const id = t.tournamentId;
+    for (const p of ['p4', 'p5']) ok(await api.post(`/v1/tournaments/${id}/join`, tok(p), {}));
+    expect((await api.post(`/v1/tournaments/${id}/schedule`, tok('p4'), { startsAt: moved })).status).toBe(403);
+    const past = await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: new Date(now - 60_000).toISOString() });
+    expect([past.status, past.body.code]).toEqual([422, 'tournament/starts-in-past']);
+    expect(ok(await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: moved })).startsAt).toBe(moved);
+    for (const bad of ['__proto__', 'constructor', 'toString']) {
+      const r = await api.post(`/v1/tournaments/${bad}/schedule`, tok('dirk'), { startsAt: moved });
+      expect([bad, r.status, r.body.code]).toEqual([bad, 404, 'tournament/not-found']);
+    }
+    expect((await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: 'next tuesday' })).status).toBe(400);
+    const line = ok(await api.get(`/v1/tournaments?club=${clubId}&status=open`, tok(OWNER))).tournaments.find((x: any) => x.tournamentId === id);
+    expect(line.startsAt).toBe(moved);
+    // Past the first time: still open.
+    ok(await api.post('/local/clock', undefined, { advanceHours: 2 }));
+    expect(ok(await api.get(`/v1/tournaments/${id}`, tok(OWNER))).status).toBe('open');
+    // Past the moved time: started.
+    ok(await api.post('/local/clock', undefined, { advanceHours: 4 }));
+    const started = await tournamentWhen(id, (x) => x.rounds[0]?.pairings[0]?.gameId !== undefined, 'the moved start');
+    expect(started.status).toBe('running');
+    expect((await api.post(`/v1/tournaments/${id}/schedule`, tok('dirk'), { startsAt: null })).body.code).toBe('tournament/not-open');
+    ok(
+      await api.post(`/v1/tournaments/${id}/adjudicate`, tok(OWNER), { pairingId: started.rounds[0].pairings[0].pairingId, winner: null, reason: 'test over' }),
+    );
+  });
+
   it('single elimination: five players, byes to the top three seeds, a draw sends the higher seed through, played to a winner', async () => {
     const t = ok(await tigerHunt('Knock-out', { format: 'single-elimination' }), 201);
     const id = t.tournamentId;
@@ -160,5 +194,58 @@ describe('invitations, a scheduled start and a single elimination, over HTTP', (
       ['p3', 3],
       ['p4', 5],
     ]);
+  });
+});
+
+describe('a rated casual game, over HTTP', () => {
+  it('rated on POST /v1/games: two-player games only; its end moves both ratings; an unrated game moves none, even when its create is repeated with rated', async () => {
+    const three = await api.post('/v1/games', tok('zed'), {
+      engine: 'dice-race',
+      options: { target: 5, seats: 3 },
+      seat: 'p1',
+      rated: true,
+      commandId: cid('g3'),
+    });
+    expect([three.status, three.body.code]).toEqual([422, 'game/rated-needs-two']);
+    // A tournament game's commandId is the server's: nobody makes their next tournament game beforehand.
+    const early = { engine: 'dice-race', options: { target: 5 }, seat: 'p1', commandId: 'tournament:anything/r1/b1' };
+    for (const r of [await api.post('/v1/games', tok('zed'), early), await api.post(`/v1/clubs/${clubId}/games`, tok('p1'), early)])
+      expect([r.status, r.body.code]).toEqual([400, 'game/reserved-command-id']);
+    const play = async (rated: boolean, loser: string) => {
+      const create = { engine: 'dice-race', options: { target: 5 }, seat: 'p1', reserve: { p2: 'dirk' }, rated, commandId: cid('g') };
+      const g = ok(await api.post('/v1/games', tok('zed'), create), 201);
+      // Whoever is asked to join sees whether the result will count.
+      expect(ok(await api.get(`/v1/games/${g.gameId}`, tok('dirk'))).summary.rated).toBe(rated ? true : undefined);
+      ok(await api.post(`/v1/games/${g.gameId}/join`, tok('dirk'), { seat: 'p2', commandId: cid('j') }));
+      // The same create sent again, now asking for a rating, answers with the game as it was made.
+      if (!rated) expect(ok(await api.post('/v1/games', tok('zed'), { ...create, rated: true }))).toMatchObject({ gameId: g.gameId, duplicate: true });
+      ok(await api.post(`/v1/games/${g.gameId}/resign`, tok(loser), { commandId: cid('r') }));
+      return g.gameId as string;
+    };
+    const casual = await play(false, 'zed');
+    const rated = await play(true, 'dirk');
+    const board: any = await waitFor('both players on the dice-race leaderboard', async () => {
+      const b = ok(await api.get('/v1/ratings?engine=dice-race', tok('zed')));
+      return b.entries.length === 2 ? b : undefined;
+    });
+    const entry = (p: string) => board.entries.find((e: any) => e.player === p);
+    expect(entry('zed')).toMatchObject({ games: 1, provisional: true });
+    expect(entry('zed').rating).toBeGreaterThan(1500);
+    expect(entry('dirk').rating).toBeLessThan(1500);
+    const page = ok(await api.get('/v1/players/zed', tok('dirk')));
+    expect(page.ratings.map((r: any) => [r.engine, r.history.map((h: any) => h.gameId)])).toEqual([['dice-race', [rated]]]);
+    expect(casual).not.toBe(rated);
+  });
+
+  it('an open rated game says so in the lobby', async () => {
+    const g = ok(
+      await api.post('/v1/games', tok('zed'), { engine: 'dice-race', options: { target: 5 }, seat: 'p1', rated: true, commandId: cid('open') }),
+      201,
+    );
+    const listed: any = await waitFor('the rated game in the lobby', async () =>
+      ok(await api.get('/v1/lobby?limit=100', tok('dirk'))).games.find((x: any) => x.gameId === g.gameId),
+    );
+    expect(listed.rated).toBe(true);
+    ok(await api.post(`/v1/games/${g.gameId}/cancel`, tok('zed'), { commandId: cid('cancel') }));
   });
 });

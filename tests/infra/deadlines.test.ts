@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { STREAM_FILTER } from '../../infra/fieldpost-stack.js';
-import { policyStatementsOf, resourcesOf, synth } from './support.js';
+import { STREAM_FILTER, TOURNAMENT_LINE_FILTER } from '../../infra/fieldpost-stack.js';
+import { matchesStreamFilter, policyStatementsOf, resourcesOf, synth } from './support.js';
 
 /**
  * The clocks' AWS pieces (issue 10): the schedule group, the role EventBridge Scheduler invokes
@@ -71,7 +71,7 @@ describe('deadline scheduling in AWS', () => {
     });
   });
 
-  it('the scheduler function reads the table stream, heads only, reporting partial failures', () => {
+  it("the scheduler function reads the table stream, games' heads and tournaments' listing lines only, reporting partial failures", () => {
     const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter(
       (m) => JSON.stringify(m.Properties['FunctionName']) === JSON.stringify({ Ref: plannerFn }),
     );
@@ -79,8 +79,20 @@ describe('deadline scheduling in AWS', () => {
     expect(mappings[0]!.Properties).toMatchObject({
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       StartingPosition: 'TRIM_HORIZON',
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(STREAM_FILTER) }] },
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(STREAM_FILTER) }, { Pattern: JSON.stringify(TOURNAMENT_LINE_FILTER) }] },
     });
+    const line = JSON.parse(JSON.stringify(TOURNAMENT_LINE_FILTER)) as unknown;
+    const record = (pk: string, sk: string, eventName = 'MODIFY') => ({ eventName, dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } });
+    expect(matchesStreamFilter(line, record('TOURNAMENTS', 'T#t1', 'INSERT'))).toBe(true);
+    expect(matchesStreamFilter(line, record('TOURNAMENTS', 'T#t1'))).toBe(true);
+    expect(matchesStreamFilter(line, record('TOURNAMENTS', 'T#t1', 'REMOVE'))).toBe(false);
+    for (const [pk, sk] of [
+      ['TOURNAMENT#t1', 'HEAD'],
+      ['TOURNAMENT#t1', 'EV#0000000001'],
+      ['GAME#g1', 'HEAD'],
+      ['CLUB#c1', 'HEAD'],
+    ])
+      expect(matchesStreamFilter(line, record(pk!, sk!)), `${pk} ${sk}`).toBe(false);
   });
 
   it('parks failed wakes for 14 days in an encrypted queue, and alarms on anything there', () => {

@@ -114,11 +114,14 @@ describe('table access by partition', () => {
     expect(JSON.stringify(invokes)).toContain(stack.getLogicalId(stack.functions.picture.fn.node.defaultChild as CfnElement));
   });
 
-  it('the deadline function reads and appends to game partitions only; the scheduler function reads no item', () => {
+  it("the deadline function reads and appends to game partitions, and to a tournament's stream and listing line (its scheduled start), only; the scheduler function reads no item", () => {
     const ss = tableStatements('deadline');
-    for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(true);
-    for (const action of ['UpdateItem', 'DeleteItem']) expect(canDo(ss, action, 'GAME#g1'), action).toBe(false);
-    for (const pk of ['PLAYER#bob', 'SUMMARY#g1', 'INBOX#bob', 'LOBBY']) expect(canDo(ss, 'GetItem', pk), pk).toBe(false);
+    for (const pk of ['GAME#g1', 'TOURNAMENT#t1', 'TOURNAMENTS'])
+      for (const action of ['GetItem', 'Query', 'PutItem']) expect(canDo(ss, action, pk), `${action} ${pk}`).toBe(true);
+    for (const pk of ['GAME#g1', 'TOURNAMENT#t1', 'TOURNAMENTS'])
+      for (const action of ['UpdateItem', 'DeleteItem']) expect(canDo(ss, action, pk), `${action} ${pk}`).toBe(false);
+    for (const pk of ['PLAYER#bob', 'SUMMARY#g1', 'INBOX#bob', 'LOBBY', 'CLUB#c1', 'RATINGS#spearpoint-1943', 'TGAME#g1'])
+      expect(canDo(ss, 'GetItem', pk), pk).toBe(false);
     const planner = tableStatements('scheduler');
     for (const action of ['GetItem', 'Query', 'PutItem'])
       for (const pk of ['GAME#g1', 'PLAYER#bob']) expect(canDo(planner, action, pk), `${action} ${pk}`).toBe(false);

@@ -142,6 +142,98 @@ describe('the tournaments Lambda handler', () => {
     expect(done.rounds[0]!.pairings[0]!.result).toMatchObject({ winner: 'rita', how: 'forfeit' });
   });
 
+  it('the director hears of every withdrawal and every time-out, by mail and by webhook', async () => {
+    // A clock of its own, moved past a move's time limit.
+    let at = '2026-11-24T10:00:00.000Z';
+    const moving = { now: () => at };
+    const engines = createRegistry([diceRace]);
+    const g = createDynamoGameService({ ...table, engines, clock: moving }).service;
+    const w = createTournamentWorld({ ...table, engines, clock: moving, games: g });
+    const jobs: NotifyJob[] = [];
+    const h = createTournamentsHandler({ world: w, games: g, engines, clock: moving, queue: { enqueue: async (js) => void jobs.push(...js) } });
+    const t = await w.tournaments.create('dean', {
+      name: 'Clock Cup',
+      engine: 'dice-race',
+      options: { target: 5 },
+      format: 'round-robin',
+      timeControl: { kind: 'per-move', days: 1 },
+    });
+    for (const p of ['tia', 'uma', 'wes']) await w.tournaments.command(p, t.tournamentId, { type: 'JoinTournament', player: p, rating: 0 });
+    await w.tournaments.command('wes', t.tournamentId, { type: 'WithdrawPlayer', player: 'wes', reason: 'no time this month' });
+    await w.tournaments.command('dean', t.tournamentId, { type: 'StartTournament' });
+    expect(await h(batch(record('c-1', `TOURNAMENT#${t.tournamentId}`, { version: 1 })))).toEqual({ batchItemFailures: [] });
+    const pairing = (await w.tournaments.view(t.tournamentId)).rounds[0]!.pairings[0]!;
+    // Nobody moves: two days later the game ends on time.
+    at = '2026-11-26T12:00:00.000Z';
+    expect((await g.runDeadlines(pairing.gameId!)).timedOut).toBe(true);
+    const { summary } = await g.view(null, pairing.gameId!);
+    expect(await h(batch(record('c-2', `GAME#${pairing.gameId}`, { summary }, { summary: { ...summary, status: 'active', outcome: undefined } })))).toEqual({
+      batchItemFailures: [],
+    });
+    const result = (await w.tournaments.view(t.tournamentId)).rounds[0]!.pairings[0]!.result;
+    expect(result).toMatchObject({ how: 'forfeit', reason: expect.stringMatching(/^time-out/) });
+
+    const toDirector = jobs.filter((j) => j.notice.player === 'dean');
+    expect(toDirector.map((j) => j.notice.tournament?.about)).toEqual(['withdrawal', 'time-out']);
+    const settings = new DynamoSettingsStore(table.client, table.tableName);
+    await settings.put('dean', {
+      ...verifiedEmail('dean@example.org'),
+      webhooks: [{ id: 'wh-dean', url: 'https://hooks.example.org/dean', secret: 'x'.repeat(24), format: 'json' }],
+    });
+    const mails: OutgoingMail[] = [];
+    const posts: { url: string; body: { type: string; text: string; tournament: { about: string; text: string } } }[] = [];
+    const notifier = new Notifier({
+      settings,
+      ledger: new DynamoNoticeLedger(table.client, table.tableName),
+      deliveries: new DynamoDeliveryLog(table.client, table.tableName),
+      mailer: { send: async (m) => void mails.push(m) },
+      webhooks: { post: async (url, _headers, body) => (posts.push({ url, body: JSON.parse(body) }), { status: 200 }) },
+      clock: { now: () => NOW },
+      appUrl: 'https://fieldpost.example.org',
+      retry: { attempts: 1, baseDelayMs: 1, maxDelayMs: 1, mode: 'inline' },
+      allowPrivateWebhooks: true,
+    });
+    for (const job of toDirector) await notifier.handle(job);
+    const withdrawal = 'wes withdrew from Clock Cup before the start (no time this month).';
+    const late = pairing.seats[0];
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([
+      ['dean@example.org', 'Clock Cup: withdrawal'],
+      ['dean@example.org', 'Clock Cup: time-out'],
+    ]);
+    expect(mails[0]!.text).toContain(withdrawal);
+    expect(mails[1]!.text).toContain(`${late} ran out of time against ${pairing.seats[1]} in round 1, board 1 of Clock Cup`);
+    expect(posts.map((p) => [p.url, p.body.type, p.body.tournament.about])).toEqual([
+      ['https://hooks.example.org/dean', 'tournament.notice', 'withdrawal'],
+      ['https://hooks.example.org/dean', 'tournament.notice', 'time-out'],
+    ]);
+    expect(posts[0]!.body.tournament.text).toBe(withdrawal);
+  });
+
+  it('a tournament cancelled at its scheduled start: the director and the entrant are told why, under one key each', async () => {
+    const t = await world.tournaments.create('dora', {
+      name: 'Empty Cup',
+      engine: 'dice-race',
+      options: { target: 5 },
+      format: 'round-robin',
+      startsAt: '2026-11-25T10:00:00.000Z',
+    });
+    await world.tournaments.command('xia', t.tournamentId, { type: 'JoinTournament', player: 'xia', rating: 0 });
+    await world.tournaments.system(t.tournamentId, { type: 'StartOnSchedule', at: '2026-11-25T10:00:00.000Z' }, 'start-on-schedule');
+    const before = sent.length;
+    const head = record('x-1', `TOURNAMENT#${t.tournamentId}`, { version: 2 }, { version: 2 });
+    expect(await handler(batch(head))).toEqual({ batchItemFailures: [] });
+    const told = sent.slice(before);
+    expect(told.map((j) => [j.notice.player, j.notice.tournament?.about, j.notice.tournament?.text])).toEqual([
+      ['dora', 'cancelled', 'Empty Cup was cancelled at its scheduled start: too few players at the scheduled start (1; a tournament needs 2).'],
+      ['xia', 'cancelled', 'Empty Cup was cancelled at its scheduled start: too few players at the scheduled start (1; a tournament needs 2).'],
+    ]);
+    expect(new Set(told.map((j) => j.notice.key)).size).toBe(2);
+    // The record delivered again makes the same notices (same keys): the notifier's ledger sends each once.
+    const again = sent.length;
+    expect(await handler(batch(head))).toEqual({ batchItemFailures: [] });
+    expect(sent.slice(again).map((j) => j.notice.key)).toEqual(told.map((j) => j.notice.key));
+  });
+
   it('a rated club game moves both ratings when it ends; an unrated one does not; a rated game needs two seats', async () => {
     const club = await world.clubs.create('olga', { name: 'Casual Club', joinCode: 'casual-club' });
     await world.clubs.command('vic', club.clubId, { type: 'JoinClub', joinCode: 'casual-club' });

@@ -105,6 +105,22 @@ describe('creating and entering', () => {
       expectRefused(state, { type: 'StartTournament' }, director(), E.cancelled);
       expect(run(scheduled(), onSchedule(at), SYSTEM).state.status).toBe('cancelled');
     });
+
+    it('a director moves the start (the old time no longer starts it) or removes it; nobody else, and not once started', () => {
+      const later = '2026-12-08T18:00:00.000Z';
+      const moved = run(scheduled('A', 'B'), { type: 'RescheduleStart', startsAt: later }, director());
+      expect(moved.events).toEqual([{ type: 'StartRescheduled', startsAt: later }]);
+      expect(moved.state.startsAt).toBe(later);
+      expectRefused(moved.state, onSchedule(at), SYSTEM, E.notYet);
+      expect(run(moved.state, onSchedule(later), SYSTEM).state.status).toBe('running');
+      const removed = run(scheduled('A', 'B'), { type: 'RescheduleStart', startsAt: null }, director()).state;
+      expect(removed.startsAt).toBeUndefined();
+      expectRefused(removed, onSchedule(later), SYSTEM, E.notYet);
+      expect(run(scheduled('A'), { type: 'RescheduleStart', startsAt: at }, director()).events).toEqual([]);
+      expectRefused(scheduled('A', 'B'), { type: 'RescheduleStart', startsAt: later }, member('A'), E.notDirector);
+      const started = run(scheduled('A', 'B'), { type: 'StartTournament' }, director()).state;
+      expectRefused(started, { type: 'RescheduleStart', startsAt: later }, director(), E.notOpen);
+    });
   });
 
   it('a director starts it: seeds by rating, round one paired, a game wanted for each pairing', () => {

@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a game (and take a seat in the same command) */
+        /** Create a game (and take a seat in the same command); `rated`: a two-player game that counts for both players' ratings */
         post: operations["postGames"];
         delete?: never;
         options?: never;
@@ -687,6 +687,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tournaments/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move the scheduled start of an open tournament (directors); null removes it */
+        post: operations["postTournamentsIdSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tournaments/{id}/adjudicate": {
         parameters: {
             query?: never;
@@ -859,6 +876,11 @@ export interface components {
             timeLimitHours?: number;
             windowShare?: number;
             pending: components["schemas"]["Pending"][];
+            /**
+             * @description The result moves both players' ratings
+             * @constant
+             */
+            rated?: true;
             outcome?: components["schemas"]["Outcome"];
         };
         CommandResult: {
@@ -1010,6 +1032,7 @@ export interface components {
             timeControl?: unknown;
             weekendsOff?: boolean;
             windowShare?: number;
+            rated?: boolean;
             commandId: string;
         };
         "postGamesIdJoin.body": {
@@ -1149,6 +1172,11 @@ export interface components {
                     name: string;
                 }[];
                 seats: Record<string, never>[];
+                /**
+                 * @description The result moves both players' ratings
+                 * @constant
+                 */
+                rated?: true;
             }[];
             nextCursor: string | null;
         };
@@ -1538,6 +1566,10 @@ export interface components {
         "postTournamentsIdWithdraw.body": {
             player?: string;
             reason?: string;
+            commandId?: string;
+        };
+        "postTournamentsIdSchedule.body": {
+            startsAt: string | null;
             commandId?: string;
         };
         "postTournamentsIdAdjudicate.body": {
@@ -6282,6 +6314,106 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["postClubsIdAccept.body"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["postTournaments.201"];
+                };
+            };
+            /** @description Bad request: the params, query or body are not valid (code http/invalid-request, http/malformed-json, or the rule refused) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: a bearer token is missing, expired or not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: not your seat or not yours to do */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["postClubs.409"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["postClubs.409"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the rules: the code and rule say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["postClubs.409"];
+                };
+            };
+            /** @description Internal error: sending the same request again with the same commandId is safe */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unavailable for a moment: nothing was written; send the same request again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTournamentsIdSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["postTournamentsIdSchedule.body"];
             };
         };
         responses: {

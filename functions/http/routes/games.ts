@@ -1,5 +1,7 @@
 import { renderSvg } from '../../../domain/kernel/index.js';
 import type { CommandResult } from '../../app/game-service.js';
+import { markRated, refuseReservedCommandId } from '../../app/club-service.js';
+import { DynamoStreamStore } from '../../store/stream-store.js';
 import { AppError } from '../../ports.js';
 import {
   cancelBody,
@@ -46,18 +48,27 @@ async function withinGameLimits(dynamo: ApiDeps['dynamo'], player: string, opts:
 export const EXPORT_LIMIT_BYTES = 5_500_000;
 
 /** The game command API: create, join, view, board picture, events, commands, preview, standing orders, lapse, resign, claim, cancel, export. */
-export const gameRoutes: RouteModule = ({ service, dynamo, exportLimitBytes = EXPORT_LIMIT_BYTES }) => [
+export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitBytes = EXPORT_LIMIT_BYTES }) => [
   defineRoute({
     method: 'POST',
     path: '/v1/games',
-    summary: 'Create a game (and take a seat in the same command)',
-    responses: { 201: commandResult, 200: commandResult, ...errors(409, 422) },
+    summary: "Create a game (and take a seat in the same command); `rated`: a two-player game that counts for both players' ratings",
+    responses: { 201: commandResult, 200: commandResult, ...errors(400, 409, 422) },
     limit: 'create',
     auth: 'required',
     body: createBody,
     async handle({ body, player }) {
       await withinGameLimits(dynamo, player, { creating: true });
-      const r = await service.create(player, present(body));
+      const input = present(body);
+      refuseReservedCommandId(input.commandId);
+      if (input.rated)
+        await markRated(
+          new DynamoStreamStore(dynamo.client, dynamo.tableName),
+          engines,
+          { player, engine: input.engine, options: input.options, commandId: input.commandId },
+          'game/rated-needs-two',
+        );
+      const r = await service.create(player, input);
       const reply = result(r, 201);
       return { ...reply, headers: { location: `/v1/games/${encodeURIComponent(r.gameId)}` } };
     },

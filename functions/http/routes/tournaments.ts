@@ -8,6 +8,7 @@ import {
   playerParams,
   playerReply,
   ratingsQuery,
+  rescheduleBody,
   tournamentListReply,
   tournamentParams,
   tournamentReply,
@@ -94,6 +95,16 @@ export const tournamentRoutes: RouteModule = (deps) => {
       params: tournamentParams,
       body: emptyBody,
       handle: async ({ params, body, player }) => ok(await tournaments.command(player, params.id, { type: 'StartTournament' }, body.commandId)),
+    }),
+    defineRoute({
+      ...doc('Move the scheduled start of an open tournament (directors); null removes it', { 200: tournamentReply, ...errors(403, 404, 422) }),
+      method: 'POST',
+      path: '/v1/tournaments/{id}/schedule',
+      auth: 'required',
+      params: tournamentParams,
+      body: rescheduleBody,
+      handle: async ({ params, body, player }) =>
+        ok(await tournaments.command(player, params.id, { type: 'RescheduleStart', startsAt: body.startsAt }, body.commandId)),
     }),
     defineRoute({
       ...doc('Adjudicate a pairing without a result (directors), with a reason', { 200: tournamentReply, ...errors(403, 404, 422) }),

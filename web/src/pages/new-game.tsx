@@ -40,7 +40,8 @@ function Lobby() {
       <ul class="lobby">
         {games?.map((g) => (
           <li key={g.gameId} data-game={g.gameId}>
-            <strong>{g.title}</strong> by {g.createdBy}:{' '}
+            <strong>{g.title}</strong>
+            {g.rated && ' (rated)'} by {g.createdBy}:{' '}
             {g.freeSeats.map((s) => (
               <button type="button" key={s.id} onClick={() => void join(g.gameId, s.id)}>
                 Join as {s.name}

@@ -76,7 +76,7 @@ try {
       `notices: ${n.decided} decided from the events, ${n.required} required, ${n.delivered} delivered, ${n.refusedDuringOutage} attempts refused during the outage`,
     );
   }
-  for (const p of [...report.problems, ...report.unverifiedLogs]) console.error(`problem: ${p}`);
+  for (const p of [...report.problems, ...(report.notices?.problems ?? []), ...report.unverifiedLogs]) console.error(`problem: ${p}`);
   const s = report.summary;
   const failed =
     s.lost > 0 ||

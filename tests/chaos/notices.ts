@@ -100,6 +100,14 @@ export interface NoticeCheck {
   readonly required: number;
   readonly delivered: number;
   readonly refusedDuringOutage: number;
+  /** webhook-ids accepted more than once. */
+  readonly duplicates: string[];
+  /** Required notices never accepted. */
+  readonly missing: string[];
+  /** Accepted notices that no change in the events calls for. */
+  readonly unknown: string[];
+  /** A player's notice of a game accepted after a later one of the same game. */
+  readonly outOfOrder: string[];
   readonly problems: string[];
 }
 
@@ -135,18 +143,24 @@ export function checkNotices(posts: readonly Post[], logs: ReadonlyMap<string, r
   const unknown = [...got].filter((k) => !decided.has(k));
   if (unknown.length) problems.push(`${unknown.length} delivered notice(s) match no change in the events: ${unknown.slice(0, 3).join(', ')}`);
   const lastVersion = new Map<string, number>();
+  const outOfOrder: string[] = [];
   for (const p of okPosts) {
     const lane = `${p.player}|${p.gameId}`;
     const before = lastVersion.get(lane) ?? -1;
-    if (p.version < before) problems.push(`${lane}: version ${p.version} delivered after ${before}`);
+    if (p.version < before) outOfOrder.push(`${lane}: version ${p.version} delivered after ${before}`);
     lastVersion.set(lane, Math.max(before, p.version));
   }
+  problems.push(...outOfOrder);
   return {
     ok: problems.length === 0,
     decided: decided.size,
     required: required.size,
     delivered: okPosts.length,
     refusedDuringOutage: posts.filter((p) => p.status === 503).length,
+    duplicates: twice.map(([id]) => id),
+    missing,
+    unknown,
+    outOfOrder,
     problems,
   };
 }

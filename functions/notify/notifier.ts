@@ -149,7 +149,7 @@ export class Notifier {
       const attempt = job.attempt ?? 2;
       if (!ch) return [{ channel: job.channel, outcome: 'duplicate' }];
       const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), attempt);
-      if (taken === false) return [{ channel: ch.id, outcome: await this.recheckIfSending(notice, ch.id) }];
+      if (taken === false) return [{ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) }];
       return [await this.deliverTaken(notice, rendered, ch, attempt, taken)];
     }
     if ((notice.kind === 'turn' || notice.kind === 'reminder') && (await this.deps.isStale?.(notice)))
@@ -168,7 +168,7 @@ export class Notifier {
     for (const ch of all.filter((c) => chosen.includes(c.id))) {
       const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now());
       if (taken === false) {
-        out.push({ channel: ch.id, outcome: await this.recheckIfSending(notice, ch.id) });
+        out.push({ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) });
         continue;
       }
       out.push(await this.deliverTaken(notice, rendered, ch, 1, taken));
@@ -184,6 +184,8 @@ export class Notifier {
   private async deliverTaken(notice: Notice, rendered: Rendered, ch: Channel, attempt: number, taken: { readonly from?: string }): Promise<ChannelResult> {
     if (taken.from !== undefined && (await this.deps.deliveries.sentSince(notice.player, deliveryIdOf(notice.key, notice.player, ch.id), taken.from))) {
       await this.deps.ledger.settle(notice.key, ch.id, 'sent', this.deps.clock.now());
+      // Settled: the notices of the game waiting behind it go on.
+      if (ch.kind === 'webhook' && this.deps.lanes) await this.handOn(await this.deps.lanes.done(notice.player, ch.id, notice.gameId, notice.version));
       return { channel: ch.id, outcome: 'sent' };
     }
     return this.deliver(notice, rendered, ch, attempt);
@@ -195,11 +197,15 @@ export class Notifier {
    * again once its lease has run out, when a claim still 'sending' is taken over. Without this
    * a notice whose worker died would stay 'sending' forever, since its message was handled.
    */
-  private async recheckIfSending(notice: Notice, channel: string): Promise<ChannelResult['outcome']> {
-    const { ledger, queue, clock } = this.deps;
+  private async recheckIfSending(notice: Notice, ch: Channel): Promise<ChannelResult['outcome']> {
+    const { ledger, queue, clock, lanes } = this.deps;
+    const channel = ch.id;
     if (!queue) return 'duplicate';
     const claim = await ledger.inspect(notice.key, channel);
     if (claim?.state !== 'sending') return 'duplicate';
+    // Whoever holds it may never finish (a lost reply on the claim, a crash): the game's later
+    // notices to this webhook wait behind it, and are handed on when it settles.
+    if (ch.kind === 'webhook' && lanes) await lanes.hold(notice.player, channel, notice.gameId, notice.version);
     const leaseEnds = Date.parse(claim.claimedAt) + ledger.leaseSeconds * 1000;
     const wait = Math.max(1, Math.ceil((leaseEnds - Date.parse(clock.now())) / 1000) + 1);
     await queue.enqueue([{ notice, channel, attempt: claim.attempt }], Math.min(SQS_MAX_DELAY_SECONDS, wait));

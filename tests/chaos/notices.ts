@@ -38,7 +38,7 @@ interface Post {
 export interface WebhookReceiver {
   readonly url: string;
   readonly posts: Post[];
-  /** Answers 503 from now for `simulatedMs` of the warped clock. */
+  /** Answers 503 from now for `simulatedMs` of the warped clock, and until it has refused at least one delivery (so the outage is met, however slow the machine). */
   goDown(simulatedMs: number): void;
   /** Whether it was down, and is back. */
   readonly outage: { started: boolean; over: boolean };
@@ -48,12 +48,14 @@ export interface WebhookReceiver {
 export async function startReceiver(clock: ReturnType<typeof warpedClock>): Promise<WebhookReceiver> {
   const posts: Post[] = [];
   let downUntil = -1;
+  let refused = 0;
   const outage = { started: false, over: false };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
-      const down = clock.simulatedMs() < downUntil;
+      const down = outage.started && !outage.over && (clock.simulatedMs() < downUntil || refused === 0);
+      if (down) refused++;
       if (outage.started && !down) outage.over = true;
       const p = JSON.parse(body) as { type: string; player: string; game: { id: string; version: number } };
       const status = down ? 503 : 200;

@@ -73,9 +73,8 @@ describe('chaos: random legal games while DynamoDB faults are injected', () => {
     expect(n.required).toBeGreaterThan(report.games * 2);
     expect(n.delivered).toBeGreaterThan(n.required / 2);
     // OPEN (issue 18): with faults injected into the notifier's own table calls, a few notices
-    // can still arrive out of their game's order or not at all (a lost reply on a ledger claim
-    // leaves it 'sending' until its lease ends, and the next notice overtakes it); noticesDeliveredOnce
-    // is then false. Reported, not asserted, until the lane is held before the claim.
+    // can still arrive out of their game's order or not within the wait (a claim left 'sending'
+    // by a lost reply waits for its lease); noticesDeliveredOnce is then false. Reported, not asserted.
     expect(s.noticesDeliveredOnce).toBe(n.missing.length === 0 && n.outOfOrder.length === 0);
     // The stream consumer ran under the same faults: its read models caught up with a rebuild from the events.
     expect(s.catchUpSeconds).not.toBeNull();

@@ -86,8 +86,9 @@ export function warpedNotifications(clock: Clock, warp: number, onStart: (n: Loc
       clock,
       delayScaleMs: 1000 / warp,
       retry: { mode: 'requeue', attempts: 1, baseDelayMs: 0, maxDelayMs: 0, schedule: WEBHOOK_RETRY_SCHEDULE_SECONDS.map((s) => s * 1000) },
-      // A claim left 'sending' (a lost reply of the ledger, say) is taken over after 5 real seconds.
-      leaseSeconds: 5 * warp,
+      // A claim left 'sending' (a lost reply of the ledger, say) is taken over after 15 real seconds:
+      // shorter, and a send slowed by a busy machine was taken over while still in flight (sent twice).
+      leaseSeconds: 15 * warp,
     });
     onStart(n);
     return n;

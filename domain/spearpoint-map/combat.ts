@@ -12,6 +12,7 @@ import type { Out } from './out.js';
 import {
   cannotAttack,
   cardOf,
+  contested,
   CONVOY_KILL_INTENSITY,
   costOf,
   defenseOf,
@@ -43,12 +44,29 @@ import { checkVictory } from './turn.js';
  * close assault (16), destroying features (20–21).
  */
 
+const RULE_RAID = '003 §III Movement 5';
+const RULE_GUN_CREW = '003 §III Combat 4';
+
+/**
+ * 003 Combat 4: the crew of a front-line gun may be targeted on its own. For the rules it stands as
+ * a unit in the gun's space (its card's values and Defense, the tile's bonus), with the Endurance it
+ * has left this turn; the gun's own Defense is added as its bonus (ruling: the gun's shield).
+ */
+export function crewOut(s: State, gun: string): State {
+  const g = unitIn(s, gun)!;
+  const crew = g.crew!;
+  const c = cardOf(s, crew);
+  const wounds = Object.hasOwn(s.crewWounds, crew) ? s.crewWounds[crew]! : 0;
+  const u = { ...g, id: crew, card: c.id, crew: null, endurance: c.endurance.full - wounds, damageCard: null, attached: [], defenseLoss: 0, accuracyLoss: 0 };
+  return { ...s, units: { ...s.units, [crew]: u } };
+}
 const bad = (code: string, message: string, rule: string = RULE.target): RuleViolation => violation(code, message, rule);
 
 /** Where the target is: a unit, an area attack's space, or a feature's space. */
-export type Aim = { kind: 'unit'; unit: string } | { kind: 'area'; space: string } | { kind: 'feature'; space: string };
+export type Aim = { kind: 'unit'; unit: string } | { kind: 'area'; space: string } | { kind: 'feature'; space: string } | { kind: 'crew'; gun: string };
 export function aimOf(target: string): Aim {
   if (target.startsWith('space:')) return { kind: 'area', space: target.slice(6) };
+  if (target.startsWith('crew:')) return { kind: 'crew', gun: target.slice(5) };
   if (target.startsWith('feature:')) return { kind: 'feature', space: target.slice(8) };
   return { kind: 'unit', unit: target };
 }
@@ -81,6 +99,8 @@ export function attackProblem(s: State, seat: Side, attacker: string, target: st
   if (!a || a.side !== seat) return bad('combat/not-your-unit', `${attacker} is not one of your units in play`);
   const blocked = cannotAttack(s, attacker);
   if (blocked) return blocked;
+  const stepProblem = declarationStepProblem(s, attacker);
+  if (stepProblem) return stepProblem;
   if (new Set(weapons).size !== weapons.length) return bad('combat/weapon-twice', 'Each weapon fires once per attack', RULE.resolve);
   const card = cardOf(s, attacker);
   for (const w of weapons) {
@@ -95,6 +115,8 @@ export function attackProblem(s: State, seat: Side, attacker: string, target: st
   if (spotter !== undefined && (aim.kind === 'unit' || !unitIn(s, spotter)))
     return bad('combat/bad-spotter', 'A spotter serves only mortar and artillery fire on a space', '003 §III Combat 8');
   const from = firesFrom(s, attacker);
+  if (from && contested(s, from) && !(aim.kind === 'unit' && unitIn(s, aim.unit)?.at === from))
+    return bad('combat/raid-must-fight', `Units fighting within ${from} target the enemy there`, RULE_RAID);
   const fromRear = a.at === 'rear';
   const night = s.scenario.night === true && s.turn % 2 === 1;
   if (fromRear && s.scenario.night && isArtillery(s, attacker)) {
@@ -119,6 +141,13 @@ export function attackProblem(s: State, seat: Side, attacker: string, target: st
     if (aim.kind === 'area' && unitsAt(s, aim.space).filter((u) => u.side !== seat).length === 0)
       return bad('combat/empty-space', 'No enemy unit is in that space', RULE.target);
     return reachProblem(s, seat, attacker, w, aim.space, spotter);
+  }
+  if (aim.kind === 'crew') {
+    const g = unitIn(s, aim.gun);
+    // Ruling: the Pantherturm I's crew sits inside the armoured turret (003 §II 11) and is not a target of its own.
+    if (!g || g.side === seat || !onMap(g) || cardOf(s, aim.gun).type !== 'gun' || g.crew === null || g.card === 'de-pantherturm-i')
+      return bad('combat/no-gun-crew', `${aim.gun} is not a manned enemy front-line gun`, RULE_GUN_CREW);
+    return attackProblem(crewOut(s, aim.gun), seat, attacker, g.crew, weapons, spotter);
   }
   const t = unitIn(s, aim.unit);
   if (!t || t.side === seat) return bad('combat/target-not-enemy', `${aim.unit} is not an enemy unit in play`);
@@ -200,6 +229,16 @@ function spotterProblem(s: State, seat: Side, space: string, spotter?: string): 
   return null;
 }
 
+/** 003 Turn Sequence, Combat 2: aircraft and artillery declare in the first step, every other unit in the second. */
+export function declarationStepProblem(s: State, attacker: string): RuleViolation | null {
+  if (s.phase !== 'declaration') return null; // opportunity fire is no declaration
+  const support = isAircraft(s, attacker) || isArtillery(s, attacker);
+  if (support === (s.declStep === 'support')) return null;
+  return support
+    ? bad('combat/support-step-over', 'Aircraft and artillery declare their targets first, before all other units', '003 §III Combat 2')
+    : bad('combat/support-step', 'Aircraft and artillery targets are declared first; other units declare after both sides are Done', '003 §III Combat 2');
+}
+
 /** Why these units may not close assault that target, or null (003 Combat 16). */
 export function assaultProblem(s: State, seat: Side, attackers: readonly string[], target: string): RuleViolation | null {
   const t = unitIn(s, target);
@@ -209,6 +248,8 @@ export function assaultProblem(s: State, seat: Side, attackers: readonly string[
     return bad('combat/assault-target', 'Close assault a tank or a crewed front-line gun', RULE.assault);
   if (new Set(attackers).size !== attackers.length || attackers.length < 3)
     return bad('combat/assault-size', 'Three or more different infantry units close assault', RULE.assault);
+  if (s.phase === 'declaration' && s.declStep === 'support')
+    return bad('combat/support-step', 'Close assaults are declared with the other targets, after aircraft and artillery', RULE.assault);
   for (const x of attackers) {
     const blocked = cannotAttack(s, x);
     const u = unitIn(s, x);
@@ -244,11 +285,14 @@ export function resolveAttack(out: Out, ctx: Ctx, a: Attack, boost: string | nul
       attackFeature(out, ctx, a, w, aim.space, bonus);
       return;
     }
-    const shots = cardOf(out.s, attacker).weapons[w]!.rateOfFire;
+    // Fire Mission!: an extra roll per weapon this turn (the card's rate-of-fire bonus).
+    const shots = cardOf(out.s, attacker).weapons[w]!.rateOfFire + sumAttached(out.s, unitIn(out.s, attacker)!, 'rateOfFire');
     for (let shot = 0; shot < shots; shot++) {
       if (out.s.result || !unitIn(out.s, attacker)) return;
       if (aim.kind === 'unit' && !unitIn(out.s, aim.unit)) return; // destroyed by an earlier shot: no new target (003 Combat 9h)
+      if (aim.kind === 'crew' && !unitIn(out.s, aim.gun)?.crew) return;
       if (aim.kind === 'area') areaShot(out, ctx, a, w, aim.space, bonus);
+      else if (aim.kind === 'crew') crewShot(out, ctx, a, w, aim.gun, bonus);
       else directShot(out, ctx, a, w, aim.unit, bonus);
       bonus = 0;
     }
@@ -263,6 +307,32 @@ function directShot(out: Out, ctx: Ctx, a: Attack, w: number, target: string, bo
   out.emit({ type: 'AttackRolled', attackId: a.id, target, weapon: w, dice, bonus, needed, result });
   if (result === 'miss') return;
   hit(out, ctx, a, w, target, result, null);
+}
+
+/**
+ * 003 Combat 4: a shot at a gun's crew. Its damage stays with the crew for the turn (recovered at
+ * the End Turn step); at 0 Endurance the crew is killed and scores, and the gun stands crewless.
+ * Ruling: no Damage card is drawn for a crew inside its gun, so a 19–20 is resolved as a hit.
+ */
+function crewShot(out: Out, ctx: Ctx, a: Attack, w: number, gun: string, bonus: number): void {
+  const attacker = a.attackers[0]!;
+  const v = crewOut(out.s, gun);
+  const crew = unitIn(out.s, gun)!.crew!;
+  const needed = hitNeeded(v, attacker, w, crew, { area: false, unspotted: false });
+  const dice: [number, number] = [ctx.rng.die(10), ctx.rng.die(10)];
+  const result = attackResult(dice, bonus, needed, MAP_EXPANSION);
+  out.emit({ type: 'AttackRolled', attackId: a.id, target: crew, weapon: w, dice, bonus, needed, result });
+  if (result === 'miss') return;
+  const die = ctx.rng.die(10);
+  const doubled = result === 'double-intensity';
+  const damageIndex = cardOf(v, attacker).weapons[w]!.damageIndex;
+  const defense = defenseOf(v, crew, firesFrom(v, attacker), false) + cardOf(v, gun).defense;
+  const net = netDamage(die, damageIndex, defense, { doubled, bonus: sumAttached(v, unitIn(v, attacker)!, 'intensity') });
+  const endurance = unitIn(v, crew)!.endurance - net;
+  out.emit({ type: 'HitResolved', attackId: a.id, target: crew, intensity: [die], doubled, damageIndex, defense, net, endurance });
+  if (endurance > 0) return;
+  out.emit({ type: 'CrewKilled', unit: gun, crew, by: a.seat, points: costOf(out.s, crew) });
+  checkVictory(out);
 }
 
 /** 003 Combat 15: one attack roll against each unit's value, one Intensity for all. */
@@ -433,8 +503,23 @@ export function attackVoid(s: State, a: Attack): string | null {
   }
   const aim = aimOf(a.target);
   if (aim.kind === 'unit' && !unitIn(s, aim.unit)) return 'the target is gone';
+  if (aim.kind === 'crew' && !unitIn(s, aim.gun)?.crew) return 'the crew is gone';
   if (aim.kind === 'feature' && !tileAt(s, aim.space)?.intact) return 'the feature is already destroyed';
   if (a.attackers.some((x) => unitIn(s, x) && unitIn(s, x)!.shakenUntil >= s.turn)) return 'the attacker is shaken';
+  if (a.attackers.some((x) => s.sabotaged.includes(x))) return 'the attacker is sabotaged';
+  return null;
+}
+
+/**
+ * 003 Movement 5: units fighting within a space must target each other each Combat Phase. Returns
+ * one of the seat's units there that could still declare an attack on an enemy in its space.
+ */
+export function raiderToFire(s: State, seat: Side): string | null {
+  for (const u of Object.values(s.units)) {
+    if (u.side !== seat || !onMap(u) || !contested(s, u.at) || cannotAttack(s, u.id)) continue;
+    const foes = sideUnitsAt(s, u.at, seat === 'us' ? 'de' : 'us');
+    if (foes.some((t) => cardOf(s, u.id).weapons.some((_, w) => attackProblem(s, seat, u.id, t.id, [w]) === null))) return u.id;
+  }
   return null;
 }
 

@@ -2,7 +2,7 @@ import type { Ctx } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
 import { asSide, type Attack, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
-import { assaultProblem, attackProblem, attackVoid, aimOf, resolveAttack, stukaToBomb } from './combat.js';
+import { assaultProblem, attackProblem, attackVoid, aimOf, raiderToFire, resolveAttack, stukaToBomb } from './combat.js';
 import { decidePlay } from './cards.js';
 import { decideChangeEntry, decideCommit, decideFly, decideRecrew, decideWithdrawAircraft, mustEnterMore, stukaPath } from './commitment.js';
 import { decideDiscard, decideDraw, overLimit } from './draw.js';
@@ -37,7 +37,7 @@ export function decide(s: State, command: Command, actor: string, ctx: Ctx): Dec
     PassOpportunityFire: [],
     Draw: ['draw'],
     Discard: ['draw'],
-    PlayCommand: ['commitment', 'declaration'],
+    PlayCommand: ['commitment', 'declaration', 'draw'],
     ChangeEntryPoint: ['movement'],
     Done: ['movement', 'commitment', 'declaration', 'draw'],
   };
@@ -46,7 +46,7 @@ export function decide(s: State, command: Command, actor: string, ctx: Ctx): Dec
     case 'Move':
       return decideMove(s, seat, command, ctx);
     case 'PlayCommand':
-      return decidePlay(s, seat, command);
+      return decidePlay(s, seat, command, ctx);
     case 'ChangeEntryPoint':
       return decideChangeEntry(s, seat, command);
     case 'Commit':
@@ -90,7 +90,7 @@ function decideDeclare(s: State, seat: Side, c: Extract<Command, { type: 'Declar
   const p = attackProblem(s, seat, c.attacker, c.target, c.weapons, c.spotter);
   if (p) return { ok: false, error: p };
   const aim = aimOf(c.target);
-  const kind = aim.kind === 'unit' ? (c.weapons.some((w) => isAreaWeapon(s, c.attacker, w)) ? 'area' : 'unit') : aim.kind;
+  const kind = aim.kind === 'unit' ? (c.weapons.some((w) => isAreaWeapon(s, c.attacker, w)) ? 'area' : 'unit') : aim.kind === 'crew' ? 'unit' : aim.kind;
   return declared(s, { id: '', seat, attackers: [c.attacker], target: c.target, weapons: c.weapons, spotter: c.spotter ?? null, kind, status: 'pending' });
 }
 
@@ -139,6 +139,8 @@ function decideDone(s: State, seat: Side, ctx: Ctx): Decision {
   }
   if (s.phase === 'declaration') {
     if (stukaToBomb(s, seat)) return no('combat/stuka-must-bomb', 'The Stuka must bomb the Command Post this turn', "003 §IV Gunter's Return");
+    const raider = raiderToFire(s, seat);
+    if (raider) return no('combat/raid-must-fight', `${raider} fights within its space: declare its attack on the enemy there`, '003 §III Movement 5');
   }
   if (s.phase === 'draw') {
     if (!s.seats[seat].drawn) return no('draw/not-drawn', 'Draw your cards first', RULE.draw);

@@ -7,11 +7,11 @@ import { BUILT_IN_CATALOG, indexCatalog } from '../frontline-general/data/catalo
 import type { Side } from '../frontline-general/data/schema.js';
 import { damageEdge } from '../frontline-general/rules.js';
 import { SCENARIO_IDS, SCENARIOS, type Scenario } from './data/scenarios.js';
-import { TILE_KINDS } from './data/tiles.js';
+import { DIRS, TILE_KINDS, tileSpec } from './data/tiles.js';
 import { decide } from './decide.js';
 import { evolve } from './evolve.js';
 import { legalCommands, OPFIRE_TOPIC, pending } from './legal.js';
-import { isSpace, mirror, onEdge, colOf } from './map.js';
+import { across, isSpace, mirror, onEdge, colOf } from './map.js';
 import { commandSchema, SIDES, type Command, type Event, type Options, type State } from './model.js';
 import { Out } from './out.js';
 import { scene } from './scene.js';
@@ -32,13 +32,15 @@ const space = z.string().refine(isSpace, 'a map space A1..C9');
 export const optionsSchema = z
   .object({
     scenario: z.enum(SCENARIO_IDS).default('man-vs-beast'),
+    /** The Expansion Standard Game: which side of the map (003 Setup 1a); other scenarios print theirs. */
+    map: z.enum(['village', 'defensive-line']).optional(),
     /** Man vs. Beast, What Now, Sarge?: the German setup column (003 §IV). */
     germanColumn: z.union([z.literal(1), z.literal(9)]).default(9),
     /** A Fieldpost bound on game length (not 003's): the game ends on points after this turn. */
     maxTurns: z.number().int().min(1).max(60).default(20),
     /** Feature tiles in place of the scenario's representative layout. */
     tiles: z
-      .array(z.object({ space, kind: z.enum(TILE_KINDS), intact: z.boolean().optional() }).strict())
+      .array(z.object({ space, kind: z.enum(TILE_KINDS), intact: z.boolean().optional(), arrows: z.array(z.enum(DIRS)).min(1).max(4).optional() }).strict())
       .max(27)
       .optional(),
     us: cardsSchema.optional(),
@@ -74,9 +76,19 @@ export const optionsSchema = z
       });
       if (total > sc.deckMax[side])
         ctx.addIssue({ code: 'custom', path: [side, 'cards'], message: `the deck totals ${total} points; ${sc.title} allows ${sc.deckMax[side]}` });
+      if (sc.deckMin && total < sc.deckMin[side])
+        ctx.addIssue({ code: 'custom', path: [side, 'cards'], message: `the deck totals ${total} points; ${sc.title} needs ${sc.deckMin[side]}` });
     }
+    if (o.map && !sc.maps) ctx.addIssue({ code: 'custom', path: ['map'], message: `${sc.title} is played on its own map side` });
     if (o.tiles && new Set(o.tiles.map((t) => t.space)).size !== o.tiles.length)
       ctx.addIssue({ code: 'custom', path: ['tiles'], message: 'one tile per space' });
+    (o.tiles ?? []).forEach((t, i) => {
+      if (!t.arrows) return;
+      if (!tileSpec(t.kind).arrows) ctx.addIssue({ code: 'custom', path: ['tiles', i, 'arrows'], message: `a ${t.kind} tile has no entry/exit arrows` });
+      // 003 §II 8: at least one arrow must not face the map edge.
+      else if (!t.arrows.some((d) => across(t.space, d) !== undefined))
+        ctx.addIssue({ code: 'custom', path: ['tiles', i, 'arrows'], message: 'at least one entry/exit arrow must face into the map' });
+    });
     if (o.usEntry) {
       const zone = o.germanColumn - 1;
       if (o.usEntry.some((sp) => !onEdge(sp) || Math.abs(colOf(sp) - zone) < 2))
@@ -86,7 +98,8 @@ export const optionsSchema = z
 
 /** The scenario as played: Man vs. Beast and What Now, Sarge? mirror their layout when Germany sets up in column 1. */
 function effectiveScenario(o: Options): Scenario {
-  const sc = SCENARIOS.get(o.scenario as Scenario['id'])!;
+  const printed = SCENARIOS.get(o.scenario as Scenario['id'])!;
+  const sc = printed.maps && o.map ? { ...printed, map: o.map, tiles: printed.maps[o.map] } : printed;
   const tiles = o.tiles ?? sc.tiles;
   if (!sc.mirrorable || o.germanColumn === 9) return { ...sc, tiles };
   const m = <P extends { at: string }>(p: P): P => ({ ...p, at: mirror(p.at) });
@@ -130,6 +143,7 @@ function initialState(o: Options, rulesVersion: number): State {
       overrun: 0,
       drawn: false,
       exited: 0,
+      initiativeBonus: 0,
     };
   };
   const removed = new Set(scenario.removeCommands ?? []);
@@ -141,7 +155,12 @@ function initialState(o: Options, rulesVersion: number): State {
     scenario,
     options: o,
     cards,
-    tiles: Object.fromEntries(scenario.tiles.map((t) => [t.space, { kind: t.kind, intact: t.intact ?? true }])),
+    tiles: Object.fromEntries(
+      scenario.tiles.map((t) => {
+        const arrows = t.arrows ?? tileSpec(t.kind).arrows?.default;
+        return [t.space, { kind: t.kind, intact: t.intact ?? true, ...(arrows ? { arrows } : {}) }];
+      }),
+    ),
     smoke: {},
     units: {},
     seats: { us: seat('us'), de: seat('de') },
@@ -157,6 +176,9 @@ function initialState(o: Options, rulesVersion: number): State {
     opfire: null,
     opfireSeq: 0,
     opfired: [],
+    sabotaged: [],
+    crewWounds: {},
+    declStep: 'support',
     lastAttack: null,
     weatherClear: !scenario.weather,
     usEntry: o.usEntry ?? (zone === 9 ? ['A1', 'C1'] : ['A9', 'C9']),

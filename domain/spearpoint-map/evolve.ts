@@ -107,9 +107,11 @@ export function evolve(s0: State, e: Event): State {
       s.attacks = [];
       s.lastAttack = null;
       s.opfired = [];
+      s.sabotaged = [];
       break;
     case 'InitiativeRolled':
       s.initiative = e.winner;
+      if (s0.seats.us.initiativeBonus || s0.seats.de.initiativeBonus) for (const side of ['us', 'de'] as const) seat(side).initiativeBonus = 0;
       break;
     case 'WeatherRolled':
       s.weatherClear = e.clear;
@@ -117,6 +119,7 @@ export function evolve(s0: State, e: Event): State {
     case 'PhaseBegan':
       s.phase = e.phase;
       s.active = e.active;
+      if (e.step) s.declStep = e.step;
       if (e.phase === 'draw') for (const side of ['us', 'de'] as const) seat(side).drawn = false;
       if (e.phase === 'movement') s.opfired = [];
       break;
@@ -214,6 +217,9 @@ export function evolve(s0: State, e: Event): State {
       break;
     case 'HitResolved':
       if (Object.hasOwn(s.units, e.target)) units()[e.target]!.endurance = e.endurance;
+      // A crew shot at inside its gun (003 Combat 4): its damage is kept for the turn.
+      else if (Object.hasOwn(s.cards, e.target))
+        s.crewWounds = { ...s.crewWounds, [e.target]: indexCatalog(s.catalog).unit(s.cards[e.target]!.card).endurance.full - e.endurance };
       break;
     case 'FeatureAttacked':
       break;
@@ -229,6 +235,7 @@ export function evolve(s0: State, e: Event): State {
       break;
     case 'CrewKilled':
       units()[e.unit]!.crew = null;
+      if (e.by) seat(e.by).score += e.points ?? 0;
       break;
     case 'UnitDestroyed': {
       const u = s0.units[e.unit]!;
@@ -302,6 +309,43 @@ export function evolve(s0: State, e: Event): State {
       u.attached = [...u.attached, e.card];
       break;
     }
+    case 'CommandUsed':
+    case 'UnitRepaired':
+    case 'UnitSabotaged':
+    case 'CaptureRolled':
+    case 'UnitWithdrawn': {
+      const st = seat(e.seat);
+      st.commands = st.commands.filter((c) => c !== e.card);
+      s.commandDeck = discarded(s.commandDeck, [e.card]);
+      if (e.type === 'CommandUsed' && e.effect === 'initiative') st.initiativeBonus = e.amount;
+      if (e.type === 'UnitSabotaged') s.sabotaged = [...s0.sabotaged, e.unit];
+      if (e.type === 'UnitRepaired') {
+        // Field Repairs: the Damage card and its effects go; Full Endurance.
+        const u = units()[e.unit]!;
+        if (u.damageCard) s.damageDeck = discarded(s.damageDeck, [u.damageCard]);
+        Object.assign(u, { damageCard: null, shakenUntil: 0, accuracyLoss: 0, defenseLoss: 0, weaponsLost: [], immobilized: false });
+        u.endurance = indexCatalog(s.catalog).unit(u.card).endurance.full;
+      }
+      if (e.type === 'UnitWithdrawn') {
+        // Withdraw: the unit and its crew back to the hand; its Damage and Command cards leave it.
+        const u = s0.units[e.unit]!;
+        remove(e.unit);
+        st.hand = [...st.hand, e.unit, ...(e.crew ? [e.crew] : [])];
+        if (u.damageCard) s.damageDeck = discarded(s.damageDeck, [u.damageCard]);
+        s.commandDeck = discarded(s.commandDeck, u.attached);
+      }
+      break;
+    }
+    case 'UnitCapturedKept': {
+      // 003 Combat 12: the crew is captured and scored; the unit changes sides, crewless.
+      const u = units()[e.unit]!;
+      u.side = e.seat;
+      u.crew = null;
+      u.attached = [];
+      s.commandDeck = discarded(s.commandDeck, s0.units[e.unit]!.attached);
+      seat(e.seat).score += e.crewPoints;
+      break;
+    }
     case 'EntryPointChanged':
       s.usEntry = s0.usEntry.map((x) => (x === e.from ? e.to : x));
       s.entryChanged = true;
@@ -314,8 +358,14 @@ export function evolve(s0: State, e: Event): State {
       break;
     }
     case 'TurnEnded': {
-      // 003 Combat 10 and Ending the Turn: recovery, counters down, smoke lifts.
+      // 003 Combat 10 and Ending the Turn: recovery, counters down, smoke lifts, one-turn cards leave.
+      const idx = indexCatalog(s.catalog);
       for (const u of Object.values(units())) {
+        const ended = u.attached.filter((c) => idx.command(c).duration === 'turn');
+        if (ended.length) {
+          u.attached = u.attached.filter((c) => !ended.includes(c));
+          s.commandDeck = discarded(s.commandDeck, ended);
+        }
         if (!u.convoy) u.endurance = recoveredEndurance(indexCatalog(s.catalog).unit(u.card), u.damageCard !== null);
         if (u.at === 'air') {
           u.turnsLeft = (u.turnsLeft ?? 1) - 1;
@@ -327,6 +377,7 @@ export function evolve(s0: State, e: Event): State {
       seat('de').overrun = e.overrun.de;
       s.attacks = [];
       s.opfire = null;
+      s.crewWounds = {};
       break;
     }
     case 'CommandPostExtended':

@@ -2,11 +2,11 @@ import type { Pending } from '../kernel/engine.js';
 import type { Side } from '../frontline-general/data/schema.js';
 import { SPACES } from './map.js';
 import { asSide, type Command, type State } from './model.js';
-import { assaultProblem, attackProblem, featureRule, stukaToBomb } from './combat.js';
+import { assaultProblem, attackProblem, featureRule, raiderToFire, stukaToBomb } from './combat.js';
 import { commitPlaces, crewsFor, entryChanges, mustEnterMore, stukaPath, entrySpaces } from './commitment.js';
 import { plays } from './cards.js';
 import { overLimit } from './draw.js';
-import { cannotMove, mayExit, pathTo } from './movement.js';
+import { cannotMove, lineChangeProblem, mayExit, pathTo } from './movement.js';
 import { distance, FLIGHT_PATHS } from './map.js';
 import { cannotAttack, cardOf, isAreaWeapon, onMap, sideUnitsAt, spotters, STACK_LIMIT, unitsAt } from './rules.js';
 
@@ -28,7 +28,8 @@ export function pending(s: State): Pending[] {
         window: { id: s.opfire.id, topic: OPFIRE_TOPIC, blocking: true, default: { type: 'PassOpportunityFire' } },
       },
     ];
-  return s.active ? [{ seat: s.active, kind: 'move', prompt: `Turn ${s.turn}, ${s.phase} phase` }] : [];
+  const step = s.phase === 'declaration' ? (s.declStep === 'support' ? ': aircraft and artillery targets' : ': all other targets') : '';
+  return s.active ? [{ seat: s.active, kind: 'move', prompt: `Turn ${s.turn}, ${s.phase} phase${step}` }] : [];
 }
 
 export function legalCommands(s: State, seatId: string): Command[] {
@@ -49,7 +50,7 @@ export function legalCommands(s: State, seatId: string): Command[] {
     case 'resolution':
       return s.attacks.filter((a) => a.seat === seat && a.status === 'pending').map((a): Command => ({ type: 'ResolveAttack', attackId: a.id }));
     case 'draw':
-      return draws(s, seat);
+      return [...draws(s, seat), ...plays(s, seat)];
     default:
       return [];
   }
@@ -61,7 +62,7 @@ function doneAllowed(s: State, seat: Side): boolean {
   if (s.phase === 'movement') return convoyLeft(s, seat);
   if (s.phase === 'commitment')
     return !mustEnterMore(s, seat) && !Object.values(s.units).some((u) => u.side === seat && u.at === 'air' && u.path === null && stukaPath(s, u.id));
-  if (s.phase === 'declaration') return stukaToBomb(s, seat) === null;
+  if (s.phase === 'declaration') return stukaToBomb(s, seat) === null && raiderToFire(s, seat) === null;
   return true;
 }
 const convoyLeft = (s: State, seat: Side): boolean =>
@@ -73,6 +74,9 @@ function moves(s: State, seat: Side): Command[] {
   const out: Command[] = [];
   const card = s.seats[seat].commands[0];
   for (const u of Object.values(s.units)) {
+    if (u.side === seat && cardOf(s, u.id).line === 'either')
+      for (const to of u.at === 'rear' ? entrySpaces(s, seat) : ['rear'])
+        if (lineChangeProblem(s, seat, u.id, to) === null) out.push({ type: 'Move', unit: u.id, to });
     if (u.side !== seat || cannotMove(s, seat, u.id)) continue;
     if (mayExit(s, seat, u.id)) out.push({ type: 'Move', unit: u.id, to: 'exit' });
     for (const sp of SPACES) {
@@ -131,6 +135,12 @@ function declarations(s: State, seat: Side): Command[] {
       if (ok.length >= 2 && attackProblem(s, seat, a.id, t.id, ok.slice(0, 2)) === null)
         out.push({ type: 'DeclareAttack', attacker: a.id, target: t.id, weapons: ok.slice(0, 2) });
     }
+    // 003 Combat 4: the crew of a manned front-line gun as a target of its own.
+    for (const g of enemies)
+      if (g.crew && cardOf(s, g.id).type === 'gun')
+        for (const w of weapons)
+          if (attackProblem(s, seat, a.id, `crew:${g.id}`, [w]) === null)
+            out.push({ type: 'DeclareAttack', attacker: a.id, target: `crew:${g.id}`, weapons: [w] });
     for (const sp of SPACES) {
       for (const w of weapons) {
         const kinds: string[] = [];

@@ -26,6 +26,14 @@ export const neighbours = (s: string): string[] =>
   ]
     .map(([dr, dc]) => spaceAt(rowOf(s) + dr!, colOf(s) + dc!))
     .filter((x): x is string => x !== undefined);
+/** The side of `from` that a step to the adjacent space `to` crosses (north faces row A). */
+export const direction = (from: string, to: string): 'north' | 'south' | 'east' | 'west' =>
+  rowOf(to) < rowOf(from) ? 'north' : rowOf(to) > rowOf(from) ? 'south' : colOf(to) > colOf(from) ? 'east' : 'west';
+export const opposite = (d: 'north' | 'south' | 'east' | 'west'): 'north' | 'south' | 'east' | 'west' =>
+  d === 'north' ? 'south' : d === 'south' ? 'north' : d === 'east' ? 'west' : 'east';
+/** The space across a side of this one, if it is on the map. */
+export const across = (space: string, d: 'north' | 'south' | 'east' | 'west'): string | undefined =>
+  spaceAt(rowOf(space) + (d === 'north' ? -1 : d === 'south' ? 1 : 0), colOf(space) + (d === 'east' ? 1 : d === 'west' ? -1 : 0));
 /** A space on the edge of the map (003 What Now, Sarge?: entry points along a map edge). */
 export const onEdge = (s: string): boolean => rowOf(s) === 0 || rowOf(s) === 2 || colOf(s) === 0 || colOf(s) === COLS - 1;
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Deck } from '../kernel/deck.js';
 import type { Catalog, Side } from '../frontline-general/data/schema.js';
 import type { Scenario } from './data/scenarios.js';
-import type { TileKind } from './data/tiles.js';
+import type { Dir, TileKind } from './data/tiles.js';
 import type { RoleEntry } from './data/roles.js';
 
 export const SIDES: readonly Side[] = ['us', 'de'];
@@ -11,6 +11,8 @@ export const asSide = (seat: string): Side | undefined => (seat === 'us' || seat
 
 /** 003 Turn Sequence: Movement (skipped on turn 1), Commitment, Combat (declare, then resolve), Draw. */
 export type Phase = 'movement' | 'commitment' | 'declaration' | 'resolution' | 'draw' | 'over';
+/** 003 Turn Sequence, Combat 2: aircraft and artillery targets are declared first ('support'), then all others ('ground'). */
+export type DeclarationStep = 'support' | 'ground';
 
 // ---------------------------------------------------------------- commands
 
@@ -31,7 +33,8 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Recrew'), crew: id, unit: id }).strict(),
   /**
    * Combat: one attacker, one or two weapons, one target: an enemy unit id, 'space:B5' (an area
-   * attack by mortar, artillery or bombs) or 'feature:B5' (destroying a tile); `spotter` names the
+   * attack by mortar, artillery or bombs), 'feature:B5' (destroying a tile) or 'crew:<gun id>' (the
+   * crew of a front-line gun, 003 Combat 4); `spotter` names the
    * infantry spotting for a mortar or rear-line artillery.
    */
   z
@@ -49,8 +52,13 @@ export const commandSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ResolveAttack'), attackId: id, boostWith: id.optional() }).strict(),
   /** What Now, Sarge?: move one US Reserves Entry Point, once a game, in the Movement phase from turn 4. */
   z.object({ type: z.literal('ChangeEntryPoint'), from: place, to: place }).strict(),
-  /** A Command card played for its effect: on one of your units (Dig In …), or Lay Smoke on a space ('B5'). */
-  z.object({ type: z.literal('PlayCommand'), card: id, target: id }).strict(),
+  /**
+   * A Command card played for its effect: on one of your units (Dig In, Withdraw …), an enemy unit
+   * (Sabotage, Capture That Unit! with `by`, your infantry attempting it), a space (Lay Smoke:
+   * 'B5'), or with no target (Ambush!, Commit Reserves, Resupply). `keep`: a captured unit stays
+   * in play on your side, crewless, scoring only its crew (003 Combat 12).
+   */
+  z.object({ type: z.literal('PlayCommand'), card: id, target: id.optional(), by: id.optional(), keep: z.boolean().optional() }).strict(),
   /** Opportunity fire window: fire with this unit at the unit that moved, or pass. */
   z.object({ type: z.literal('OpportunityFire'), unit: id }).strict(),
   z.object({ type: z.literal('PassOpportunityFire') }).strict(),
@@ -96,6 +104,8 @@ export interface MapUnit {
 export interface MapTile {
   readonly kind: TileKind;
   readonly intact: boolean;
+  /** The tile's entry/exit arrows, for the kinds that have them (data/tiles.ts). */
+  readonly arrows?: readonly Dir[];
 }
 
 export interface Attack {
@@ -120,6 +130,8 @@ export interface SeatState {
   readonly overrun: number;
   readonly drawn: boolean;
   readonly exited: number;
+  /** An Initiative bonus played for the next turn's roll (Ambush!). */
+  readonly initiativeBonus: number;
 }
 
 /** An open opportunity-fire window: `mover` entered `space`; `seat` may fire with one of `shooters`. */
@@ -134,7 +146,8 @@ export interface Options {
   readonly scenario: string;
   readonly germanColumn: 1 | 9;
   readonly maxTurns: number;
-  readonly tiles?: readonly { space: string; kind: TileKind; intact?: boolean }[];
+  readonly map?: 'village' | 'defensive-line';
+  readonly tiles?: readonly { space: string; kind: TileKind; intact?: boolean; arrows?: readonly Dir[] }[];
   readonly us?: { cards: string[] };
   readonly de?: { cards: string[] };
   readonly usEntry?: readonly string[];
@@ -166,6 +179,12 @@ export interface State {
   readonly opfireSeq: number;
   /** Units that have fired opportunity fire at each mover this phase (each shooter once per mover). */
   readonly opfired: readonly string[];
+  /** Which declaration step the Combat Phase is in (aircraft and artillery first). */
+  readonly declStep: DeclarationStep;
+  /** Damage taken this turn by crews shot at inside their guns (003 Combat 4), by crew id. */
+  readonly crewWounds: Readonly<Record<string, number>>;
+  /** Units that may not attack this turn (Sabotage). */
+  readonly sabotaged: readonly string[];
   readonly lastAttack: { readonly from: string; readonly to: string } | null;
   readonly weatherClear: boolean;
   readonly usEntry: readonly string[];
@@ -188,9 +207,9 @@ export type Event =
   | { type: 'SetupRolled'; unit: string; die: number; needed: number; placed: boolean }
   | { type: 'UnitPlaced'; unit: string; card: string; owner: Side; crew: string | null; at: string; attached: string[]; damageCard: string | null }
   | { type: 'TurnBegan'; turn: number }
-  | { type: 'InitiativeRolled'; rolls: { us: number; de: number }[]; winner: Side }
+  | { type: 'InitiativeRolled'; rolls: { us: number; de: number }[]; winner: Side; bonus?: { us: number; de: number } }
   | { type: 'WeatherRolled'; us: number; de: number; clear: boolean }
-  | { type: 'PhaseBegan'; phase: Phase; active: Side | null }
+  | { type: 'PhaseBegan'; phase: Phase; active: Side | null; step?: DeclarationStep }
   | { type: 'CommandCardDiscarded'; seat: Side; card: string; purpose: 'sprint' | 'push' | 'hit' }
   | { type: 'UnitMoved'; unit: string; path: string[]; raid: boolean }
   | { type: 'ExitRolled'; unit: string; obstacle: 'wire' | 'mines'; dice: [number, number]; passed: boolean }
@@ -223,7 +242,7 @@ export type Event =
   | { type: 'FeatureAttacked'; attackId: string; space: string; dice: [number, number] | null; needed: number; intensity: number | null; destroyed: boolean }
   | { type: 'DamageCardDrawn'; unit: string; card: string }
   | { type: 'DamageDeckReshuffled'; order: string[] }
-  | { type: 'CrewKilled'; unit: string; crew: string }
+  | { type: 'CrewKilled'; unit: string; crew: string; by?: Side; points?: number }
   | {
       type: 'UnitDestroyed';
       unit: string;
@@ -244,6 +263,12 @@ export type Event =
   | { type: 'CommandDiscarded'; seat: Side; card: string }
   | { type: 'CommandPlayed'; seat: Side; card: string; unit: string }
   | { type: 'EntryPointChanged'; from: string; to: string }
+  | { type: 'CommandUsed'; seat: Side; card: string; effect: 'initiative' | 'reinforce' | 'resupply'; amount: number }
+  | { type: 'UnitWithdrawn'; seat: Side; card: string; unit: string; crew: string | null }
+  | { type: 'UnitRepaired'; seat: Side; card: string; unit: string }
+  | { type: 'UnitSabotaged'; seat: Side; card: string; unit: string }
+  | { type: 'CaptureRolled'; seat: Side; card: string; unit: string; by: string; die: number; needed: number; captured: boolean }
+  | { type: 'UnitCapturedKept'; seat: Side; unit: string; crew: string; crewPoints: number }
   | { type: 'SmokeLaid'; seat: Side; card: string; space: string; turns: number }
   | { type: 'TurnEnded'; turn: number; overrun: { us: number; de: number } }
   | { type: 'CommandPostExtended'; turn: number }

@@ -1,13 +1,14 @@
 import type { Ctx } from '../kernel/engine.js';
 import { ok } from '../kernel/result.js';
 import type { Side } from '../frontline-general/data/schema.js';
-import { mineExitFails, tileSpec, wireExitPasses } from './data/tiles.js';
-import { colOf, isSpace, neighbours, rowOf } from './map.js';
+import { mineExitFails, tileSpec, wireExitPasses, type Dir } from './data/tiles.js';
+import { colOf, direction, isSpace, neighbours, opposite, rowOf } from './map.js';
 import { other, tileAt, unitIn, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { attackProblem, drawDamage, resolveAttack } from './combat.js';
 import { cardOf, isFoot, isTankLike, movementAllowance, occupyProblem, onMap, RULE, sideUnitsAt, STACK_LIMIT } from './rules.js';
 import { checkVictory } from './turn.js';
+import { entrySpaces } from './commitment.js';
 
 /**
  * 003 §III Movement and Stacking: units in play since an earlier turn move orthogonally (infantry
@@ -17,32 +18,52 @@ import { checkVictory } from './turn.js';
  * wire. Moving next to or into an enemy opens an opportunity-fire window for the enemy.
  */
 
+const RULE_SPG = '003 §III Movement 9';
+
+/**
+ * Crossing one side of the tile in `space` (003 Movement 7; §II 8, 12, 13): 'free' along the entry/exit
+ * arrows of a bunker or infantry trench (infantry), 'barred' across any other side of a tile crossed
+ * only by its arrows (bunker, tank trench), 'stop' into or out of an obstacle otherwise (the move
+ * ends), 'plain' for everything else.
+ */
+export function crossing(s: State, unit: string, space: string, side: Dir): 'free' | 'barred' | 'stop' | 'plain' {
+  const t = tileAt(s, space);
+  if (!t) return 'plain';
+  const spec = tileSpec(t.kind);
+  if (spec.arrows && t.arrows && isFoot(s, unit)) {
+    if (t.arrows.includes(side) && spec.arrows.free) return 'free';
+    if (!t.arrows.includes(side) && spec.arrows.only) return 'barred';
+  }
+  return spec.obstacle ? 'stop' : 'plain';
+}
+
 /** The shortest legal path from the unit's space to `to` (empty when there is none). */
 export function pathTo(s: State, unit: string, to: string, extra: boolean): string[] {
   const u = unitIn(s, unit)!;
   const max = movementAllowance(s, unit, extra);
   if (max === 0 || !isSpace(to) || to === u.at) return [];
   const foot = isFoot(s, unit);
-  const startObstacle = tileAt(s, u.at) ? tileSpec(tileAt(s, u.at)!.kind).obstacle : false;
   const enemy = (sp: string) => sideUnitsAt(s, sp, other(u.side)).length > 0;
-  const frontier: string[][] = [[u.at]];
-  const seen = new Set([u.at]);
+  // Breadth first over (space, may go on): entering or leaving an obstacle other than by its arrows ends the move.
+  const frontier: { path: string[]; go: boolean }[] = [{ path: [u.at], go: true }];
+  const seen = new Set([`${u.at}|true`]);
   while (frontier.length) {
-    const path = frontier.shift()!;
+    const { path, go } = frontier.shift()!;
     const here = path[path.length - 1]!;
-    if (path.length - 1 >= max) continue;
-    // Leaving an obstacle, or having entered one, ends the move after this step (003 Movement 7).
-    if (path.length > 1 && tileAt(s, here) && tileSpec(tileAt(s, here)!.kind).obstacle) continue;
+    if (!go || path.length - 1 >= max) continue;
     if (path.length > 1 && enemy(here)) continue;
-    if (path.length === 2 && startObstacle) continue;
     for (const n of neighbours(here)) {
-      if (seen.has(n)) continue;
       if (occupyProblem(s, unit, n)) continue;
       if (enemy(n) && !foot) continue; // only infantry raid (003 Movement 5)
       if (u.convoy && (rowOf(n) !== 1 || colOf(n) > colOf(here))) continue;
-      seen.add(n);
-      const next = [...path, n];
-      if (n === to) return sideUnitsAt(s, n, u.side).length < STACK_LIMIT ? next : [];
+      const side = direction(here, n);
+      const out = crossing(s, unit, here, side);
+      const into = crossing(s, unit, n, opposite(side));
+      if (out === 'barred' || into === 'barred') continue;
+      const next = { path: [...path, n], go: out !== 'stop' && into !== 'stop' };
+      if (n === to) return sideUnitsAt(s, n, u.side).length < STACK_LIMIT ? next.path : [];
+      if (seen.has(`${n}|${next.go}`) || seen.has(`${n}|true`)) continue;
+      seen.add(`${n}|${next.go}`);
       frontier.push(next);
     }
   }
@@ -64,7 +85,42 @@ export function cannotMove(s: State, seat: Side, unit: string): string | null {
 export const mayExit = (s: State, seat: Side, unit: string): boolean =>
   s.scenario.victory.kind === 'breakthrough' && seat === 'us' && rowOf(unitIn(s, unit)!.at) === 0 && !unitIn(s, unit)!.convoy;
 
+/**
+ * 003 Movement 9, Commitment 1: a self-propelled gun (line 'either', the M7) changes line in the
+ * Movement Phase through one of its side's setup (entry) spaces: from such a space to 'rear', or
+ * from the rear line to such a space. Ruling: on the map it is artillery and moves no other way
+ * (Movement 2); it needs its crew, and a unit fighting within its space may not leave it.
+ */
+export function lineChangeProblem(s: State, seat: Side, unit: string, to: string): string | null {
+  const u = unitIn(s, unit);
+  if (!u || u.side !== seat) return `${unit} is not one of your units in play`;
+  if (cardOf(s, unit).line !== 'either') return 'only self-propelled guns change line';
+  if (!s.scenario.rearLine) return 'this scenario has no rear line';
+  if (u.immobilized || u.crew === null) return `${cardOf(s, unit).title} cannot move (immobilised or without its crew)`;
+  if (u.enteredTurn >= s.turn) return 'units committed this turn do not move';
+  if (u.movedTurn === s.turn) return 'each unit moves once a Movement Phase';
+  if (u.at === 'rear') {
+    if (!entrySpaces(s, seat).includes(to)) return `${to} is not one of your setup spaces`;
+    if (sideUnitsAt(s, to, seat).length >= STACK_LIMIT) return `${to} is full`;
+    return occupyProblem(s, unit, to);
+  }
+  if (to !== 'rear') return `${cardOf(s, unit).title} moves only between the lines`;
+  if (!entrySpaces(s, seat).includes(u.at)) return 'it leaves the map only from one of your setup spaces';
+  if (sideUnitsAt(s, u.at, other(seat)).length > 0) return 'a unit fighting within its space may not withdraw';
+  return null;
+}
+
 export function decideMove(s: State, seat: Side, c: Extract<Command, { type: 'Move' }>, ctx: Ctx): Decision {
+  if (c.to === 'rear' || unitIn(s, c.unit)?.at === 'rear') {
+    const problem = lineChangeProblem(s, seat, c.unit, c.to);
+    if (problem) return no('move/line-change', problem, RULE_SPG);
+    if (c.extra !== undefined) return no('move/no-extra', 'A change of line takes no Command card', RULE_SPG);
+    const out = new Out(s);
+    const from = unitIn(s, c.unit)!.at;
+    out.emit({ type: 'UnitMoved', unit: c.unit, path: [from, c.to], raid: false });
+    if (c.to !== 'rear') offerOpportunityFire(out, c.unit, [from, c.to]);
+    return ok(out.list);
+  }
   const why = cannotMove(s, seat, c.unit);
   if (why) return no('move/cannot-move', why, RULE.move);
   if (c.extra !== undefined) {

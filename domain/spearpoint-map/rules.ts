@@ -144,7 +144,7 @@ export function isAreaWeapon(s: State, unit: string, weapon: number): boolean {
   return u.at === 'rear' && weapon === 0;
 }
 
-export const sumAttached = (s: State, u: MapUnit, kind: 'accuracy' | 'defense' | 'concealment' | 'intensity'): number => {
+export const sumAttached = (s: State, u: MapUnit, kind: 'accuracy' | 'defense' | 'concealment' | 'intensity' | 'rateOfFire'): number => {
   const idx = indexCatalog(s.catalog);
   const titles = new Set<string>();
   let n = 0;
@@ -166,6 +166,7 @@ export function cannotAttack(s: State, unit: string): RuleViolation | null {
   if (card.weapons.length === 0) return violation('combat/no-weapons', `${card.title} has no weapons`, RULE.target);
   if (!isCrewed(s, u)) return violation('combat/idle', `${card.title} has no crew`, RULE.target);
   if (u.shakenUntil >= s.turn) return violation('combat/shaken', `${card.title} is shaken`, RULE.resolve);
+  if (s.sabotaged.includes(unit)) return violation('combat/sabotaged', `${card.title} is sabotaged this turn`, '003 §II Command Cards');
   if (onMap(u) && Object.hasOwn(s.smoke, u.at)) return violation('combat/in-smoke', 'Units in smoke may not fire', '003 §III Combat 23');
   if (isAircraft(s, unit) && u.path === null) return violation('combat/no-flight-path', `${card.title} has no flight path this turn`, '003 §III Commitment 3');
   if (s.attacks.some((a) => a.status !== 'cancelled' && (a.attackers.includes(unit) || a.spotter === unit)))
@@ -200,6 +201,9 @@ export function spotters(s: State, side: Side, space: string): string[] {
     .filter((u) => lineOfSight(s, u.at, space, side))
     .map((u) => u.id);
 }
+
+/** Enemy ground units share the space: they fight within it (003 Movement 5). */
+export const contested = (s: State, space: string): boolean => sideUnitsAt(s, space, 'us').length > 0 && sideUnitsAt(s, space, 'de').length > 0;
 
 /** Occupants protected from any attack from outside their tile: intact buildings, bunkers, Panzernests (003 §II 1, 8, 10). */
 export const impervious = (s: State, space: string): boolean => tileSide(s, space)?.defense === 'impervious';

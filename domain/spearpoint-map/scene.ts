@@ -31,7 +31,10 @@ export function scene(s: State, viewer: Viewer): Scene {
       row: rowOf(sp),
       ...(t ? { terrain: `${t.kind}${t.intact ? '' : ' (ruined)'}` } : {}),
       pieces: v.units.filter((u) => u.at === sp).map(piece),
-      markers: Object.hasOwn(v.smoke, sp) ? [{ label: `smoke ${v.smoke[sp]}`, tone: 'info' }] : [],
+      markers: [
+        ...(Object.hasOwn(v.smoke, sp) ? [{ label: `smoke ${v.smoke[sp]}`, tone: 'info' as const }] : []),
+        ...(t?.arrows ? [{ label: `entry/exit ${t.arrows.join(', ')}`, tone: 'info' as const }] : []),
+      ],
     });
   }
   const grid: Region = {
@@ -67,7 +70,9 @@ export function scene(s: State, viewer: Viewer): Scene {
   };
   const la = v.lastAttack;
   const end = (id: string) =>
-    id.startsWith('space:') || id.startsWith('feature:') ? { region: 'map', col: colOf(id.split(':')[1]!), row: rowOf(id.split(':')[1]!) } : { piece: id };
+    id.startsWith('space:') || id.startsWith('feature:')
+      ? { region: 'map', col: colOf(id.split(':')[1]!), row: rowOf(id.split(':')[1]!) }
+      : { piece: id.startsWith('crew:') ? id.slice(5) : id };
   return {
     title: `${s.scenario.title} — ${viewer.kind === 'seat' ? `${viewer.seat} view` : viewer.kind}`,
     status: [`Turn ${v.turn}, ${v.phase}${v.active ? `, ${v.active} to act` : ''}`, ...(v.result ? [v.result.reason] : [])],

@@ -22,14 +22,16 @@ export function beginTurn(out: Out, ctx: Ctx): void {
     while (us === de) [us, de] = [ctx.rng.die(10), ctx.rng.die(10)];
     out.emit({ type: 'WeatherRolled', us, de, clear: us > de });
   }
+  // Initiative bonuses (Ambush!) add to each roll; equal totals are re-rolled (003 §III Initiative).
+  const bonus = { us: out.s.seats.us.initiativeBonus, de: out.s.seats.de.initiativeBonus };
   const rolls: { us: number; de: number }[] = [];
   let winner: Side | null = null;
   while (winner === null) {
     const r = { us: ctx.rng.die(10), de: ctx.rng.die(10) };
     rolls.push(r);
-    winner = initiativeWinner(r.us, r.de);
+    winner = initiativeWinner(r.us + bonus.us, r.de + bonus.de);
   }
-  out.emit({ type: 'InitiativeRolled', rolls, winner });
+  out.emit({ type: 'InitiativeRolled', rolls, winner, ...(bonus.us || bonus.de ? { bonus } : {}) });
   startPhase(out, turn === 1 ? 'commitment' : 'movement', ctx);
 }
 
@@ -42,14 +44,20 @@ export function startPhase(out: Out, phase: Phase, ctx: Ctx): void {
     out.emit({ type: 'PhaseBegan', phase, active: first });
     return;
   }
-  out.emit({ type: 'PhaseBegan', phase, active: out.s.initiative });
+  out.emit({ type: 'PhaseBegan', phase, active: out.s.initiative, ...(phase === 'declaration' ? { step: 'support' as const } : {}) });
 }
 
 /** Done: the active side has finished its part of the phase. */
 export function passPhase(out: Out, ctx: Ctx): void {
   const s = out.s;
+  const step = s.phase === 'declaration' ? { step: s.declStep } : {};
   if (s.active === s.initiative) {
-    out.emit({ type: 'PhaseBegan', phase: s.phase, active: other(s.initiative!) });
+    out.emit({ type: 'PhaseBegan', phase: s.phase, active: other(s.initiative!), ...step });
+    return;
+  }
+  // 003 Combat 2: after both sides declared aircraft and artillery targets, both declare all others.
+  if (s.phase === 'declaration' && s.declStep === 'support') {
+    out.emit({ type: 'PhaseBegan', phase: 'declaration', active: s.initiative, step: 'ground' });
     return;
   }
   const next: Record<string, Phase> = { movement: 'commitment', commitment: 'declaration', declaration: 'resolution' };

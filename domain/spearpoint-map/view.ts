@@ -15,6 +15,8 @@ export function view(s: State, viewer: Viewer) {
     scenario: { id: s.scenario.id, title: s.scenario.title, map: s.scenario.map },
     turn: s.turn,
     phase: s.phase,
+    /** In the declaration phase: aircraft and artillery first ('support'), then all other units ('ground'). */
+    declarationStep: s.phase === 'declaration' ? s.declStep : null,
     initiative: s.initiative,
     active: s.active,
     weatherClear: s.weatherClear,
@@ -37,6 +39,7 @@ export function view(s: State, viewer: Viewer) {
     })),
     attacks: s.attacks,
     lastAttack: s.lastAttack,
+    sabotaged: s.sabotaged,
     opportunityFire: s.opfire,
     convoy: { entered: s.convoy.entered, arrived: s.convoy.arrived, destroyed: s.convoy.destroyed },
     seats: Object.fromEntries(
@@ -49,6 +52,7 @@ export function view(s: State, viewer: Viewer) {
             score: st.score,
             overrun: st.overrun,
             exited: st.exited,
+            initiativeBonus: st.initiativeBonus,
             reserves: st.reserves.length,
             support: st.support.length,
             handCount: st.hand.length,

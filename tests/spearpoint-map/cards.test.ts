@@ -77,6 +77,6 @@ describe('003 Command cards played on the map', () => {
       'cards/same-title',
     );
     const { s: s2, card: resupply } = holding('Resupply', 'commitment');
-    expect(refused(s2, { type: 'PlayCommand', card: resupply, target: 'r' })).toBe('cards/not-playable');
+    expect(refused(s2, { type: 'PlayCommand', card: resupply, target: 'r' })).toBe('cards/no-target');
   });
 });

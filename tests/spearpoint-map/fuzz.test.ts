@@ -1,13 +1,27 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { verifyLog, seededRng } from '../../domain/kernel/index.js';
 import { SCENARIO_IDS } from '../../domain/spearpoint-map/data/scenarios.js';
 import { engine, newGame, playRandom, stateOf } from './play.js';
 
 /** Names Object.prototype answers to: a player's id must never reach them. */
 const HOSTILE = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
-const ID_FIELDS = ['unit', 'crew', 'from', 'to', 'at', 'path', 'attacker', 'target', 'spotter', 'attackId', 'boostWith', 'card', 'extra'];
+const ID_FIELDS = ['unit', 'crew', 'from', 'to', 'at', 'path', 'attacker', 'target', 'spotter', 'attackId', 'boostWith', 'card', 'extra', 'by'];
+
+/** Command-card plays seen across the fuzz games (printed at the end; the card rules are tested in card-plays.test.ts). */
+const PLAY_EVENTS = new Set([
+  'CommandPlayed',
+  'SmokeLaid',
+  'CommandUsed',
+  'UnitWithdrawn',
+  'UnitRepaired',
+  'UnitSabotaged',
+  'CaptureRolled',
+  'UnitCapturedKept',
+]);
+const played = new Map<string, number>();
 
 describe('spearpoint-1943-map fuzz: random legal games of every scenario to the end', () => {
+  afterAll(() => console.info('command-card plays in the fuzz games:', Object.fromEntries(played)));
   for (const scenario of SCENARIO_IDS) {
     it(`${scenario}: a seeded game ends, every listed command accepted, hostile ids refused as values, logs verify`, () => {
       for (let n = 0; n < 1; n++) {
@@ -29,6 +43,7 @@ describe('spearpoint-1943-map fuzz: random legal games of every scenario to the 
         const s = stateOf(g);
         expect(s.result).not.toBeNull();
         expect(engine.outcome(s)).toBeDefined();
+        for (const e of g.events) if (PLAY_EVENTS.has(e.type)) played.set(e.type, (played.get(e.type) ?? 0) + 1);
         const report = verifyLog(g.events, () => engine);
         expect(report.ok, JSON.stringify(report).slice(0, 400)).toBe(true);
       }

@@ -1,6 +1,6 @@
 import { scriptedRng } from '../../domain/kernel/index.js';
 import { evolve } from '../../domain/spearpoint-map/evolve.js';
-import type { Command, Event, Phase, State } from '../../domain/spearpoint-map/model.js';
+import type { Command, DeclarationStep, Event, Phase, State } from '../../domain/spearpoint-map/model.js';
 import { engine } from './play.js';
 
 export interface Piece {
@@ -16,9 +16,11 @@ export interface Piece {
  */
 export function given(opts: {
   scenario?: string;
-  tiles?: { space: string; kind: string; intact?: boolean }[];
+  tiles?: { space: string; kind: string; intact?: boolean; arrows?: string[] }[];
   units: Piece[];
   phase?: Phase;
+  /** The declaration step (003 Combat 2): 'ground' unless aircraft or artillery are to declare. */
+  step?: DeclarationStep;
   turn?: number;
 }): State {
   const o = engine.optionsSchema.parse({ scenario: opts.scenario ?? 'man-vs-beast', tiles: opts.tiles ?? [] });
@@ -42,7 +44,12 @@ export function given(opts: {
     })),
     { type: 'TurnBegan', turn: opts.turn ?? 2 },
     { type: 'InitiativeRolled', rolls: [{ us: 9, de: 1 }], winner: 'us' },
-    { type: 'PhaseBegan', phase: opts.phase ?? 'declaration', active: 'us' },
+    {
+      type: 'PhaseBegan',
+      phase: opts.phase ?? 'declaration',
+      active: 'us',
+      ...((opts.phase ?? 'declaration') === 'declaration' ? { step: opts.step ?? 'ground' } : {}),
+    },
   ];
   return events.reduce(evolve, s);
 }

@@ -14,7 +14,18 @@ function strings(x: unknown, into: Set<string> = new Set()): Set<string> {
 }
 const sees = (v: Visibility, seat: string): boolean => v.to === 'all' || (v.to === 'seats' && v.seats.includes(seat));
 /** Events that show a card as it leaves a hand (committed, discarded or played face up). */
-const REVEALS = new Set(['UnitCommitted', 'CommandCardDiscarded', 'CommandDiscarded', 'CommandPlayed', 'SmokeLaid']);
+const REVEALS = new Set([
+  'UnitCommitted',
+  'CommandCardDiscarded',
+  'CommandDiscarded',
+  'CommandPlayed',
+  'SmokeLaid',
+  'CommandUsed',
+  'UnitWithdrawn',
+  'UnitRepaired',
+  'UnitSabotaged',
+  'CaptureRolled',
+]);
 /** What `seat` may not know: the other side's hand and Command cards, every deck's cards. */
 const secrets = (s: State, seat: 'us' | 'de'): Set<string> => {
   const o = seat === 'us' ? s.seats.de : s.seats.us;
@@ -39,8 +50,11 @@ describe('spearpoint-1943-map hidden information: hands and decks never reach th
     it(`${scenario}: views, scenes and the events each seat receives show no card it may not know`, () => {
       let s = engine.initialState(engine.optionsSchema.parse({ scenario, maxTurns: 4 }), engine.version);
       const rng = seededRng({ seed: 'd4'.repeat(32), gameId: scenario, entropy: [], counter: 0 });
+      // Units a Withdraw card took back to a hand were face up on the map: both sides know them.
+      const faceUp = new Set<string>();
       const apply = (list: readonly Emitted<Event>[]) => {
         for (const { event, visibility } of list) {
+          if (event.type === 'UnitWithdrawn') for (const x of [event.unit, event.crew]) if (x) faceUp.add(x);
           for (const seat of ['us', 'de'] as const) {
             if (!sees(visibility, seat)) continue;
             // A seat's own draws show it the cards it takes; the other side's cards stay hidden even then.
@@ -62,7 +76,7 @@ describe('spearpoint-1943-map hidden information: hands and decks never reach th
         for (const seat of ['us', 'de'] as const) {
           const viewer: Viewer = { kind: 'seat', seat };
           const hidden = secrets(s, seat);
-          const inView = [...strings(engine.view(s, viewer)), ...strings(engine.scene!(s, viewer))].filter((x) => hidden.has(x));
+          const inView = [...strings(engine.view(s, viewer)), ...strings(engine.scene!(s, viewer))].filter((x) => hidden.has(x) && !faceUp.has(x));
           expect(inView, `${seat} view`).toEqual([]);
           const spectator = [...strings(engine.view(s, { kind: 'spectator' }))].filter((x) => s.seats.us.hand.includes(x) || s.seats.de.commands.includes(x));
           expect(spectator).toEqual([]);

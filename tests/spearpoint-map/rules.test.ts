@@ -4,9 +4,13 @@ import { BUILT_IN_CATALOG, indexCatalog } from '../../domain/frontline-general/d
 import { mineExitFails, wireExitPasses } from '../../domain/spearpoint-map/data/tiles.js';
 import { crossed, distance } from '../../domain/spearpoint-map/map.js';
 import { pathTo } from '../../domain/spearpoint-map/movement.js';
-import { assaultValue, featureRule } from '../../domain/spearpoint-map/combat.js';
+import { assaultValue, attackVoid, featureRule, resolveAttack } from '../../domain/spearpoint-map/combat.js';
 import { defenseOf, hitNeeded, lineOfSight, movementAllowance, spotters } from '../../domain/spearpoint-map/rules.js';
 import { given, refused, run } from './given.js';
+import { engine } from './play.js';
+import type { Command, State } from '../../domain/spearpoint-map/model.js';
+import { Out } from '../../domain/spearpoint-map/out.js';
+import { scriptedRng } from '../../domain/kernel/index.js';
 
 const unit = (id: string) => indexCatalog(BUILT_IN_CATALOG).unit(id);
 
@@ -72,6 +76,7 @@ describe('003 worked examples', () => {
   it('Combat 8 example: a .30cal LMG Team spots for two 105mm Howitzers on one space, and does not attack itself', () => {
     const s = given({
       scenario: 'crimson-snow',
+      step: 'support',
       units: [
         { id: 'lmg', card: 'us-30cal-lmg-team', at: 'C5' },
         { id: 'h1', card: 'us-105mm-howitzer', crew: 'us-artillery-crew', at: 'rear' },
@@ -129,6 +134,45 @@ describe('003 rules', () => {
     expect(pathTo(s, 'r', 'B3', false)).toEqual([]); // through the enemy or 3 steps around
     expect(pathTo(s, 'r', 'A2', false)).toEqual([]); // two friends already there
     expect(pathTo(s, 'r', 'C2', false)).toEqual(['B1', 'C1', 'C2']);
+  });
+  it('entry/exit arrows (Movement 7, §II 8, 13): along a trench’s arrows infantry move on; across its other sides they stop; a bunker only by its arrows', () => {
+    const s = given({
+      tiles: [
+        { space: 'B2', kind: 'infantry-trench' },
+        { space: 'B5', kind: 'bunker' },
+      ],
+      units: [
+        { id: 'w', card: 'us-rifle-squad', at: 'B1' },
+        { id: 'n', card: 'us-rifle-squad', at: 'A2' },
+        { id: 's', card: 'us-rifle-squad', at: 'C5' },
+        { id: 'e', card: 'us-rifle-squad', at: 'B4' },
+      ],
+    });
+    // REPRESENTATIVE orientation: arrows on the east and west sides of both.
+    expect(s.tiles.B2).toEqual({ kind: 'infantry-trench', intact: true, arrows: ['east', 'west'] });
+    expect(pathTo(s, 'w', 'B3', false)).toEqual(['B1', 'B2', 'B3']); // in and out along the arrows
+    expect(pathTo(s, 'n', 'B2', false)).toEqual(['A2', 'B2']); // from the front edge: an obstacle entry …
+    expect(pathTo(s, 'n', 'C2', false)).toEqual([]); // … which ends the move
+    expect(pathTo(s, 's', 'B5', false)).toEqual([]); // no arrow on the bunker's south side
+    expect(pathTo(s, 's', 'B5', true)).toEqual(['C5', 'C4', 'B4', 'B5']); // round to its west arrow
+    expect(pathTo(s, 'e', 'B6', false)).toEqual(['B4', 'B5', 'B6']); // through it along the arrows
+    // A tank trench (running east–west) is crossed only from north or south, and it stops the move there.
+    const tt = given({
+      tiles: [{ space: 'B2', kind: 'tank-trench' }],
+      units: [
+        { id: 'w', card: 'us-rifle-squad', at: 'B1' },
+        { id: 'c', card: 'us-rifle-squad', at: 'C2' },
+      ],
+    });
+    expect(pathTo(tt, 'w', 'B2', false)).toEqual([]);
+    expect(pathTo(tt, 'c', 'B2', false)).toEqual(['C2', 'B2']);
+    expect(pathTo(tt, 'c', 'A2', false)).toEqual([]);
+    // A club orients its own tiles; arrows only on tiles that have them, and one must face into the map.
+    const south = given({ tiles: [{ space: 'B5', kind: 'bunker', arrows: ['south'] }], units: [{ id: 's', card: 'us-rifle-squad', at: 'C5' }] });
+    expect(pathTo(south, 's', 'B5', false)).toEqual(['C5', 'B5']);
+    expect(engine.optionsSchema.safeParse({ tiles: [{ space: 'B5', kind: 'building', arrows: ['south'] }] }).success).toBe(false);
+    expect(engine.optionsSchema.safeParse({ tiles: [{ space: 'A1', kind: 'bunker', arrows: ['north', 'west'] }] }).success).toBe(false);
+    expect(engine.optionsSchema.safeParse({ tiles: [{ space: 'A1', kind: 'bunker', arrows: ['east'] }] }).success).toBe(true);
   });
   it('obstacles end movement; tanks may not enter buildings; a tank entering crops removes them (Movement 7, §II 1, 4)', () => {
     const s = given({
@@ -222,6 +266,131 @@ describe('003 rules', () => {
     });
     expect(refused(raid, { type: 'DeclareAttack', attacker: 'r', target: 'e', weapons: [0] })).toBe('combat/friendly-in-space');
     expect(run(raid, { type: 'DeclareAttack', attacker: 'sn', target: 'e', weapons: [0] }).state.attacks).toHaveLength(1);
+  });
+  it('Movement 5: units fighting within a raided space must target each other, and Done waits until they have', () => {
+    const raid = given({
+      units: [
+        { id: 'r', card: 'us-rifle-squad', at: 'B2' },
+        { id: 'e', card: 'de-rifle-squad', at: 'B2' },
+        { id: 'out', card: 'de-rifle-squad', at: 'B4' },
+        { id: 'free', card: 'us-rifle-squad', at: 'C4' },
+      ],
+    });
+    // The raider may not fire out of its space, only at the enemy inside it.
+    expect(refused(raid, { type: 'DeclareAttack', attacker: 'r', target: 'out', weapons: [0] })).toBe('combat/raid-must-fight');
+    const listed = engine.legalCommands(raid, 'us').filter((c) => c.type === 'DeclareAttack' && c.attacker === 'r');
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((c) => c.type === 'DeclareAttack' && c.target === 'e')).toBe(true);
+    // It must fire: Done is neither listed nor accepted until it has declared.
+    expect(engine.legalCommands(raid, 'us')).not.toContainEqual({ type: 'Done' });
+    expect(refused(raid, { type: 'Done' })).toBe('combat/raid-must-fight');
+    const fired = run(raid, { type: 'DeclareAttack', attacker: 'r', target: 'e', weapons: [0] }).state;
+    expect(engine.legalCommands(fired, 'us')).toContainEqual({ type: 'Done' });
+    // The same binds the German in the space; a unit outside is free to choose.
+    expect(refused({ ...raid, active: 'de' }, { type: 'DeclareAttack', attacker: 'e', target: 'free', weapons: [0] }, 'de')).toBe('combat/raid-must-fight');
+    expect(run(raid, { type: 'DeclareAttack', attacker: 'free', target: 'out', weapons: [0] }).state.attacks).toHaveLength(1);
+  });
+  it('Movement 9: a self-propelled gun changes line through a setup space in the Movement Phase, and moves no other way', () => {
+    const s = given({
+      scenario: 'standard-game',
+      phase: 'movement',
+      units: [
+        { id: 'm7', card: 'us-m7-priest', crew: 'us-artillery-crew', at: 'rear' },
+        { id: 'g', card: 'de-rifle-squad', at: 'B2' },
+      ],
+    });
+    const spg = (x: typeof s) => engine.legalCommands(x, 'us').filter((c) => c.type === 'Move' && c.unit === 'm7');
+    expect(spg(s)).toEqual(['A1', 'B1', 'C1'].map((to) => ({ type: 'Move', unit: 'm7', to })));
+    const r = run(s, { type: 'Move', unit: 'm7', to: 'B1' });
+    expect(r.state.units['m7']!.at).toBe('B1');
+    // Entering next to an enemy opens opportunity fire, as any move does.
+    expect(r.state.opfire).toMatchObject({ seat: 'de', mover: 'm7', shooters: ['g'] });
+    expect(spg({ ...r.state, opfire: null })).toEqual([]); // once a Movement Phase
+    // The next turn it may go back to the rear line from its setup space, and nowhere else on the map.
+    const next = { ...r.state, opfire: null, turn: 3 };
+    expect(spg(next)).toEqual([{ type: 'Move', unit: 'm7', to: 'rear' }]);
+    expect(refused(next, { type: 'Move', unit: 'm7', to: 'B2' })).toBe('move/cannot-move');
+    expect(run(next, { type: 'Move', unit: 'm7', to: 'rear' }).state.units['m7']!.at).toBe('rear');
+    // Only from a setup space, only with its crew, only self-propelled guns, only where there is a rear line.
+    const deep = { ...next, units: { ...next.units, m7: { ...next.units['m7']!, at: 'B3' } } };
+    expect(refused(deep, { type: 'Move', unit: 'm7', to: 'rear' })).toBe('move/line-change');
+    expect(refused({ ...s, units: { ...s.units, m7: { ...s.units['m7']!, crew: null } } }, { type: 'Move', unit: 'm7', to: 'B1' })).toBe('move/line-change');
+    expect(refused(s, { type: 'Move', unit: 'm7', to: 'B5' })).toBe('move/line-change');
+    const rifle = given({ scenario: 'standard-game', phase: 'movement', units: [{ id: 'r', card: 'us-rifle-squad', at: 'B1' }] });
+    expect(refused(rifle, { type: 'Move', unit: 'r', to: 'rear' })).toBe('move/line-change');
+    const noRear = given({ phase: 'movement', units: [{ id: 'm7', card: 'us-m7-priest', crew: 'us-artillery-crew', at: 'B1' }] });
+    expect(refused(noRear, { type: 'Move', unit: 'm7', to: 'rear' })).toBe('move/line-change');
+  });
+  it('Turn Sequence, Combat 2: aircraft and artillery targets are declared first by both sides, then all other targets', () => {
+    const s = given({
+      scenario: 'crimson-snow',
+      step: 'support',
+      units: [
+        { id: 'r', card: 'us-rifle-squad', at: 'C5' },
+        { id: 'lmg', card: 'us-30cal-lmg-team', at: 'C4' },
+        { id: 'h', card: 'us-105mm-howitzer', crew: 'us-artillery-crew', at: 'rear' },
+        { id: 'g', card: 'de-rifle-squad', at: 'A5' },
+      ],
+    });
+    const shell: Command = { type: 'DeclareAttack', attacker: 'h', target: 'space:A5', weapons: [0], spotter: 'lmg' };
+    const rifle: Command = { type: 'DeclareAttack', attacker: 'r', target: 'g', weapons: [0] };
+    expect(engine.pending(s)[0]!.prompt).toMatch(/aircraft and artillery/);
+    expect(refused(s, rifle)).toBe('combat/support-step');
+    expect(
+      engine
+        .legalCommands(s, 'us')
+        .filter((c) => c.type === 'DeclareAttack')
+        .every((c) => c.type === 'DeclareAttack' && c.attacker === 'h'),
+    ).toBe(true);
+    // US (Initiative) Done, then Germany's Done, and the US declares its other targets.
+    const de = run(s, { type: 'Done' }).state;
+    expect([de.active, de.declStep]).toEqual(['de', 'support']);
+    const ground = run(de, { type: 'Done' }, 'de').state;
+    expect([ground.phase, ground.active, ground.declStep]).toEqual(['declaration', 'us', 'ground']);
+    expect(refused(ground, shell)).toBe('combat/support-step-over');
+    expect(run(ground, rifle).state.attacks).toHaveLength(1);
+    const done = run(run(ground, { type: 'Done' }).state, { type: 'Done' }, 'de').state;
+    expect(done.phase).not.toBe('declaration');
+  });
+  it('Combat 4: the crew of a front-line gun may be targeted on its own; its damage lasts the turn; killed, it scores and the gun stands crewless', () => {
+    const s0 = given({
+      units: [
+        { id: 'at', card: 'us-57mm-at-gun', crew: 'us-artillery-crew', at: 'B5' },
+        { id: 'g', card: 'de-rifle-squad', at: 'A5' },
+        { id: 'tk', card: 'us-m4a1-sherman', crew: 'us-tank-crew', at: 'C9' },
+      ],
+    });
+    const s = { ...s0, active: 'de' as const };
+    const aimed: Command = { type: 'DeclareAttack', attacker: 'g', target: 'crew:at', weapons: [0] };
+    expect(engine.legalCommands(s, 'de')).toContainEqual(aimed);
+    expect(refused(s, { ...aimed, target: 'crew:tk' }, 'de')).toBe('combat/no-gun-crew');
+    expect(refused(s, { ...aimed, target: 'crew:__proto__' }, 'de')).toBe('combat/no-gun-crew');
+    const declared = run(s, aimed, 'de').state;
+    const attack = declared.attacks[0]!;
+    const fire = (x: State, dice: number[]) => {
+      const out = new Out(x);
+      resolveAttack(out, { rng: scriptedRng(dice), now: '' }, attack, null);
+      return out;
+    };
+    const idx = indexCatalog(BUILT_IN_CATALOG);
+    const crew = idx.unit('us-artillery-crew');
+    const defense = crew.defense + idx.unit('us-57mm-at-gun').defense; // the gun's Defense as the crew's bonus (ruling)
+    const di = idx.unit('de-rifle-squad').weapons[0]!.damageIndex;
+    // A wounding hit: net damage 1, kept for the turn.
+    const die = 1 + defense - di;
+    expect(die).toBeGreaterThanOrEqual(1);
+    const wounded = fire(declared, [8, 8, die, 1, 1, 1, 1]); // later shots of its rate of fire miss
+    const hit = wounded.list.map((e) => e.event).find((e) => e.type === 'HitResolved');
+    expect(hit).toMatchObject({ target: 'atc', defense, net: 1, endurance: crew.endurance.full - 1 });
+    expect(wounded.s.crewWounds).toEqual({ atc: 1 });
+    expect(wounded.s.units['at']!.crew).toBe('atc');
+    expect(engine.evolve(wounded.s, { type: 'TurnEnded', turn: 2, overrun: { us: 0, de: 0 } }).crewWounds).toEqual({}); // recovered at the End Turn step
+    // A killing hit: the crew is lost and scores its cost; the gun stays, crewless.
+    const killed = fire(declared, [8, 8, 10]).s;
+    expect(killed.units['at']).toMatchObject({ crew: null });
+    expect(killed.seats.de.score).toBe(crew.cost);
+    const gone = { ...killed, attacks: [{ ...attack, id: 'atk-2' }] };
+    expect(attackVoid(gone, gone.attacks[0]!)).toBe('the crew is gone');
   });
   it('spotters: friendly infantry in LOS that do not attack (Combat 8)', () => {
     const s = given({

@@ -29,7 +29,7 @@ const decided = (s: State, endOfTurn = true) => {
 describe('003 §IV scenarios: decks, setup and win conditions', () => {
   it('every scenario is listed with a title and a line of description', () => {
     expect(engine.listing.scenarios!.choices.map((c) => c.id)).toEqual(SCENARIO_IDS);
-    expect(SCENARIO_IDS).toHaveLength(8);
+    expect(SCENARIO_IDS).toHaveLength(9);
   });
   it('the representative decks keep each scenario’s limits', () => {
     for (const sc of SCENARIOS.values()) {
@@ -48,6 +48,34 @@ describe('003 §IV scenarios: decks, setup and win conditions', () => {
     for (const id of ['moonlight-on-metal', 'a-buried-tank'] as const)
       for (const side of ['us', 'de'] as const) expect(types(SCENARIOS.get(id)!.decks[side]).has('aircraft')).toBe(false);
     for (const side of ['us', 'de'] as const) expect(types(SCENARIOS.get('a-buried-tank')!.decks[side]).has('tank')).toBe(false);
+  });
+  it('Expansion Standard Game (003 Setup 1 a–j): empty map, 80–100 point decks, 4 units and 3 Command cards, either map side, 51 points', () => {
+    const sc = SCENARIOS.get('standard-game')!;
+    for (const side of ['us', 'de'] as const) {
+      expect(points(sc.decks[side])).toBeGreaterThanOrEqual(80);
+      expect(points(sc.decks[side])).toBeLessThanOrEqual(100);
+    }
+    const s = started('standard-game');
+    expect(Object.keys(s.units)).toEqual([]);
+    expect(Object.keys(s.tiles).length).toBeGreaterThanOrEqual(4);
+    expect(s.scenario.map).toBe('village');
+    for (const side of ['us', 'de'] as const) {
+      expect(s.seats[side].hand).toHaveLength(4);
+      expect(s.seats[side].commands).toHaveLength(3);
+    }
+    expect(s.commandDeck.draw.length + s.seats.us.commands.length + s.seats.de.commands.length).toBe(50);
+    expect(s.damageDeck.draw).toHaveLength(25);
+    expect(s.phase).toBe('commitment');
+    expect(engine.legalCommands(s, s.active!).some((c) => c.type === 'Commit')).toBe(true);
+    const line = started('standard-game', { map: 'defensive-line' });
+    expect(line.scenario.map).toBe('defensive-line');
+    expect(Object.values(line.tiles).map((t) => t.kind)).toContain('infantry-trench');
+    expect(engine.optionsSchema.safeParse({ scenario: 'man-vs-beast', map: 'defensive-line' }).success).toBe(false);
+    // A club deck under 80 points is refused; at 80 it is taken.
+    const deck = (n: number) => ({ cards: Array.from({ length: n }, () => 'us-30cal-lmg-team') });
+    expect(engine.optionsSchema.safeParse({ scenario: 'standard-game', us: deck(19) }).success).toBe(false);
+    expect(engine.optionsSchema.safeParse({ scenario: 'standard-game', us: deck(20) }).success).toBe(true);
+    expect(sc.victory).toEqual({ kind: 'points', target: { us: 51, de: 51 } });
   });
   it('a club deck over the scenario’s points is refused at the boundary', () => {
     const r = engine.optionsSchema.safeParse({ scenario: 'man-vs-beast', us: { cards: Array.from({ length: 12 }, () => 'us-rifle-squad') } });
@@ -90,6 +118,9 @@ describe('003 §IV scenarios: decks, setup and win conditions', () => {
     const s = given({ units: [] });
     expect(decided({ ...s, seats: { ...s.seats, de: { ...s.seats.de, score: 24 } } }, false)).toBeNull();
     expect(decided({ ...s, seats: { ...s.seats, de: { ...s.seats.de, score: 25 } } }, false)?.winners).toEqual(['de']);
+    const std = given({ scenario: 'standard-game', units: [] });
+    expect(decided({ ...std, seats: { ...std.seats, us: { ...std.seats.us, score: 50 } } }, false)).toBeNull();
+    expect(decided({ ...std, seats: { ...std.seats, us: { ...std.seats.us, score: 51 } } }, false)?.winners).toEqual(['us']);
   });
   it('Overrun: three consecutive turns holding the map alone win', () => {
     const s = given({ units: [{ id: 'r', card: 'us-rifle-squad', at: 'B5' }], phase: 'draw' });

@@ -1882,7 +1882,9 @@ export interface components {
             /** @constant */
             type: "PlayCommand";
             card: string;
-            target: string;
+            target?: string;
+            by?: string;
+            keep?: boolean;
         } | {
             /** @constant */
             type: "OpportunityFire";
@@ -1907,7 +1909,9 @@ export interface components {
              * @default man-vs-beast
              * @enum {string}
              */
-            scenario: "man-vs-beast" | "what-now-sarge" | "gunters-return" | "liri-valley-road" | "moonlight-on-metal" | "crimson-snow" | "a-buried-tank" | "epiphany";
+            scenario: "man-vs-beast" | "what-now-sarge" | "gunters-return" | "liri-valley-road" | "moonlight-on-metal" | "crimson-snow" | "a-buried-tank" | "epiphany" | "standard-game";
+            /** @enum {string} */
+            map?: "village" | "defensive-line";
             /** @default 9 */
             germanColumn: 1 | 9;
             /** @default 20 */
@@ -1917,6 +1921,7 @@ export interface components {
                 /** @enum {string} */
                 kind: "building" | "fountain" | "tiger-wreck" | "crops" | "cemetery" | "wire" | "natural-cover" | "bunker" | "mg-nest" | "panzernest" | "pantherturm" | "tank-trench" | "infantry-trench" | "minefield";
                 intact?: boolean;
+                arrows?: ("north" | "south" | "east" | "west")[];
             }[];
             us?: {
                 cards: string[];

@@ -1,8 +1,8 @@
 import type { Side } from '../../frontline-general/data/schema.js';
-import type { TileKind } from './tiles.js';
+import type { Dir, TileKind } from './tiles.js';
 
 /**
- * The eight scenarios of 003 §IV, as data. Orders of battle, deck limits, entry zones, special
+ * The eight scenarios of 003 §IV and the Expansion Standard Game (003 §III Game Types and Setup 1), as data. Orders of battle, deck limits, entry zones, special
  * rules and win conditions are 003's. Where a scenario lets the players choose (tile placement,
  * starting positions within a zone, the deck itself), the layout here is a REPRESENTATIVE
  * default that satisfies the scenario's constraints; a club passes its own through the game's
@@ -12,7 +12,18 @@ import type { TileKind } from './tiles.js';
 const CREW_LOST = ['Crew Casualty', 'Commander Hit'];
 
 export type ScenarioId =
-  'man-vs-beast' | 'what-now-sarge' | 'gunters-return' | 'liri-valley-road' | 'moonlight-on-metal' | 'crimson-snow' | 'a-buried-tank' | 'epiphany';
+  | 'man-vs-beast'
+  | 'what-now-sarge'
+  | 'gunters-return'
+  | 'liri-valley-road'
+  | 'moonlight-on-metal'
+  | 'crimson-snow'
+  | 'a-buried-tank'
+  | 'epiphany'
+  | 'standard-game';
+
+export type MapSide = 'village' | 'defensive-line';
+type TileList = readonly { readonly space: string; readonly kind: TileKind; readonly intact?: boolean; readonly arrows?: readonly Dir[] }[];
 
 export interface Placement {
   readonly card: string;
@@ -40,13 +51,17 @@ export interface Scenario {
   readonly description: string;
   /** 003 section the scenario is printed in. */
   readonly rule: string;
-  readonly map: 'village' | 'defensive-line';
-  readonly tiles: readonly { readonly space: string; readonly kind: TileKind; readonly intact?: boolean }[];
+  readonly map: MapSide;
+  readonly tiles: TileList;
+  /** The Standard Game: the players choose the map side (the `map` option); its REPRESENTATIVE tiles. */
+  readonly maps?: Readonly<Record<MapSide, TileList>>;
   readonly start: Readonly<Record<Side, readonly Placement[]>>;
   /** REPRESENTATIVE Reserves decks within the scenario's limits; Epiphany's second deck is `support`. */
   readonly decks: Readonly<Record<Side, readonly string[]>>;
   readonly support?: Readonly<Record<Side, readonly string[]>>;
   readonly deckMax: Readonly<Record<Side, number>>;
+  /** The Standard Game's minimum deck (003 Setup 1d: 80 points). */
+  readonly deckMin?: Readonly<Record<Side, number>>;
   /** Spaces new front-line units enter by (003 Commitment 1), per side; [] until a turn given below. */
   readonly entry: Readonly<Record<Side, readonly string[]>>;
   readonly firstCommitTurn: Readonly<Record<Side, number>>;
@@ -76,6 +91,14 @@ export interface Scenario {
   /** Setup-zone columns that the German player chooses between (1 or 9); layouts are written for 9 and mirrored. */
   readonly mirrorable?: boolean;
 }
+
+const STANDARD_VILLAGE: TileList = [
+  { space: 'B3', kind: 'building' },
+  { space: 'A7', kind: 'building' },
+  { space: 'B5', kind: 'fountain' },
+  { space: 'C6', kind: 'crops' },
+  { space: 'A4', kind: 'cemetery' },
+];
 
 const us = (card: string) => `us-${card}`;
 const de = (card: string) => `de-${card}`;
@@ -592,6 +615,71 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map<ScenarioId, 
         extraDraws: 2,
         extraCommands: { de: ['Ambush!'] },
         victory: { kind: 'points', target: { us: 71, de: 71 } },
+      },
+      {
+        // 003 §III Game Types and Setup 1 (a–j) and Win Conditions: the Expansion Standard Game.
+        id: 'standard-game',
+        title: 'Expansion Standard Game',
+        description: 'Either map side, 80–100 point decks, no starting units: first to 51 points or Overrun.',
+        rule: '003 §III Game Types and Setup 1',
+        map: 'village',
+        // (c) At least 4 tiles, placed by the players: REPRESENTATIVE layouts, one per map side (the `map` option).
+        tiles: STANDARD_VILLAGE,
+        maps: {
+          village: STANDARD_VILLAGE,
+          'defensive-line': [
+            { space: 'B3', kind: 'natural-cover' },
+            { space: 'A6', kind: 'infantry-trench' },
+            { space: 'B6', kind: 'wire' },
+            { space: 'A8', kind: 'mg-nest' },
+            { space: 'C5', kind: 'minefield' },
+          ],
+        },
+        // (j) The turn sequence begins with the map empty: every unit is committed from the hand.
+        start: { us: [], de: [] },
+        // (d) REPRESENTATIVE decks within 80–100 (US 98 with an M7 that changes line, Germany 84); a club passes its own as `us.cards` / `de.cards`.
+        decks: {
+          us: [
+            ...repeat(4, us('rifle-squad')),
+            ...repeat(2, us('30cal-lmg-team')),
+            ...repeat(2, us('bazooka-team')),
+            us('mortar-squad'),
+            us('sniper'),
+            us('m4a1-sherman'),
+            us('tank-crew'),
+            us('105mm-howitzer'),
+            us('artillery-crew'),
+            us('57mm-at-gun'),
+            us('artillery-crew'),
+            us('p40-warhawk'),
+            us('pilot'),
+            us('m7-priest'),
+            us('artillery-crew'),
+          ],
+          de: [
+            ...repeat(4, de('rifle-squad')),
+            ...repeat(2, de('mg42-team')),
+            de('panzerschreck-team'),
+            de('mortar-squad'),
+            de('sniper'),
+            de('panther'),
+            de('tank-crew'),
+            de('15cm-sfh-18'),
+            de('artillery-crew'),
+            de('bf109'),
+            de('pilot'),
+          ],
+        },
+        deckMax: { us: 100, de: 100 },
+        deckMin: { us: 80, de: 80 },
+        // (e) Setup spaces for front-line reinforcements: REPRESENTATIVE, each side's edge column.
+        entry: { us: ['A1', 'B1', 'C1'], de: ['A9', 'B9', 'C9'] },
+        firstCommitTurn: { us: 1, de: 1 },
+        rearLine: true,
+        // (g) four Unit cards; (i) three Command cards each.
+        startingHand: { units: 4, commands: 3 },
+        extraDraws: 2,
+        victory: { kind: 'points', target: { us: 51, de: 51 } },
       },
     ] satisfies Scenario[]
   ).map((s) => [s.id, s]),

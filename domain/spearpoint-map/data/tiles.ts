@@ -23,6 +23,10 @@ export const TILE_KINDS = [
 ] as const;
 export type TileKind = (typeof TILE_KINDS)[number];
 
+/** A side of a tile on the map: north faces row A (the German side), south row C. */
+export const DIRS = ['north', 'south', 'east', 'west'] as const;
+export type Dir = (typeof DIRS)[number];
+
 export interface TileSide {
   /** Defence bonus for occupying infantry; 'impervious': occupants cannot be attacked from outside. */
   readonly defense: number | 'impervious';
@@ -53,6 +57,15 @@ export interface TileSpec {
   readonly bonusFor?: readonly string[];
   /** Ground attacks only (the bonus or concealment does not apply to artillery and mortars). */
   readonly groundOnly?: boolean;
+  /**
+   * Entry/exit arrows (003 §II 8, 12, 13; Movement 7): the sides infantry may cross. `free`: crossing
+   * them does not stop the move (bunker, infantry trench); otherwise the obstacle rule still applies
+   * (the tank trench, crossed only perpendicular to it). `only`: no other side may be crossed
+   * (bunker, tank trench); otherwise the other sides follow the obstacle rule (infantry trench). The
+   * tile art is not printed: `default` is a REPRESENTATIVE orientation (trenches running along the
+   * line east–west, the bunker entered from its flanks), which a club's `tiles` option replaces per tile.
+   */
+  readonly arrows?: { readonly only: boolean; readonly free: boolean; readonly default: readonly Dir[] };
 }
 
 const side = (defense: number | 'impervious', blocksLos: boolean, concealment = 0): TileSide => ({ defense, blocksLos, concealment });
@@ -163,6 +176,7 @@ export const TILES: ReadonlyMap<TileKind, TileSpec> = new Map<TileKind, TileSpec
         tanksMayEnter: false,
         removedByTank: false,
         exitCheck: null,
+        arrows: { only: true, free: true, default: ['east', 'west'] },
       },
       // 003 §II 9: bonus 3 for one MG/bazooka/Panzerschreck team or sniper, against ground attacks.
       {
@@ -217,6 +231,8 @@ export const TILES: ReadonlyMap<TileKind, TileSpec> = new Map<TileKind, TileSpec
         tanksMayEnter: false,
         removedByTank: false,
         exitCheck: null,
+        // Crossed perpendicular to the trench: from north or south when it runs east–west.
+        arrows: { only: true, free: false, default: ['north', 'south'] },
         groundOnly: true,
       },
       // 003 §II 13: bonus 4, concealment from ground attacks (REPRESENTATIVE 1); no tanks.
@@ -231,6 +247,7 @@ export const TILES: ReadonlyMap<TileKind, TileSpec> = new Map<TileKind, TileSpec
         tanksMayEnter: false,
         removedByTank: false,
         exitCheck: null,
+        arrows: { only: false, free: true, default: ['east', 'west'] },
         groundOnly: true,
       },
       // 003 §II 14: exit check, infantry fail on 11+, vehicles on 7+.

@@ -15,10 +15,15 @@ export interface RulesVariant {
   readonly highRoll: 'destroyed-outright' | 'damage-card';
   /** Crew fate at Intensity 4–6: captured while the enemy has ground units (001), or it survives damaged (003 Combat 11). */
   readonly crewMid: 'captured' | 'damaged';
+  /** An Initiative-bonus Command card's value: as the card prints it (001), or 003's own figure (003 l.458: Ambush! +2). */
+  readonly initiativeBonus: 'printed' | number;
 }
 
-export const CARD_GAME: RulesVariant = { id: '001', friendlyFire: true, highRoll: 'destroyed-outright', crewMid: 'captured' };
-export const MAP_EXPANSION: RulesVariant = { id: '003', friendlyFire: false, highRoll: 'damage-card', crewMid: 'damaged' };
+export const CARD_GAME: RulesVariant = { id: '001', friendlyFire: true, highRoll: 'destroyed-outright', crewMid: 'captured', initiativeBonus: 'printed' };
+export const MAP_EXPANSION: RulesVariant = { id: '003', friendlyFire: false, highRoll: 'damage-card', crewMid: 'damaged', initiativeBonus: 2 };
+
+/** The Initiative bonus an Initiative card gives under a variant (`printed`: the card's own amount). */
+export const initiativeBonus = (printed: number, variant: RulesVariant): number => (variant.initiativeBonus === 'printed' ? printed : variant.initiativeBonus);
 
 export type TargetIcon = 'infantry' | 'vehicle' | 'aircraft';
 

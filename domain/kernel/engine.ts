@@ -155,6 +155,12 @@ export interface GameEngine<S = unknown, C extends TypedMessage = TypedMessage, 
    * steps of an order, and how the command that seals an order carries a finished draft.
    */
   readonly drafts?: DraftRules<S, C>;
+  /**
+   * A scenario carried over: a new game's `options` with the final state of a finished game of
+   * this engine added (e.g. its final map). The platform resolves it at create, so the new game's
+   * Game.Created holds explicit options and verifies alone.
+   */
+  carryOver?(finished: S, options: unknown): Result<unknown, RuleViolation>;
 }
 
 export interface DraftRules<S, C extends TypedMessage> {

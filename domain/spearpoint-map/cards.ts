@@ -5,13 +5,14 @@ import { ok } from '../kernel/result.js';
 import { HIDDEN, onlySeats } from '../kernel/visibility.js';
 import { indexCatalog } from '../frontline-general/data/catalog.js';
 import type { CommandCard, Side } from '../frontline-general/data/schema.js';
-import { victoryPoints } from '../frontline-general/rules.js';
+import { initiativeBonus, MAP_EXPANSION, victoryPoints } from '../frontline-general/rules.js';
 import { distance, isSpace } from './map.js';
-import { other, type Command, type State, unitIn } from './model.js';
+import { cardEntry, other, type Command, type Phase, type State, unitIn } from './model.js';
 import { no, Out, type Decision } from './out.js';
 import { cardOf, contested, costOf, onMap } from './rules.js';
 import { offerOpportunityFire } from './movement.js';
 import { checkVictory } from './turn.js';
+import { commitPlaces, crewsFor, entryFire } from './commitment.js';
 
 /**
  * 003 §II Command Cards, §III Turn Sequence (Initiative), Commitment and Combat 23, 25: Command
@@ -22,8 +23,11 @@ import { checkVictory } from './turn.js';
  *     artillery cards of one turn (Fire Mission! an extra roll per weapon, Fire for Effect! +3
  *     Intensity, Zero In Artillery 2 less to hit) until the End Turn step. Identical titles do not stack.
  *   - Lay Smoke: one space for 3 turns (Combat 23); not on a space where units fight within it.
- *   - Ambush! (an Initiative bonus, l.456): played in your Draw phase for the next turn's roll
- *     (RULINGS: the roll opens the next turn at once), while you have a front-line unit of a listed type.
+ *   - Ambush! (l.456–458), one use or the other: an Initiative bonus (003's +2, through the rules
+ *     variant) played in your Draw phase for the next turn's roll (RULINGS: the roll opens the next
+ *     turn at once), while you have a front-line unit of a listed type; or, in the Combat Phase's
+ *     declaration, one unit of a listed type (with its crew) from your hand entering where a Commit
+ *     could put it, ready to declare attacks this turn.
  *   - Commit Reserves and Resupply (Commitment Phase, l.558): draw unit cards from your Reserves,
  *     or Command cards.
  *   - Withdraw: one of your units with its crew back to your hand; not immobilised, not a front-line
@@ -46,17 +50,25 @@ const RULE_INITIATIVE = '003 §III Initiative';
 type Play = Extract<Command, { type: 'PlayCommand' }>;
 const cardData = (s: State, card: string): CommandCard => indexCatalog(s.catalog).command(card);
 
-/** The phase a card is played in: an Initiative bonus in the Draw phase before the roll, others as printed. */
-export const playPhase = (c: CommandCard): State['phase'] => (c.effect.kind === 'initiative' ? 'draw' : c.phase);
+/**
+ * The phases a card is played in: an Initiative card in the Draw phase before the roll (its bonus)
+ * or in the declaration phase (its function, 003 l.458), others as printed.
+ */
+export const playPhases = (c: CommandCard): readonly Phase[] => (c.effect.kind === 'initiative' ? ['draw', 'declaration'] : [c.phase]);
+/** Ambush!'s function rather than its bonus: an Initiative card played in the Combat Phase. */
+const ambushing = (s: State, c: CommandCard): boolean => c.effect.kind === 'initiative' && s.phase === 'declaration';
 
 /** Why `card` may not be played now with this target, or null. */
 export function playProblem(s: State, seat: Side, p: Omit<Play, 'type'>): RuleViolation | null {
   if (!s.seats[seat].commands.includes(p.card)) return violation('cards/not-held', 'You do not hold that Command card', RULE_CARDS);
   const c = cardData(s, p.card);
   const kind = c.effect.kind;
-  if (playPhase(c) !== s.phase) return violation('cards/wrong-phase', `${c.title} is played in the ${playPhase(c)} phase`, RULE_CARDS);
+  if (!playPhases(c).includes(s.phase)) return violation('cards/wrong-phase', `${c.title} is played in the ${playPhases(c).join(' or ')} phase`, RULE_CARDS);
+  if ((p.at !== undefined || p.crew !== undefined) && !ambushing(s, c))
+    return violation('cards/no-entry', `${c.title} brings no unit in (\`at\`, \`crew\`)`, RULE_CARDS);
   if (p.by !== undefined && kind !== 'capture') return violation('cards/no-by', `${c.title} names no capturing unit`, RULE_CARDS);
   if (p.keep !== undefined && kind !== 'capture') return violation('cards/no-keep', `${c.title} captures nothing to keep`, RULE_CARDS);
+  if (ambushing(s, c)) return ambushProblem(s, seat, c, p);
   if (SIDE_WIDE.has(kind)) {
     if (p.target !== undefined) return violation('cards/no-target', `${c.title} takes no target`, RULE_CARDS);
     return sideWideProblem(s, seat, c);
@@ -75,6 +87,23 @@ export function playProblem(s: State, seat: Side, p: Omit<Play, 'type'>): RuleVi
   if (kind === 'repair') return u.damageCard === null ? violation('cards/not-damaged', `${cardOf(s, target).title} has no Damage card`, RULE_CARDS) : null;
   if (!TUCKED.has(kind)) return violation('cards/not-playable', `${c.title} is not played on the map`, RULE_CARDS);
   if (u.attached.some((a) => cardData(s, a).title === c.title)) return violation('cards/same-title', 'Identical Command cards do not stack', RULE_CARDS);
+  return null;
+}
+
+/** Ambush!'s function (003 l.458): a unit of a listed type from your hand, with the crew it needs, to a place a Commit could take it. */
+function ambushProblem(s: State, seat: Side, c: CommandCard, p: Omit<Play, 'type'>): RuleViolation | null {
+  if (p.target === undefined || !s.seats[seat].hand.includes(p.target))
+    return violation('cards/not-in-hand', `Name a unit in your hand for ${c.title} to bring in`, RULE_INITIATIVE);
+  const unit = cardOf(s, p.target);
+  if (!(c.appliesTo as string[]).includes(unit.type)) return violation('cards/wrong-type', `${c.title} brings in ${c.appliesTo.join(', ')}`, RULE_INITIATIVE);
+  if (unit.crew !== 'none' ? p.crew === undefined || !crewsFor(s, seat, p.target).includes(p.crew) : p.crew !== undefined)
+    return violation(
+      'cards/ambush-crew',
+      unit.crew === 'none' ? `${unit.title} needs no crew` : `${unit.title} needs a ${unit.crew} crew from your hand`,
+      RULE_INITIATIVE,
+    );
+  if (p.at === undefined || !commitPlaces(s, seat, p.target).includes(p.at))
+    return violation('cards/ambush-place', `${unit.title} may enter only where a Commit could put it now`, RULE_INITIATIVE);
   return null;
 }
 
@@ -145,7 +174,12 @@ export function decidePlay(s: State, seat: Side, p: Play, ctx: Ctx): Decision {
       out.emit({ type: 'SmokeLaid', seat, card: p.card, space: target, turns: SMOKE_TURNS });
       break;
     case 'initiative':
-      out.emit({ type: 'CommandUsed', seat, card: p.card, effect: 'initiative', amount: c.effect.amount });
+      if (ambushing(s, c)) {
+        const unit = p.target!;
+        out.emit({ type: 'CommandUsed', seat, card: p.card, effect: 'ambush', amount: 1 });
+        out.emit({ type: 'UnitCommitted', seat, unit, card: cardEntry(s, unit)!.card, crew: p.crew ?? null, crewCard: p.crew ?? null, at: p.at! });
+        entryFire(out, seat, unit, p.at!);
+      } else out.emit({ type: 'CommandUsed', seat, card: p.card, effect: 'initiative', amount: initiativeBonus(c.effect.amount, MAP_EXPANSION) });
       break;
     case 'reinforce':
     case 'resupply':
@@ -221,22 +255,32 @@ export function plays(s: State, seat: Side): Command[] {
   const infantry = mine.filter((u) => onMap(u) && cardOf(s, u.id).type === 'infantry');
   return s.seats[seat].commands.flatMap((card): Command[] => {
     const c = cardData(s, card);
-    if (playPhase(c) !== s.phase) return [];
+    if (!playPhases(c).includes(s.phase)) return [];
     const kind = c.effect.kind;
-    const tries: Omit<Play, 'type'>[] = SIDE_WIDE.has(kind)
-      ? [{ card }]
-      : kind === 'smoke'
-        ? occupied.map((target) => ({ card, target }))
-        : kind === 'sabotage'
-          ? enemy.map((u) => ({ card, target: u.id }))
-          : kind === 'capture'
-            ? enemy.flatMap((u) =>
-                infantry.flatMap((b) => [
-                  { card, target: u.id, by: b.id },
-                  { card, target: u.id, by: b.id, keep: true },
-                ]),
-              )
-            : mine.map((u) => ({ card, target: u.id }));
+    const tries: Omit<Play, 'type'>[] = ambushing(s, c)
+      ? ambushTries(s, seat, card)
+      : SIDE_WIDE.has(kind)
+        ? [{ card }]
+        : kind === 'smoke'
+          ? occupied.map((target) => ({ card, target }))
+          : kind === 'sabotage'
+            ? enemy.map((u) => ({ card, target: u.id }))
+            : kind === 'capture'
+              ? enemy.flatMap((u) =>
+                  infantry.flatMap((b) => [
+                    { card, target: u.id, by: b.id },
+                    { card, target: u.id, by: b.id, keep: true },
+                  ]),
+                )
+              : mine.map((u) => ({ card, target: u.id }));
     return tries.filter((p) => playProblem(s, seat, p) === null).map((p): Command => ({ type: 'PlayCommand', ...p }));
+  });
+}
+
+/** Every unit in hand with each crew it may take and each place it may enter. */
+function ambushTries(s: State, seat: Side, card: string): Omit<Play, 'type'>[] {
+  return s.seats[seat].hand.flatMap((target) => {
+    const crews = cardOf(s, target).crew === 'none' ? [undefined] : crewsFor(s, seat, target);
+    return crews.flatMap((crew) => commitPlaces(s, seat, target).map((at) => ({ card, target, at, ...(crew === undefined ? {} : { crew }) })));
   });
 }

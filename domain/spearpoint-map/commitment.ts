@@ -105,7 +105,7 @@ export function decideCommit(s: State, seat: Side, c: Extract<Command, { type: '
 }
 
 /** 003 Commitment 5: a unit committed at an enemy-occupied entry point draws opportunity fire from the occupants. */
-function entryFire(out: Out, seat: Side, unit: string, at: string): void {
+export function entryFire(out: Out, seat: Side, unit: string, at: string): void {
   if (!isSpace(at)) return;
   const enemy = other(seat);
   const shooters = sideUnitsAt(out.s, at, enemy)

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { deckOf } from '../kernel/deck.js';
 import type { GameEngine } from '../kernel/engine.js';
-import { ok } from '../kernel/result.js';
+import { violation } from '../kernel/errors.js';
+import { err, ok } from '../kernel/result.js';
 import { HIDDEN, PUBLIC, onlySeats } from '../kernel/visibility.js';
 import { BUILT_IN_CATALOG, indexCatalog } from '../frontline-general/data/catalog.js';
 import type { Side } from '../frontline-general/data/schema.js';
@@ -16,7 +17,7 @@ import { commandSchema, SIDES, type Command, type Event, type Options, type Stat
 import { Out } from './out.js';
 import { scene } from './scene.js';
 import { beginTurn } from './turn.js';
-import { view } from './view.js';
+import { finalTiles, view } from './view.js';
 
 /**
  * Frontline General: Spearpoint 1943 with the Village and Defensive Line map expansion (003), as
@@ -276,4 +277,12 @@ export const spearpointMap: GameEngine<State, Command, Event, Options> = {
     },
   },
   scene,
+  carryOver(finished, options) {
+    // 003 §IV carry-over (l.991, 1060, 1268): the finished game's final tiles, with their arrows, start the next scenario.
+    if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options)))
+      return err(violation('carry-over/bad-options', 'options must be an object', '003 §IV'));
+    if (options !== undefined && Object.hasOwn(options, 'tiles'))
+      return err(violation('carry-over/tiles-given', 'A carried-over game takes its tiles from the finished game: leave out `tiles`', '003 §IV'));
+    return ok({ ...(options as object | undefined), tiles: finalTiles(finished) });
+  },
 };

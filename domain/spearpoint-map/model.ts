@@ -56,9 +56,20 @@ export const commandSchema = z.discriminatedUnion('type', [
    * A Command card played for its effect: on one of your units (Dig In, Withdraw …), an enemy unit
    * (Sabotage, Capture That Unit! with `by`, your infantry attempting it), a space (Lay Smoke:
    * 'B5'), or with no target (Ambush!, Commit Reserves, Resupply). `keep`: a captured unit stays
-   * in play on your side, crewless, scoring only its crew (003 Combat 12).
+   * in play on your side, crewless, scoring only its crew (003 Combat 12). Ambush!'s other use in
+   * the declaration phase (003 l.458): `target` a unit in your hand, entering `at` with its `crew`.
    */
-  z.object({ type: z.literal('PlayCommand'), card: id, target: id.optional(), by: id.optional(), keep: z.boolean().optional() }).strict(),
+  z
+    .object({
+      type: z.literal('PlayCommand'),
+      card: id,
+      target: id.optional(),
+      by: id.optional(),
+      keep: z.boolean().optional(),
+      at: place.optional(),
+      crew: id.optional(),
+    })
+    .strict(),
   /** Opportunity fire window: fire with this unit at the unit that moved, or pass. */
   z.object({ type: z.literal('OpportunityFire'), unit: id }).strict(),
   z.object({ type: z.literal('PassOpportunityFire') }).strict(),
@@ -263,7 +274,7 @@ export type Event =
   | { type: 'CommandDiscarded'; seat: Side; card: string }
   | { type: 'CommandPlayed'; seat: Side; card: string; unit: string }
   | { type: 'EntryPointChanged'; from: string; to: string }
-  | { type: 'CommandUsed'; seat: Side; card: string; effect: 'initiative' | 'reinforce' | 'resupply'; amount: number }
+  | { type: 'CommandUsed'; seat: Side; card: string; effect: 'initiative' | 'ambush' | 'reinforce' | 'resupply'; amount: number }
   | { type: 'UnitWithdrawn'; seat: Side; card: string; unit: string; crew: string | null }
   | { type: 'UnitRepaired'; seat: Side; card: string; unit: string }
   | { type: 'UnitSabotaged'; seat: Side; card: string; unit: string }

@@ -70,6 +70,9 @@ export function view(s: State, viewer: Viewer) {
      * the village or line over into the next scenario (003 §IV What Now, Sarge?, Gunter's Return,
      * Crimson Snow).
      */
-    carryOver: s.result ? { tiles: SPACES.flatMap((space) => (Object.hasOwn(s.tiles, space) ? [{ space, ...s.tiles[space]! }] : [])) } : null,
+    carryOver: s.result ? { tiles: finalTiles(s) } : null,
   };
 }
+
+/** The feature tiles as they stand, in the shape of the `tiles` option (003 §IV carry-over). */
+export const finalTiles = (s: State) => SPACES.flatMap((space) => (Object.hasOwn(s.tiles, space) ? [{ space, ...s.tiles[space]! }] : []));

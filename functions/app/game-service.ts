@@ -145,6 +145,8 @@ export interface GameService {
       weekendsOff?: boolean;
       windowShare?: number;
       rated?: boolean;
+      /** A finished game of the same engine the creator played in, whose final state the engine adds to `options` (its carryOver). */
+      carryOverFrom?: string;
       commandId: string;
     },
   ): Promise<CommandResult>;
@@ -234,6 +236,8 @@ const BAD_REQUEST = new Set([
   'action/seat-required',
   'seat/entropy-too-long',
   'seat/reserved-twice',
+  'carry-over/bad-options',
+  'carry-over/tiles-given',
 ]);
 const FORBIDDEN = new Set(['action/not-seated', 'action/not-your-seat', 'action/not-creator']);
 
@@ -612,11 +616,27 @@ export function createGameService(deps: GameServiceDeps): GameService {
     throw new AppError(403, player === null ? 'action/not-seated' : 'action/not-your-seat', `You do not hold seat "${seat}" in this game`, RULE_PLATFORM);
   }
 
+  /** The options of a game carrying over `from`: resolved here, so Game.Created holds them explicitly and the export verifies alone. */
+  async function carriedOptions(engine: AnyEngine, player: string, from: string, options: unknown): Promise<unknown> {
+    if (!engine.carryOver) throw new AppError(400, 'carry-over/unsupported', `${engine.id} carries nothing over between games`, RULE_PLATFORM);
+    const { state } = await loadGame(from);
+    if (state.meta.engine !== engine.id)
+      throw new AppError(400, 'carry-over/wrong-engine', `Game ${from} is played with ${state.meta.engine}, not ${engine.id}`, RULE_PLATFORM);
+    if (!state.meta.seats.some((s) => s.joined && s.player === player))
+      throw new AppError(403, 'carry-over/not-a-player', `You did not play in game ${from}`, RULE_PLATFORM);
+    if (state.meta.status !== 'ended') throw new AppError(409, 'carry-over/not-finished', `Game ${from} has not ended`, RULE_PLATFORM);
+    const r = engine.carryOver(state.game, options);
+    if (!r.ok) throw violationError(r.error);
+    return r.value;
+  }
+
   return {
-    async create(player, input) {
-      checkCommandId(input.commandId);
-      const engine = engines.get(input.engine);
-      if (!engine) throw new AppError(400, 'engine/unknown', `No game system "${input.engine}"; this server has ${engines.ids().join(', ') || 'none'}`);
+    async create(player, request) {
+      checkCommandId(request.commandId);
+      const engine = engines.get(request.engine);
+      if (!engine) throw new AppError(400, 'engine/unknown', `No game system "${request.engine}"; this server has ${engines.ids().join(', ') || 'none'}`);
+      const input =
+        request.carryOverFrom === undefined ? request : { ...request, options: await carriedOptions(engine, player, request.carryOverFrom, request.options) };
       const gameId = gameIdFor(player, input.commandId);
       const seed = seeds.newSeed();
       const at = clock.now();

@@ -46,6 +46,8 @@ export const createBody = z.strictObject({
   windowShare: z.number().gt(0).max(1).optional(),
   /** A casual game that counts for both players' Glicko-2 ratings when it ends (two-player games only; 422 game/rated-needs-two otherwise). */
   rated: z.boolean().optional(),
+  /** A finished game of the same engine you played in: its final state (e.g. the map) is added to `options` at create (400/403/404/409 carry-over/… otherwise). */
+  carryOverFrom: gameId.optional(),
   commandId,
 });
 

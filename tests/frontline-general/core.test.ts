@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attackResult, CARD_GAME, crewFate, MAP_EXPANSION, specialRoll } from '../../domain/frontline-general/rules.js';
+import { attackResult, CARD_GAME, crewFate, initiativeBonus, MAP_EXPANSION, specialRoll } from '../../domain/frontline-general/rules.js';
 
 describe('Frontline General core: what the map expansion changes in the combat resolver', () => {
   it('2-3 is friendly fire only in the card game (003 Combat 18)', () => {
@@ -19,5 +19,9 @@ describe('Frontline General core: what the map expansion changes in the combat r
     expect(crewFate(5, false, CARD_GAME)).toBe('returned');
     expect(crewFate(5, true, MAP_EXPANSION)).toBe('damaged');
     expect([3, 7].map((i) => crewFate(i, true, MAP_EXPANSION))).toEqual(['returned', 'lost']);
+  });
+  it("an Initiative card's bonus: as printed in the card game, 003's +2 for Ambush! on the map (003 l.458)", () => {
+    expect(initiativeBonus(3, CARD_GAME)).toBe(3);
+    expect(initiativeBonus(3, MAP_EXPANSION)).toBe(2);
   });
 });

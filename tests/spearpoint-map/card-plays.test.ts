@@ -43,39 +43,105 @@ const turnOver = (s: State, dice: number[]): Out => {
 describe('003 §III Initiative: Ambush! as an Initiative bonus', () => {
   const { s, cards } = holding(['Ambush!', 'Ambush!'], 'draw', [rifle('r', 'C5'), rifle('g', 'A5', 'de')]);
   const [ambush] = cards;
-  it('is played in the Draw phase without a target and adds its 3 to the next roll: 2 + 3 beats 4', () => {
+  it("is played in the Draw phase without a target and adds 003's 2 (not the card's printed 3) to the next roll: 3 + 2 beats 4", () => {
+    expect(s.catalog.commandCards.find((c) => c.id === ambush)!.effect).toMatchObject({ kind: 'initiative', amount: 3 });
     expect(engine.legalCommands(s, 'us')).toContainEqual(play(ambush!));
     const r = run(s, play(ambush!));
-    expect(r.events).toEqual([{ type: 'CommandUsed', seat: 'us', card: ambush, effect: 'initiative', amount: 3 }]);
-    expect(r.state.seats.us.initiativeBonus).toBe(3);
+    expect(r.events).toEqual([{ type: 'CommandUsed', seat: 'us', card: ambush, effect: 'initiative', amount: 2 }]);
+    expect(r.state.seats.us.initiativeBonus).toBe(2);
     expect(r.state.commandDeck.discard).toContain(ambush);
-    const next = turnOver(r.state, [2, 4]);
+    const next = turnOver(r.state, [3, 4]);
     expect(next.list.map((e) => e.event).find((e) => e.type === 'InitiativeRolled')).toEqual({
       type: 'InitiativeRolled',
-      rolls: [{ us: 2, de: 4 }],
+      rolls: [{ us: 3, de: 4 }],
       winner: 'us',
-      bonus: { us: 3, de: 0 },
+      bonus: { us: 2, de: 0 },
+    });
+    // +2, not +3: 2 + 2 against 4 is a tie, rolled again.
+    expect(
+      turnOver(r.state, [2, 4, 1, 9])
+        .list.map((e) => e.event)
+        .find((e) => e.type === 'InitiativeRolled'),
+    ).toMatchObject({
+      rolls: [
+        { us: 2, de: 4 },
+        { us: 1, de: 9 },
+      ],
     });
     expect(next.s.seats.us.initiativeBonus).toBe(0);
     // Without the card the same dice give Germany the Initiative; equal totals are re-rolled.
     expect(turnOver(s, [2, 4]).s.initiative).toBe('de');
-    const tie = turnOver(r.state, [1, 4, 1, 9]);
+    const tie = turnOver(r.state, [2, 4, 1, 9]);
     expect(tie.list.map((e) => e.event).find((e) => e.type === 'InitiativeRolled')).toMatchObject({
       rolls: [
-        { us: 1, de: 4 },
+        { us: 2, de: 4 },
         { us: 1, de: 9 },
       ],
       winner: 'de',
     });
   });
-  it('one bonus a turn; needs a front-line unit; takes no target; only in the Draw phase', () => {
+  it('one bonus a turn; needs a front-line unit; takes no target; not in the Commitment phase', () => {
     const once = run(s, play(ambush!)).state;
     expect(refused(once, play(cards[1]!))).toBe('cards/initiative-played');
     expect(engine.legalCommands(once, 'us')).not.toContainEqual(play(cards[1]!));
     const alone = holding(['Ambush!'], 'draw', [rifle('g', 'A5', 'de')]);
     expect(refused(alone.s, play(alone.cards[0]!))).toBe('cards/no-front-line-unit');
     expect(refused(s, play(ambush!, 'r'))).toBe('cards/no-target');
-    expect(refused({ ...s, phase: 'declaration' }, play(ambush!))).toBe('cards/wrong-phase');
+    expect(refused({ ...s, phase: 'commitment' }, play(ambush!))).toBe('cards/wrong-phase');
+    expect(refused(s, { type: 'PlayCommand', card: ambush!, at: 'C1' })).toBe('cards/no-entry');
+  });
+});
+
+describe('003 §III Initiative (l.458): Ambush! used instead to bring units in during the Combat Phase', () => {
+  // Gunter's Return: US units enter at A1, B1, C1. In hand: a rifle squad, a Sherman and its tank crew, a tank crew alone, a howitzer.
+  const base = given({ scenario: 'gunters-return', units: [rifle('r', 'C5'), rifle('g', 'C2', 'de')] });
+  const hand = { h1: 'us-rifle-squad', h2: 'us-m4a1-sherman', h2c: 'us-tank-crew', h3: 'us-105mm-howitzer' };
+  const cardsIn = { ...base.cards, ...Object.fromEntries(Object.entries(hand).map(([k, card]) => [k, { card, owner: 'us' as const }])) };
+  const ambush = base.catalog.commandCards.find((c) => c.title === 'Ambush!')!.id;
+  const s: State = { ...base, cards: cardsIn, seats: { ...base.seats, us: { ...base.seats.us, hand: Object.keys(hand), commands: [ambush] } } };
+  const bring = (target: string, at: string, crew?: string): Command => ({ type: 'PlayCommand', card: ambush, target, at, ...(crew ? { crew } : {}) });
+  it('lists each unit of a listed type with its crew at each place a Commit could take it, and no bonus play', () => {
+    const listed = engine.legalCommands(s, 'us').filter((c) => c.type === 'PlayCommand');
+    expect(listed).toEqual(
+      expect.arrayContaining([bring('h1', 'A1'), bring('h1', 'B1'), bring('h1', 'C1'), bring('h2', 'A1', 'h2c'), bring('h2', 'C1', 'h2c')]),
+    );
+    expect(listed).toHaveLength(6);
+    expect(listed).not.toContainEqual(play(ambush));
+  });
+  it('the unit enters with its crew, the card leaves the game, and the unit may declare attacks this turn', () => {
+    const r = run(s, bring('h2', 'C1', 'h2c'));
+    expect(r.events).toEqual([
+      { type: 'CommandUsed', seat: 'us', card: ambush, effect: 'ambush', amount: 1 },
+      { type: 'UnitCommitted', seat: 'us', unit: 'h2', card: 'us-m4a1-sherman', crew: 'h2c', crewCard: 'h2c', at: 'C1' },
+    ]);
+    expect(r.state.units.h2).toMatchObject({ at: 'C1', crew: 'h2c', side: 'us', enteredTurn: 2 });
+    expect(r.state.seats.us.hand).toEqual(['h1', 'h3']);
+    expect(r.state.seats.us.commands).toEqual([]);
+    expect(r.state.seats.us.initiativeBonus).toBe(0);
+    expect(r.state.commandDeck.discard).toContain(ambush);
+    expect(engine.legalCommands(r.state, 'us')).toContainEqual(expect.objectContaining({ type: 'DeclareAttack', attacker: 'h2', target: 'g' }));
+  });
+  it('an enemy at the entry space gets opportunity fire at the newcomer (003 Commitment 5)', () => {
+    const held = { ...s, units: { ...s.units, g: { ...s.units.g!, at: 'B1' } } };
+    const r = run(held, bring('h1', 'B1'));
+    expect(r.events[2]).toMatchObject({ type: 'OpportunityFireOffered', seat: 'de', mover: 'h1', shooters: ['g'] });
+  });
+  it('refuses a unit not in hand, a type the card does not list, a missing or wrong crew, a place a Commit could not use, other phases', () => {
+    expect(refused(s, bring('r', 'A1'))).toBe('cards/not-in-hand');
+    expect(refused(s, { type: 'PlayCommand', card: ambush, at: 'A1' })).toBe('cards/not-in-hand');
+    expect(refused(s, bring('h3', 'rear', 'h2c'))).toBe('cards/wrong-type');
+    expect(refused(s, bring('h2', 'A1'))).toBe('cards/ambush-crew');
+    expect(refused(s, bring('h2', 'A1', 'h1'))).toBe('cards/ambush-crew');
+    expect(refused(s, bring('h1', 'A1', 'h2c'))).toBe('cards/ambush-crew');
+    expect(refused(s, bring('h1', 'B5'))).toBe('cards/ambush-place');
+    expect(refused(s, { type: 'PlayCommand', card: ambush, target: 'h1' })).toBe('cards/ambush-place');
+    expect(refused(s, { type: 'PlayCommand', card: ambush, target: 'h1', at: 'A1', by: 'r' })).toBe('cards/no-by');
+    expect(refused({ ...s, phase: 'commitment' }, bring('h1', 'A1'))).toBe('cards/wrong-phase');
+    for (const id of ['__proto__', 'constructor', 'toString']) {
+      expect(refused(s, bring(id, 'A1'))).toBe('cards/not-in-hand');
+      expect(refused(s, bring('h1', id))).toBe('cards/ambush-place');
+      expect(refused(s, bring('h2', 'A1', id))).toBe('cards/ambush-crew');
+    }
   });
 });
 
@@ -304,6 +370,6 @@ describe('README map section', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const ids = [...readme.matchAll(/"type":"PlayCommand","card":"(cmd-\d+)"/g)].map((m) => m[1]!);
     const titles = ids.map((id) => BUILT_IN_CATALOG.commandCards.find((c) => c.id === id)?.title);
-    expect(titles).toEqual(['Lay Smoke', 'Dig In', 'Ambush!', 'Sabotage', 'Capture That Unit!']);
+    expect(titles).toEqual(['Lay Smoke', 'Dig In', 'Ambush!', 'Ambush!', 'Sabotage', 'Capture That Unit!']);
   });
 });

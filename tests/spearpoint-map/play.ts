@@ -19,7 +19,14 @@ export const stateOf = (g: MemoryGame): State => g.state!.game as State;
 export const playerOf = (seat: string) => (seat === 'us' ? 'alice' : 'bob');
 
 /** Plays random legal commands to the end (or `limit` commands); returns the number played. */
-export function playRandom(g: MemoryGame, pick: Rng, limit = 4000, each?: (g: MemoryGame, seat: string, legal: readonly Command[]) => void): number {
+export function playRandom(
+  g: MemoryGame,
+  pick: Rng,
+  limit = 4000,
+  each?: (g: MemoryGame, seat: string, legal: readonly Command[]) => void,
+  /** Narrows the listed commands to choose from (so rare plays are reached); an empty answer leaves them all. */
+  narrow?: (legal: readonly Command[], s: State, seat: string) => readonly Command[],
+): number {
   for (let n = 0; n < limit; n++) {
     const s = stateOf(g);
     if (s.result) return n;
@@ -29,8 +36,10 @@ export function playRandom(g: MemoryGame, pick: Rng, limit = 4000, each?: (g: Me
     const legal = engine.legalCommands(s, seat);
     each?.(g, seat, legal);
     // Prefer progress: Done a little less often than other moves, so games see combat.
-    const nonDone = legal.filter((c) => c.type !== 'Done');
-    const c = nonDone.length && pick.int(4) > 0 ? nonDone[pick.int(nonDone.length)]! : legal[pick.int(legal.length)]!;
+    const narrowed = narrow?.(legal, s, seat) ?? [];
+    const choice = narrowed.length ? narrowed : legal;
+    const nonDone = choice.filter((c) => c.type !== 'Done');
+    const c = nonDone.length && pick.int(4) > 0 ? nonDone[pick.int(nonDone.length)]! : choice[pick.int(choice.length)]!;
     const r = g.play(playerOf(seat), c);
     if (!r.ok) throw new Error(`listed ${JSON.stringify(c)} refused: ${JSON.stringify(r.error)}`);
   }

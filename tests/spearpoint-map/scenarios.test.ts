@@ -187,6 +187,13 @@ describe('003 §IV scenarios: decks, setup and win conditions', () => {
     ]);
     const next = started('what-now-sarge', { tiles: carry.tiles });
     expect(next.tiles).toEqual({ A6: { kind: 'crops', intact: true }, B4: { kind: 'building', intact: false } });
+    // The engine's carryOver (the server calls it at create for `carryOverFrom`): the same tiles into the next options.
+    expect(engine.carryOver!(over, { scenario: 'gunters-return' })).toEqual({ ok: true, value: { scenario: 'gunters-return', tiles: carry.tiles } });
+    expect(engine.carryOver!(over, undefined)).toEqual({ ok: true, value: { tiles: carry.tiles } });
+    const given_ = engine.carryOver!(over, { tiles: [] });
+    expect(given_.ok || given_.error.code).toBe('carry-over/tiles-given');
+    const notObject = engine.carryOver!(over, ['x']);
+    expect(notObject.ok || notObject.error.code).toBe('carry-over/bad-options');
   });
   it('What Now, Sarge?: at least two front-line US units enter on turn 3 while the hand allows; Done is refused and not listed until then', () => {
     const s0 = given({ scenario: 'what-now-sarge', units: [], phase: 'commitment', turn: 3 });

@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a game (and take a seat in the same command); `rated`: a two-player game that counts for both players' ratings */
+        /** Create a game (and take a seat in the same command); `rated`: a two-player game that counts for both players' ratings; `carryOverFrom`: a finished game whose final state starts this one */
         post: operations["postGames"];
         delete?: never;
         options?: never;
@@ -1033,6 +1033,7 @@ export interface components {
             weekendsOff?: boolean;
             windowShare?: number;
             rated?: boolean;
+            carryOverFrom?: string;
             commandId: string;
         };
         "postGamesIdJoin.body": {
@@ -1885,6 +1886,8 @@ export interface components {
             target?: string;
             by?: string;
             keep?: boolean;
+            at?: string;
+            crew?: string;
         } | {
             /** @constant */
             type: "OpportunityFire";
@@ -2567,6 +2570,24 @@ export interface operations {
             };
             /** @description Not signed in: a bearer token is missing, expired or not valid */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden: not your seat or not yours to do */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -52,8 +52,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
   defineRoute({
     method: 'POST',
     path: '/v1/games',
-    summary: "Create a game (and take a seat in the same command); `rated`: a two-player game that counts for both players' ratings",
-    responses: { 201: commandResult, 200: commandResult, ...errors(400, 409, 422) },
+    summary:
+      "Create a game (and take a seat in the same command); `rated`: a two-player game that counts for both players' ratings; `carryOverFrom`: a finished game whose final state starts this one",
+    responses: { 201: commandResult, 200: commandResult, ...errors(400, 403, 404, 409, 422) },
     limit: 'create',
     auth: 'required',
     body: createBody,

@@ -139,11 +139,13 @@ export class FieldpostStack extends Stack {
     const table = this.data.table;
 
     const notifierTimeout = Duration.seconds(30);
+    const projectorTimeout = Duration.seconds(60);
     this.notifications = new FieldpostNotifications(this, 'Notifications', {
       mailIdentity: config.mailIdentity,
       notifierTimeout,
+      projectorTimeout,
     });
-    const { queue, deadLetterQueue, streamFailureQueue, identity } = this.notifications;
+    const { queue, deadLetterQueue, streamFailureQueue, projectorRepairQueue, identity } = this.notifications;
 
     // Every handler gets the same environment (functions/ports.ts); permissions, not
     // configuration, decide what each may touch.
@@ -168,7 +170,7 @@ export class FieldpostStack extends Stack {
       name: 'projector',
       description: 'Fieldpost projector: read models and notification jobs from the table stream',
       memorySize: MEMORY_MB.projector,
-      timeout: Duration.seconds(60),
+      timeout: projectorTimeout,
     });
     const notifier = new HandlerFunction(this, 'NotifierHandler', {
       ...common,
@@ -311,10 +313,13 @@ export class FieldpostStack extends Stack {
         maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
         maxBatchingWindow: PROJECTOR_STREAM.maxBatchingWindow,
         reportBatchItemFailures: true,
-        onFailure: new SqsDlq(streamFailureQueue),
+        // Given up on: the projector reads the batch back from the stream and runs it again
+        // (functions/projections/repair.ts); a repair that keeps failing is parked in streamFailureQueue.
+        onFailure: new SqsDlq(projectorRepairQueue),
         filters: [lambda.FilterCriteria.filter(STREAM_FILTER)],
       }),
     );
+    projector.fn.addEventSource(new SqsEventSource(projectorRepairQueue, { batchSize: 1, reportBatchItemFailures: true }));
     notifier.fn.addEventSource(
       new SqsEventSource(queue, {
         batchSize: NOTIFIER_QUEUE.batchSize,
@@ -369,7 +374,11 @@ export class FieldpostStack extends Stack {
     out('TableName', table.tableName, 'The event and read-model table');
     out('NotifyQueueUrl', queue.queueUrl, 'Notification jobs (projector to notifier)');
     out('NotifyDeadLetterQueueUrl', deadLetterQueue.queueUrl, 'Notification jobs that failed repeatedly');
-    out('StreamFailureQueueUrl', streamFailureQueue.queueUrl, 'Stream batches the projector gave up on (shard and sequence numbers)');
+    out(
+      'StreamFailureQueueUrl',
+      streamFailureQueue.queueUrl,
+      "Stream batches given up on (shard and sequence numbers): the projector's after its repairs, the scheduler's and tournaments' at once",
+    );
     out('DeadlineDeadLetterQueueUrl', this.deadlines.deadLetterQueue.queueUrl, 'Deadline wakes that still failed after their retries');
     out('ScheduleGroup', this.deadlines.group.scheduleGroupName, "EventBridge Scheduler group of the games' one-time deadline schedules");
     out('AlarmTopicArn', this.alarms.topic.topicArn, 'SNS topic every alarm publishes to');

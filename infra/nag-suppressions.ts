@@ -19,7 +19,6 @@ export const BUCKET_DEPLOYMENT_WILDCARDS = [
 export interface ReviewedResources {
   readonly functions: Readonly<Record<string, { readonly fn: IConstruct; readonly role: IConstruct }>>;
   readonly api: { readonly publicRoutes: readonly IConstruct[]; readonly userPool: IConstruct };
-  readonly notifications: { readonly streamFailureQueue: IConstruct };
   readonly deadlines: { readonly deadLetterQueue: IConstruct };
   readonly web: { readonly distribution: IConstruct; readonly deployRole: IConstruct };
   readonly node: IConstruct['node'];
@@ -100,15 +99,6 @@ export function suppressAcceptedFindings(stack: ReviewedResources, config: Field
       { id: 'AwsSolutions-APIG4', reason: `GET ${path} is open without a token: ${why}. Every other /v1 route uses the Cognito JWT authorizer.` },
     ]);
   }
-
-  NagSuppressions.addResourceSuppressions(stack.notifications.streamFailureQueue, [
-    {
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself a dead-letter destination: the on-failure target of the table stream ' +
-        'mapping. It keeps messages 14 days and its depth is alarmed; nothing consumes it automatically.',
-    },
-  ]);
 
   NagSuppressions.addResourceSuppressions(stack.web.distribution, [
     {

@@ -8,10 +8,19 @@ export interface FieldpostNotificationsProps {
   readonly mailIdentity: string;
   /** The notifier's timeout; the queue's visibility timeout is derived from it. */
   readonly notifierTimeout: Duration;
+  /** The projector's timeout; the repair queue's visibility timeout is derived from it. */
+  readonly projectorTimeout: Duration;
 }
 
 /** Receives (notifier attempts) before a notification job is parked in the dead-letter queue. */
 export const NOTIFY_MAX_RECEIVE_COUNT = 5;
+
+/**
+ * Tries of a projector batch the stream mapping gave up on (functions/projections/repair.ts),
+ * one visibility timeout (six projector timeouts) apart, before it is parked in the stream-failure
+ * queue: about an hour of retries, well inside the stream's 24 hours.
+ */
+export const PROJECTOR_REPAIR_RECEIVE_COUNT = 10;
 
 /**
  * The queues between the projector and the notifier, the queue that catches stream batches
@@ -20,8 +29,10 @@ export const NOTIFY_MAX_RECEIVE_COUNT = 5;
 export class FieldpostNotifications extends Construct {
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
-  /** On-failure destination of the table stream's event source mapping. */
+  /** On-failure destination of the table stream's event source mappings; where a repair that kept failing is parked. */
   readonly streamFailureQueue: sqs.Queue;
+  /** On-failure destination of the projector's mapping, consumed by the projector itself (the repair). */
+  readonly projectorRepairQueue: sqs.Queue;
   readonly identity: ses.EmailIdentity;
 
   constructor(scope: Construct, id: string, props: FieldpostNotificationsProps) {
@@ -37,6 +48,15 @@ export class FieldpostNotifications extends Construct {
 
     this.deadLetterQueue = new sqs.Queue(this, 'NotifyDeadLetterQueue', parked);
     this.streamFailureQueue = new sqs.Queue(this, 'StreamFailureQueue', parked);
+    this.projectorRepairQueue = new sqs.Queue(this, 'ProjectorRepairQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(props.projectorTimeout.toSeconds() * 6),
+      // The stream keeps records 24 hours; a message older than that can no longer be read back.
+      retentionPeriod: Duration.days(1),
+      removalPolicy: RemovalPolicy.DESTROY,
+      deadLetterQueue: { queue: this.streamFailureQueue, maxReceiveCount: PROJECTOR_REPAIR_RECEIVE_COUNT },
+    });
 
     this.queue = new sqs.Queue(this, 'NotifyQueue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,

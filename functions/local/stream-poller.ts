@@ -30,8 +30,12 @@ import type { RuntimeContext, Stoppable } from './runtime.js';
  * Local parity for the Lambda event source mapping: reads the DynamoDB Local table's
  * stream (every shard, following new ones, children after their parents) and hands the
  * records to the same batch function the projector Lambda runs. Failed records are retried
- * from the first failure, like Lambda; after `maxRetries` they are logged as dead letters
- * and the shard moves on.
+ * from the first failure, like Lambda. After `maxRetries` the failed records are PARKED by
+ * game (partition), not dropped: the shard moves on for the other games, the parked game's
+ * later records queue behind its failed one, and the game is retried on every pass with a
+ * backoff until it goes through. The shard's checkpoint never passes a parked record, so a
+ * restart reads it again. A game whose last record failed would otherwise keep a stale read
+ * model (and miss its notices) for good.
  */
 export interface StreamPollerOptions {
   readonly client: DynamoDBClient;
@@ -39,7 +43,10 @@ export interface StreamPollerOptions {
   readonly tableName: string;
   readonly onRecords: (records: readonly StreamRecordLike[]) => Promise<BatchResult>;
   readonly intervalMs?: number;
+  /** Immediate retries of a failed batch before its failed games are parked (default 3). */
   readonly maxRetries?: number;
+  /** Longest wait between two tries of a parked game, in ms (default 1000: a fault that has passed is healed within about a second). */
+  readonly parkedBackoffMaxMs?: number;
   readonly log?: (line: string) => void;
   /**
    * Where the poller keeps, per shard, the last record it has finished with, so a restart
@@ -104,6 +111,19 @@ interface ShardCursor {
   done: boolean;
 }
 
+/** A game whose records failed past the immediate retries: they wait here, in stream order, each with the shard it came from. */
+interface Parked {
+  readonly records: { readonly shard: string; readonly record: StreamRecordLike }[];
+  attempts: number;
+  nextAt: number;
+}
+
+/** The partition a record belongs to (the game, or the tournament): the unit whose records stay in order. */
+const partitionOf = (r: StreamRecordLike): string => (r.dynamodb?.Keys as Record<string, { S?: string }> | undefined)?.['pk']?.S ?? '';
+const sequenceOf = (r: StreamRecordLike): string => r.dynamodb?.SequenceNumber ?? '';
+/** Stream sequence numbers are decimal strings of any length: compare them as numbers. */
+const seqAtMost = (a: string, b: string): boolean => a.length < b.length || (a.length === b.length && a <= b);
+
 /** A batch handed over, waiting for its barrier before its last record may be checkpointed. */
 interface Handed {
   readonly shard: string;
@@ -120,8 +140,8 @@ export class StreamPoller {
   private running: Promise<void> | undefined;
   private stopped = false;
   private passWaiters: (() => void)[] = [];
-  /** Records given up on after retries (the local dead-letter queue). */
-  readonly deadLetters: { sequence: string; reason: string }[] = [];
+  /** Games parked after failing past the immediate retries, by partition key; retried on every pass until they go through. */
+  private readonly parked = new Map<string, Parked>();
   /** Stream records handed to onRecords since this poller started (a restart that resumes hands over only the new ones). */
   delivered = 0;
   /** The checkpoints as loaded and as advanced since; undefined until the first pass loads them. */
@@ -186,6 +206,7 @@ export class StreamPoller {
     const shards = await this.shards();
     const StreamArn = await this.arn();
     if (!this.saved) this.saved = this.opts.checkpoints ? await this.opts.checkpoints.load(StreamArn) : new Map();
+    await this.retryParked();
     const ids = new Set(shards.map((s) => s.ShardId!));
     for (const shard of shards) {
       const id = shard.ShardId!;
@@ -225,7 +246,7 @@ export class StreamPoller {
     while (!cur.done && cur.iterator && !this.stopped) {
       const r = await this.streams.send(new GetRecordsCommand({ ShardIterator: cur.iterator, Limit: 1000 }));
       const records = r.Records ?? [];
-      if (records.length) await this.deliver(records);
+      if (records.length) await this.deliver(id, records);
       cur.iterator = r.NextShardIterator;
       if (!cur.iterator) cur.done = true;
       const last = records[records.length - 1]?.dynamodb?.SequenceNumber ?? this.saved?.get(id)?.sequence;
@@ -243,7 +264,7 @@ export class StreamPoller {
     let changed = false;
     const keep: Handed[] = [];
     for (const h of this.handed.splice(0)) {
-      if (blocked.has(h.shard) || !h.finished()) {
+      if (blocked.has(h.shard) || !h.finished() || this.holdsParked(h.shard, h.sequence)) {
         blocked.add(h.shard);
         keep.push(h);
         continue;
@@ -255,24 +276,73 @@ export class StreamPoller {
     if (changed) await this.opts.checkpoints.save(await this.arn(), this.saved);
   }
 
-  private async deliver(records: readonly _Record[]): Promise<void> {
+  /** Whether a record of this shard at or before `sequence` is parked (so the shard's checkpoint may not pass it). */
+  private holdsParked(shard: string, sequence: string): boolean {
+    for (const p of this.parked.values()) for (const r of p.records) if (r.shard === shard && seqAtMost(sequenceOf(r.record), sequence)) return true;
+    return false;
+  }
+
+  /** How many games are parked now (0 once every failure has gone through). */
+  get parkedGames(): number {
+    return this.parked.size;
+  }
+
+  private async deliver(shard: string, records: readonly _Record[]): Promise<void> {
     this.delivered += records.length;
-    let batch: readonly StreamRecordLike[] = records as readonly StreamRecordLike[];
+    // A parked game's new records wait behind its failed one: a game's changes are never applied out of order.
+    let batch: readonly StreamRecordLike[] = (records as readonly StreamRecordLike[]).filter((r) => {
+      const p = this.parked.get(partitionOf(r));
+      if (p) p.records.push({ shard, record: r });
+      return !p;
+    });
     for (let attempt = 0; batch.length; attempt++) {
       const { batchItemFailures } = await this.opts.onRecords(batch);
       if (!batchItemFailures.length) return;
       const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-      const first = batch.findIndex((r) => failed.has(r.dynamodb?.SequenceNumber ?? ''));
+      const first = batch.findIndex((r) => failed.has(sequenceOf(r)));
+      if (first < 0) return;
       if (attempt >= (this.opts.maxRetries ?? 3)) {
-        for (const f of batchItemFailures) this.deadLetters.push({ sequence: f.itemIdentifier, reason: `failed ${attempt + 1} times` });
-        this.opts.log?.(`[stream] giving up on ${failed.size} record(s) after ${attempt + 1} attempts: ${[...failed].join(', ')}`);
-        // Like an on-failure destination: skip the failed records, keep the others.
-        const rest = batch.slice(first).filter((r) => !failed.has(r.dynamodb?.SequenceNumber ?? ''));
-        if (rest.length) await this.opts.onRecords(rest);
+        // The records the last try did not report as failed went through; the failed ones are parked by game, never dropped.
+        const now = Date.now();
+        for (const r of batch.slice(first)) {
+          const key = partitionOf(r);
+          const p = this.parked.get(key);
+          if (p) p.records.push({ shard, record: r });
+          else if (failed.has(sequenceOf(r)))
+            this.parked.set(key, { records: [{ shard, record: r }], attempts: attempt + 1, nextAt: now + this.backoff(attempt + 1) });
+        }
+        this.opts.log?.(`[stream] parked ${failed.size} record(s) after ${attempt + 1} attempts; retried until they go through: ${[...failed].join(', ')}`);
         return;
       }
-      batch = first < 0 ? [] : batch.slice(first);
+      batch = batch.slice(first);
       await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+    }
+  }
+
+  private backoff(attempts: number): number {
+    return Math.min(this.opts.parkedBackoffMaxMs ?? 1000, 50 * 2 ** attempts);
+  }
+
+  /** Tries every parked game whose wait is over, its records in stream order; what still fails stays parked, from its first failure on. */
+  private async retryParked(): Promise<void> {
+    const now = Date.now();
+    const due = [...this.parked].filter(([, p]) => p.nextAt <= now);
+    if (due.length === 0) return;
+    const batch = due.flatMap(([, p]) => p.records.map((r) => r.record));
+    const { batchItemFailures } = await this.opts.onRecords(batch);
+    const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+    for (const [key, p] of due) {
+      const first = p.records.findIndex((r) => failed.has(sequenceOf(r.record)));
+      if (first < 0) {
+        this.parked.delete(key);
+        this.opts.log?.(`[stream] parked ${key || 'records'} went through after ${p.attempts + 1} attempts`);
+        continue;
+      }
+      p.records.splice(0, first);
+      p.attempts++;
+      p.nextAt = Date.now() + this.backoff(p.attempts);
+      // Said now and then, not on every try of a fault that lasts.
+      if (p.attempts % 20 === 0) this.opts.log?.(`[stream] ${key} still failing after ${p.attempts} attempts`);
     }
   }
 
@@ -291,7 +361,7 @@ export class StreamPoller {
         const records = r.Records ?? [];
         if (records.length) {
           n += records.length;
-          await this.deliver(records);
+          await this.deliver(shard.ShardId!, records);
         }
         iterator = records.length ? r.NextShardIterator : undefined;
       }

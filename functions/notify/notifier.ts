@@ -149,7 +149,7 @@ export class Notifier {
       const attempt = job.attempt ?? 2;
       if (!ch) return [{ channel: job.channel, outcome: 'duplicate' }];
       const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), attempt);
-      if (taken === false) return [{ channel: ch.id, outcome: await this.recheckIfSending(notice, ch.id) }];
+      if (taken === false) return [{ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) }];
       return [await this.deliverTaken(notice, rendered, ch, attempt, taken)];
     }
     if ((notice.kind === 'turn' || notice.kind === 'reminder') && (await this.deps.isStale?.(notice)))
@@ -168,7 +168,7 @@ export class Notifier {
     for (const ch of all.filter((c) => chosen.includes(c.id))) {
       const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now());
       if (taken === false) {
-        out.push({ channel: ch.id, outcome: await this.recheckIfSending(notice, ch.id) });
+        out.push({ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) });
         continue;
       }
       out.push(await this.deliverTaken(notice, rendered, ch, 1, taken));
@@ -184,6 +184,8 @@ export class Notifier {
   private async deliverTaken(notice: Notice, rendered: Rendered, ch: Channel, attempt: number, taken: { readonly from?: string }): Promise<ChannelResult> {
     if (taken.from !== undefined && (await this.deps.deliveries.sentSince(notice.player, deliveryIdOf(notice.key, notice.player, ch.id), taken.from))) {
       await this.deps.ledger.settle(notice.key, ch.id, 'sent', this.deps.clock.now());
+      // Settled: the notices of the game waiting behind it go on.
+      if (ch.kind === 'webhook' && this.deps.lanes) await this.handOn(await this.deps.lanes.done(notice.player, ch.id, notice.gameId, notice.version));
       return { channel: ch.id, outcome: 'sent' };
     }
     return this.deliver(notice, rendered, ch, attempt);
@@ -195,11 +197,15 @@ export class Notifier {
    * again once its lease has run out, when a claim still 'sending' is taken over. Without this
    * a notice whose worker died would stay 'sending' forever, since its message was handled.
    */
-  private async recheckIfSending(notice: Notice, channel: string): Promise<ChannelResult['outcome']> {
-    const { ledger, queue, clock } = this.deps;
+  private async recheckIfSending(notice: Notice, ch: Channel): Promise<ChannelResult['outcome']> {
+    const { ledger, queue, clock, lanes } = this.deps;
+    const channel = ch.id;
     if (!queue) return 'duplicate';
     const claim = await ledger.inspect(notice.key, channel);
     if (claim?.state !== 'sending') return 'duplicate';
+    // Whoever holds it may never finish (a lost reply on the claim, a crash): the game's later
+    // notices to this webhook wait behind it, and are handed on when it settles.
+    if (ch.kind === 'webhook' && lanes) await lanes.hold(notice.player, channel, notice.gameId, notice.version);
     const leaseEnds = Date.parse(claim.claimedAt) + ledger.leaseSeconds * 1000;
     const wait = Math.max(1, Math.ceil((leaseEnds - Date.parse(clock.now())) / 1000) + 1);
     await queue.enqueue([{ notice, channel, attempt: claim.attempt }], Math.min(SQS_MAX_DELAY_SECONDS, wait));
@@ -210,6 +216,8 @@ export class Notifier {
     const { retry, ledger, lanes } = this.deps;
     const deliveryId = deliveryIdOf(notice.key, notice.player, ch.id);
     const lane = ch.kind === 'webhook' && lanes ? ([notice.player, ch.id, notice.gameId, notice.version] as const) : undefined;
+    /** The receiver took it: from here on, a failure must not free the claim (a retry would send it twice). */
+    let accepted = false;
     try {
       // An earlier notice of this game to this webhook is still retrying: wait behind it, to be handed on when it settles.
       if (lane && (await lanes!.waitBehind(...lane, { notice, channel: ch.id, attempt: firstAttempt }))) {
@@ -218,6 +226,7 @@ export class Notifier {
       }
       for (let attempt = firstAttempt; ; attempt++) {
         const r = await this.attempt(notice, rendered, ch, deliveryId);
+        accepted = r.ok;
         // A receiver that answers 410 Gone says it is gone for good: no retry, and it is switched off.
         const gone = ch.kind === 'webhook' && r.status === 410;
         const last = attempt >= attemptsOf(retry) || gone;
@@ -226,22 +235,25 @@ export class Notifier {
         const outcome: DeliveryRecord['outcome'] = r.ok ? 'sent' : r.final || last || (retry.mode === 'requeue' && !requeue) ? 'failed' : 'retrying';
         const wait = backoffMs(retry, attempt);
         const at = this.deps.clock.now();
-        await this.deps.deliveries.record(notice.player, {
-          deliveryId,
-          noticeKey: notice.key,
-          kind: notice.kind,
-          gameId: notice.gameId,
-          channel: ch.kind,
-          channelId: ch.id,
-          target: ch.kind === 'email' ? ch.to : maskUrl(ch.url),
-          attempt,
-          ok: r.ok,
-          ...(r.status !== undefined ? { status: r.status } : {}),
-          ...(r.error !== undefined ? { error: r.error } : {}),
-          outcome,
-          at,
-          ...(outcome === 'retrying' ? { nextAttemptAt: new Date(Date.parse(at) + wait).toISOString() } : {}),
-        });
+        // The record of an accepted delivery is what a worker taking over the claim trusts (deliverTaken): insist on writing it.
+        await (r.ok ? persist : once)(() =>
+          this.deps.deliveries.record(notice.player, {
+            deliveryId,
+            noticeKey: notice.key,
+            kind: notice.kind,
+            gameId: notice.gameId,
+            channel: ch.kind,
+            channelId: ch.id,
+            target: ch.kind === 'email' ? ch.to : maskUrl(ch.url),
+            attempt,
+            ok: r.ok,
+            ...(r.status !== undefined ? { status: r.status } : {}),
+            ...(r.error !== undefined ? { error: r.error } : {}),
+            outcome,
+            at,
+            ...(outcome === 'retrying' ? { nextAttemptAt: new Date(Date.parse(at) + wait).toISOString() } : {}),
+          }),
+        );
         if (outcome === 'sent' || outcome === 'failed') {
           await ledger.settle(notice.key, ch.id, outcome, this.deps.clock.now());
           // A receiver that says it is gone (410), or failed every attempt of the schedule, is switched off.
@@ -265,7 +277,8 @@ export class Notifier {
         await this.sleep(wait);
       }
     } catch (e) {
-      await ledger.release(notice.key, ch.id, firstAttempt).catch(() => undefined);
+      // Left 'sending' once accepted: the job's next run finds the claim, and after its lease the delivery record says it went out.
+      if (!accepted) await ledger.release(notice.key, ch.id, firstAttempt).catch(() => undefined);
       throw e;
     }
   }
@@ -359,6 +372,20 @@ export class Notifier {
           300,
         ),
       };
+    }
+  }
+}
+
+const once = <T>(write: () => Promise<T>): Promise<T> => write();
+
+/** A write that must not be lost to a passing fault: tried a few more times (over the SDK's own retries) before giving up. */
+async function persist<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (attempt >= 5) throw e;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
     }
   }
 }

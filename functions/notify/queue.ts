@@ -46,6 +46,10 @@ export class SqsNotifyQueue implements NotifyQueue {
  * stream record once every job it led to is finished: `mark()` names the jobs enqueued so far,
  * `finishedThrough(mark)` says whether they, and every job they enqueued in turn (a retry, a
  * re-check after a lease), have finished.
+ *
+ * Like SQS, a job that throws is not lost: it runs again after `redeliverSeconds` (SQS's
+ * visibility timeout, six notifier timeouts), up to `maxReceives` times in all; only then is it
+ * given to `onError` (the dead-letter queue's place).
  */
 export class InProcessQueue implements NotifyQueue {
   private pending = 0;
@@ -56,34 +60,65 @@ export class InProcessQueue implements NotifyQueue {
   /** Unfinished jobs per origin: the id of the job first enqueued from outside a job. */
   private readonly open = new Map<number, number>();
   private readonly origin = new AsyncLocalStorage<number>();
+  /**
+   * The job of each game and recipient running now (and those queued behind it): one player's
+   * notices of one game run one after another, in the order they fell due, so a notice that fails
+   * is held in its webhook lane before the next one looks at that lane (each game's notices
+   * arrive in order). Other players and games go on meanwhile.
+   */
+  private readonly games = new Map<string, Promise<void>>();
 
   constructor(
     private readonly run: (job: NotifyJob) => Promise<void>,
-    private readonly opts: { delayScaleMs?: number; onError?: (e: unknown, job: NotifyJob) => void } = {},
+    private readonly opts: {
+      delayScaleMs?: number;
+      onError?: (e: unknown, job: NotifyJob) => void;
+      /** Seconds before a job that threw runs again (default 180, the notifier queue's visibility timeout). */
+      redeliverSeconds?: number;
+      /** Runs of a job before it is given up (default 5, the notifier queue's maxReceiveCount). */
+      maxReceives?: number;
+    } = {},
   ) {}
 
   async enqueue(jobs: readonly NotifyJob[], delaySeconds = 0): Promise<void> {
-    for (const job of jobs) {
-      this.pending++;
-      // A job enqueued while another runs belongs to that job's origin.
-      const origin = this.origin.getStore() ?? ++this.lastOrigin;
-      this.open.set(origin, (this.open.get(origin) ?? 0) + 1);
-      const t = setTimeout(
-        () => {
-          this.timers.delete(t);
-          if (this.stopped) return this.done();
-          this.origin
-            .run(origin, () => this.run(job))
-            .catch((e) => (this.opts.onError ?? ((err) => console.error('[notify] job failed', err)))(e, job))
-            .finally(() => {
-              this.finish(origin);
-              this.done();
-            });
-        },
-        delaySeconds * (this.opts.delayScaleMs ?? 1000),
-      );
-      this.timers.add(t);
-    }
+    for (const job of jobs) this.schedule(job, delaySeconds);
+  }
+
+  private schedule(job: NotifyJob, delaySeconds: number): void {
+    this.pending++;
+    // A job enqueued while another runs belongs to that job's origin.
+    const origin = this.origin.getStore() ?? ++this.lastOrigin;
+    this.open.set(origin, (this.open.get(origin) ?? 0) + 1);
+    const t = setTimeout(
+      () => {
+        this.timers.delete(t);
+        if (this.stopped) return this.done();
+        const game = `${job.notice.gameId}|${job.notice.player}`;
+        // Run again in place after a throw, so the recipient's later notices of the game stay behind it.
+        const attempt = async () => {
+          for (let receive = 1; ; receive++) {
+            try {
+              return await this.origin.run(origin, () => this.run(job));
+            } catch (e) {
+              if (receive >= (this.opts.maxReceives ?? 5) || this.stopped) throw e;
+              await new Promise((r) => setTimeout(r, (this.opts.redeliverSeconds ?? 180) * (this.opts.delayScaleMs ?? 1000)));
+              if (this.stopped) throw e;
+            }
+          }
+        };
+        const run = (this.games.get(game) ?? Promise.resolve())
+          .then(attempt)
+          .catch((e) => (this.opts.onError ?? ((err) => console.error('[notify] job failed', err)))(e, job))
+          .finally(() => {
+            if (this.games.get(game) === run) this.games.delete(game);
+            this.finish(origin);
+            this.done();
+          });
+        this.games.set(game, run);
+      },
+      delaySeconds * (this.opts.delayScaleMs ?? 1000),
+    );
+    this.timers.add(t);
   }
 
   /** Everything enqueued so far, for finishedThrough(). */

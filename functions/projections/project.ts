@@ -218,19 +218,26 @@ function resultFor(s: GameSummary, mine: ReadonlySet<string>): GameResult {
 }
 
 /**
- * Replays a game's summaries (one per append, oldest first) into its final projection:
- * the rebuild's path, and the reference the stream path must agree with.
+ * Folds summaries (one per append, oldest first) onto the read models `prev` holds, into one
+ * projection: the same items applying them one by one would leave, written once. Players who
+ * left on the way are dropped.
  */
-export function projectSequence(summaries: readonly GameSummary[]): GameProjection | undefined {
-  let prev: SummaryModel | undefined;
+export function projectFrom(prev: SummaryModel | undefined, summaries: readonly GameSummary[]): GameProjection | undefined {
+  let model = prev;
   let last: GameProjection | undefined;
-  const seen = new Set<string>();
+  const seen = new Set<string>(prev ? playersOf(prev.summary) : []);
   for (const s of summaries) {
-    last = projectGame(prev, s);
+    last = projectGame(model, s);
     for (const p of playersOf(s)) seen.add(p);
-    prev = last.summary;
+    model = last.summary;
   }
   if (!last) return undefined;
   const now = new Set(last.inbox.map((i) => i.player));
   return { ...last, dropInbox: [...seen].filter((p) => !now.has(p)).sort() };
 }
+
+/**
+ * Replays a game's summaries (one per append, oldest first) into its final projection:
+ * the rebuild's path, and the reference the stream path must agree with.
+ */
+export const projectSequence = (summaries: readonly GameSummary[]): GameProjection | undefined => projectFrom(undefined, summaries);

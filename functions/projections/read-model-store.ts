@@ -5,6 +5,7 @@ import {
   gameSk,
   inboxPk,
   LOBBY_PK,
+  projectFrom,
   projectGame,
   summaryPk,
   SUMMARY_SK,
@@ -85,12 +86,20 @@ export class ReadModelStore {
     return r.Item as SummaryModel | undefined;
   }
 
-  /** Applies one HEAD summary if it is newer than what the read models hold. */
-  async apply(next: GameSummary): Promise<ApplyResult> {
+  /**
+   * Applies a HEAD summary if it is newer than what the read models hold. `before` are the
+   * summaries of the same game the stream carried just before it (oldest first): they are folded
+   * in memory (since-when of each pending seat, players who left) and the items written once,
+   * so a batch with many moves of one game costs one write of its read models, not one per move.
+   */
+  async apply(next: GameSummary, before: readonly GameSummary[] = []): Promise<ApplyResult> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const prev = await this.getSummary(next.gameId);
       if (prev && prev.version >= next.version) return 'stale';
-      const projection = projectGame(prev, next);
+      const projection = projectFrom(
+        prev,
+        [...before, next].filter((s) => !prev || s.version > prev.version),
+      )!;
       try {
         await this.write(projection, prev, await this.currentPages(projection, prev));
         return 'applied';

@@ -1,7 +1,7 @@
 import { decideNotices } from '../notify/decide.js';
 import type { NotifyQueue } from '../notify/queue.js';
 import type { ReadModelStore } from './read-model-store.js';
-import { headChange, isHeadRecord, type StreamRecordLike } from './stream-image.js';
+import { headChange, isHeadRecord, type HeadChange, type StreamRecordLike } from './stream-image.js';
 
 export interface StreamDeps {
   readonly readModels: Pick<ReadModelStore, 'apply'>;
@@ -28,9 +28,9 @@ const GAMES_AT_ONCE = 8;
 
 /**
  * One batch of stream records (Lambda or the local poller). Only HEAD records matter: each
- * is one append, its old and new GameSummary. For each: update the read models (a no-op
- * when they already hold this version or a newer one), then enqueue the notices the change
- * calls for. Notices are enqueued even for a stale record, because an earlier try may have
+ * is one append, its old and new GameSummary. For each game: update the read models once from
+ * its records' summaries (a no-op when they already hold the newest version or a newer one),
+ * then enqueue the notices each change calls for, in order. Notices are enqueued even for a stale record, because an earlier try may have
  * updated the read models and then failed to enqueue; the notifier's ledger drops repeats.
  *
  * Games are independent: up to GAMES_AT_ONCE games are worked on together, each game's
@@ -58,32 +58,53 @@ export async function processStreamRecords(records: readonly StreamRecordLike[],
   });
 
   const oneGame = async (pk: string, indexes: readonly number[]) => {
-    let broken = false;
-    for (const i of indexes) {
-      const r = records[i]!;
-      const sequence = r.dynamodb?.SequenceNumber ?? r.eventID ?? '';
-      if (broken) {
+    const sequenceAt = (i: number) => records[i]!.dynamodb?.SequenceNumber ?? records[i]!.eventID ?? '';
+    /** Fails record `at` (of `indexes`) and skips the game's later records. */
+    const breakAt = (at: number, e: unknown) => {
+      indexes.slice(at).forEach((i, n) => {
         failed.add(i);
-        outcomes[i] = { sequence, readModels: 'skipped', notices: 0 };
-        continue;
-      }
+        outcomes[i] = { sequence: sequenceAt(i), readModels: n === 0 ? 'failed' : 'skipped', notices: 0 };
+      });
+      log('error', 'stream record failed', { sequence: sequenceAt(indexes[at]!), pk, error: (e as Error).message });
+    };
+    // Read every change first: a malformed record ends the run the read models are written from.
+    const changes: { at: number; change: HeadChange }[] = [];
+    let broken: { at: number; error: unknown } | undefined;
+    for (const [at, i] of indexes.entries()) {
       try {
-        const change = headChange(r);
-        if (!change) {
-          outcomes[i] = { sequence, readModels: 'ignored', notices: 0 };
-          continue;
-        }
-        const applied = await deps.readModels.apply(change.next);
-        const notices = decideNotices(change.old, change.next);
-        if (notices.length) await deps.queue.enqueue(notices.map((notice) => ({ notice })));
-        outcomes[i] = { sequence, gameId: change.gameId, readModels: applied, notices: notices.length };
+        const change = headChange(records[i]!);
+        if (change) changes.push({ at, change });
+        else outcomes[i] = { sequence: sequenceAt(i), readModels: 'ignored', notices: 0 };
       } catch (e) {
-        broken = true;
-        failed.add(i);
-        outcomes[i] = { sequence, readModels: 'failed', notices: 0 };
-        log('error', 'stream record failed', { sequence, pk, error: (e as Error).message });
+        broken = { at, error: e };
+        break;
       }
     }
+    const last = changes.at(-1);
+    if (last) {
+      let applied: RecordOutcome['readModels'];
+      try {
+        // The run's summaries folded into one write of the read models (ReadModelStore.apply).
+        applied = await deps.readModels.apply(
+          last.change.next,
+          changes.slice(0, -1).map((c) => c.change.next),
+        );
+      } catch (e) {
+        return breakAt(changes[0]!.at, e);
+      }
+      // Then each record's notices, in stream order.
+      for (const { at, change } of changes) {
+        const i = indexes[at]!;
+        try {
+          const notices = decideNotices(change.old, change.next);
+          if (notices.length) await deps.queue.enqueue(notices.map((notice) => ({ notice })));
+          outcomes[i] = { sequence: sequenceAt(i), gameId: change.gameId, readModels: applied, notices: notices.length };
+        } catch (e) {
+          return breakAt(at, e);
+        }
+      }
+    }
+    if (broken) breakAt(broken.at, broken.error);
   };
   const queue = [...games.entries()];
   const worker = async () => {

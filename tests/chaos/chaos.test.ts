@@ -1,26 +1,32 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
-import { notificationsExtension } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { runChaos, seededRandom } from './core.js';
+import { startReceiver, warpedClock, warpedNotifications, type WebhookReceiver } from './notices.js';
 
 /** A small seeded run of the same code as `npm run chaos`, with faults frequent enough that some outlast the SDK's retries (503s). */
 const engines = createRegistry([diceRace]);
+/** Ten simulated hours a real second: the webhook receiver's day of downtime lasts 2.4 s. */
+const WARP = 36_000;
 let runtime: LocalRuntime;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
+  const clock = warpedClock(WARP);
+  receiver = await startReceiver(clock);
   runtime = await startLocalRuntime({
     memory: true,
     engines,
     dynamoEndpoint: inject('dynamoEndpoint'),
     tableName: `chaos-${Date.now().toString(36)}`,
-    extensions: [notificationsExtension],
+    extensions: [warpedNotifications(clock, WARP, () => {})],
     log: () => {},
   });
 });
 afterAll(async () => {
   await runtime?.stop();
+  await receiver?.stop();
 });
 
 describe('chaos: random legal games while DynamoDB faults are injected', () => {
@@ -32,7 +38,7 @@ describe('chaos: random legal games while DynamoDB faults are injected', () => {
     expect(Array.from({ length: 5 }, seededRandom(8))).not.toEqual(first);
   });
 
-  it('loses nothing, applies nothing twice, every ended log verifies, read models equal a rebuild, and no 5xx but the 503', async () => {
+  it('loses nothing, applies nothing twice, every ended log verifies, read models equal a rebuild, no notice is accepted twice through a day-long receiver outage, and no 5xx but the 503', async () => {
     const report = await runChaos({
       runtime,
       engines,
@@ -44,6 +50,7 @@ describe('chaos: random legal games while DynamoDB faults are injected', () => {
       timeLimitMs: 40_000,
       resendDelayMs: 10,
       catchUpLimitMs: 20_000,
+      notices: { receiver, limitMs: 15_000 },
     });
     const s = report.summary;
     expect(report.problems).toEqual([]);
@@ -57,7 +64,18 @@ describe('chaos: random legal games while DynamoDB faults are injected', () => {
     // Faults of every kind were injected, and some outlasted the retries so the client resent.
     for (const [kind, n] of Object.entries(s.faultsInjected)) expect(n, kind).toBeGreaterThan(0);
     expect(report.resends).toBeGreaterThan(0);
-    expect(s.noticesDeliveredOnce).toBeNull();
+    // Every player had a webhook; the receiver was down for a simulated day and came back. No
+    // notice was accepted twice, and none arrived that the events do not call for.
+    const n = report.notices!;
+    expect(n.refusedDuringOutage).toBeGreaterThan(0);
+    expect(n.duplicates).toEqual([]);
+    expect(n.unknown).toEqual([]);
+    expect(n.required).toBeGreaterThan(report.games * 2);
+    expect(n.delivered).toBeGreaterThan(n.required / 2);
+    // OPEN (issue 18): with faults injected into the notifier's own table calls, a few notices
+    // can still arrive out of their game's order or not within the wait (a claim left 'sending'
+    // by a lost reply waits for its lease); noticesDeliveredOnce is then false. Reported, not asserted.
+    expect(s.noticesDeliveredOnce).toBe(n.missing.length === 0 && n.outOfOrder.length === 0);
     // The stream consumer ran under the same faults: its read models caught up with a rebuild from the events.
     expect(s.catchUpSeconds).not.toBeNull();
     expect(s.catchUpSeconds!).toBeLessThan(20);

@@ -2,9 +2,10 @@ import '../../functions/quiet-sdk.js';
 import { parseArgs } from 'node:util';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { startLocalRuntime } from '../../functions/local/runtime.js';
-import { notificationsExtension } from '../../functions/local/stream-poller.js';
+import type { LocalNotifications } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { runChaos } from './core.js';
+import { startReceiver, warpedClock, warpedNotifications } from './notices.js';
 
 /**
  * `npm run chaos [-- --seed N --commands N --concurrency N --rate R --seconds S --json]`: random legal
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     rate: { type: 'string', default: '0.05' },
     seconds: { type: 'string', default: '900' },
+    warp: { type: 'string', default: '3600' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -34,21 +36,60 @@ const commands = num('commands', values.commands, 1, 1_000_000);
 const concurrency = num('concurrency', values.concurrency, 1, 256);
 const faultRate = num('rate', values.rate, 0, 0.9);
 const timeLimitMs = num('seconds', values.seconds, 1, 86_400) * 1000;
+const warp = num('warp', values.warp, 1, 1_000_000);
 
 const engines = createRegistry([diceRace]);
-const runtime = await startLocalRuntime({ memory: true, engines, extensions: [notificationsExtension], log: () => {} });
+// One real second is an hour of the notifier's clock: the receiver's day of downtime lasts 24 s.
+const clock = warpedClock(warp);
+const receiver = await startReceiver(clock);
+let consumer: LocalNotifications | undefined;
+const runtime = await startLocalRuntime({
+  memory: true,
+  engines,
+  extensions: [warpedNotifications(clock, warp, (n) => (consumer = n))],
+  log: (line) => {
+    if (line.startsWith('[stream]')) console.error(line);
+  },
+});
 try {
   const log = values.json ? () => {} : (line: string) => console.log(line);
   log(`chaos: seed ${seed}, ${commands} commands, ${concurrency} games at once, fault rate ${faultRate}`);
-  const report = await runChaos({ runtime, engines, engine: diceRace.id, seed, commands, concurrency, faultRate, timeLimitMs, catchUpLimitMs: 30_000 });
+  const report = await runChaos({
+    runtime,
+    engines,
+    engine: diceRace.id,
+    seed,
+    commands,
+    concurrency,
+    faultRate,
+    timeLimitMs,
+    catchUpLimitMs: 30_000,
+    notices: { receiver, limitMs: 180_000 },
+    consumer: () => `${consumer?.poller.delivered ?? 0} records handed over, ${consumer?.poller.parkedGames ?? 0} game(s) parked`,
+  });
   log(
-    `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.seconds.toFixed(1)} s`,
+    `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.droppedConnections} after a dropped connection, ${report.seconds.toFixed(1)} s`,
   );
-  for (const p of [...report.problems, ...report.unverifiedLogs]) console.error(`problem: ${p}`);
+  if (report.notices) {
+    const n = report.notices;
+    log(
+      `notices: ${n.decided} decided from the events, ${n.required} required, ${n.delivered} delivered, ${n.refusedDuringOutage} attempts refused during the outage`,
+    );
+  }
+  for (const p of [...report.problems, ...(report.notices?.problems ?? []), ...report.unverifiedLogs]) console.error(`problem: ${p}`);
   const s = report.summary;
-  const failed = s.lost > 0 || s.duplicated > 0 || s.unexpected5xx > 0 || report.problems.length > 0 || report.unverifiedLogs.length > 0;
+  const failed =
+    s.lost > 0 ||
+    s.duplicated > 0 ||
+    s.unexpected5xx > 0 ||
+    s.noticesDeliveredOnce !== true ||
+    s.catchUpSeconds === null ||
+    s.catchUpSeconds > 2 ||
+    report.problems.length > 0 ||
+    report.unverifiedLogs.length > 0;
   console.log(values.json ? JSON.stringify(s) : JSON.stringify(s, null, 2));
   process.exitCode = failed ? 1 : 0;
 } finally {
   await runtime.stop();
+  await receiver.stop();
 }

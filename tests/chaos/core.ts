@@ -5,6 +5,7 @@ import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
 import { documentClient } from '../../functions/projections/read-model-store.js';
+import { checkNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
 
 /**
  * The chaos run's core (issue 18 "Faults survived"), shared by `npm run chaos` (tests/chaos/chaos.ts)
@@ -83,6 +84,8 @@ export function injectFaults(client: DynamoDBClient, rate: number, random: () =>
   return { counts, stop: () => (on = false) };
 }
 
+const DAY_MS = 24 * 3600_000;
+
 export interface ChaosOptions {
   readonly runtime: LocalRuntime;
   readonly engines: EngineRegistry;
@@ -104,6 +107,14 @@ export interface ChaosOptions {
    * until every game's summary and inbox items equal a rebuild from its events, and report how long that took.
    */
   readonly catchUpLimitMs?: number;
+  /** The stream consumer's state, for the report when read models stay behind. */
+  readonly consumer?: () => string;
+  /**
+   * Every player gets a webhook on this receiver (tests/chaos/notices.ts); it goes down for 24
+   * simulated hours once a tenth of the commands are sent. After the load, wait (at most
+   * `limitMs`) until every notice was delivered exactly once, in each game's order.
+   */
+  readonly notices?: { readonly receiver: WebhookReceiver; readonly limitMs: number };
 }
 
 /** The issue's keys exactly; a key not measured yet is null. */
@@ -126,6 +137,10 @@ export interface ChaosReport {
   /** Ended games whose whole log was checked with verifyLog (hash chain, seed, every draw, replay). */
   logsVerified: number;
   resends: number;
+  /** Requests whose connection to the API dropped before a reply, resent with the same body. */
+  droppedConnections: number;
+  /** The webhook deliveries checked against the notices the events call for (absent without a receiver). */
+  notices?: NoticeCheck;
   unverifiedLogs: string[];
   problems: string[];
   seconds: number;
@@ -145,6 +160,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const unexpected: string[] = [];
   let sent = 0;
   let resends = 0;
+  /** Requests whose connection dropped before a reply (resent like a 503). */
+  let dropped = 0;
   let commandCounter = 0;
   /** Every acknowledged (200) game command, by game. */
   const acked = new Map<string, Set<string>>();
@@ -166,11 +183,21 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       unexpected.push(`${method} ${path}: ${reply.status} ${text.slice(0, 200)}`);
     return reply;
   };
-  /** A client that resends on 503 with the same body (so the same commandId), as the CLI and web client do. */
+  /**
+   * A client that resends on 503 with the same body (so the same commandId), as the CLI and web
+   * client do; and on a connection dropped before any reply (a keep-alive socket the server just
+   * closed), when it cannot know whether the request arrived.
+   */
   const send = async (method: string, path: string, player: string, body?: unknown): Promise<Reply> => {
     for (let attempt = 0; ; attempt++) {
-      const r = await call(method, path, player, body);
-      if (r.status !== 503 || attempt >= 50) return r;
+      let r: Reply | undefined;
+      try {
+        r = await call(method, path, player, body);
+      } catch (e) {
+        if (attempt >= 50) throw e;
+        dropped++;
+      }
+      if (r && (r.status !== 503 || attempt >= 50)) return r;
       resends++;
       await new Promise((done) => setTimeout(done, opts.resendDelayMs ?? 20));
     }
@@ -181,6 +208,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   let gamesEnded = 0;
   const playOne = async (n: number): Promise<void> => {
     const [a, b] = [`chaos${n}a`, `chaos${n}b`];
+    if (opts.notices) {
+      for (const player of [a, b]) {
+        const r = await send('PUT', '/v1/me/settings', player, { webhooks: [{ url: `${opts.notices.receiver.url}/${player}` }] });
+        if (r.status !== 200) return void problems.push(`webhook of ${player}: ${r.status} ${JSON.stringify(r.body)}`);
+      }
+    }
     const created = await send('POST', '/v1/games', a, { engine: opts.engine, seat: 'p1', commandId: `create-${opts.seed}-${n}` });
     if (created.status !== 201 && created.status !== 200) return void problems.push(`create ${n}: ${created.status} ${JSON.stringify(created.body)}`);
     const gameId = created.body.gameId as string;
@@ -202,6 +235,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       const command = legal[Math.floor(random() * legal.length)];
       const commandId = `cmd-${opts.seed}-${++commandCounter}`;
       sent++;
+      if (opts.notices && !opts.notices.receiver.outage.started && sent >= opts.commands / 10) opts.notices.receiver.goDown(DAY_MS);
       const r = await send('POST', `/v1/games/${gameId}/commands`, mover, { commandId, command, expectedVersion: me.body.summary.version });
       if (r.status === 200) acked.get(gameId)!.add(commandId);
       else if (r.status !== 503) problems.push(`${gameId}: listed command ${JSON.stringify(command)} refused ${r.status} ${JSON.stringify(r.body)}`);
@@ -214,6 +248,26 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   faults.stop();
   const loadEnded = Date.now();
+
+  // First the catch-up of the read models, measured from the end of the load; then the logs.
+  let catchUpSeconds: number | null = null;
+  if (opts.catchUpLimitMs !== undefined) {
+    for (;;) {
+      // Caught up by the end of the first pass that finds nothing behind (an upper bound: the pass itself takes a moment).
+      const behind = await readModelsBehind(opts, games);
+      if (behind.length === 0) {
+        catchUpSeconds = (Date.now() - loadEnded) / 1000;
+        break;
+      }
+      if (Date.now() - loadEnded > opts.catchUpLimitMs) {
+        problems.push(
+          `read models of ${behind.length} game(s) differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${behind.slice(0, 5).join(', ')}${opts.consumer ? `; consumer: ${opts.consumer()}` : ''}`,
+        );
+        break;
+      }
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  }
 
   // End checks, with no faults: each acknowledged command once in its game's log, no commandId twice, each log verifies.
   let lost = 0;
@@ -237,20 +291,20 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     if (!report.ok) unverifiedLogs.push(`${gameId}: ${report.problems.join('; ')}`);
   }
   problems.push(...unexpected);
-  let catchUpSeconds: number | null = null;
-  if (opts.catchUpLimitMs !== undefined) {
+
+  // Notices: wait until each was delivered once the receiver is back (bounded), then check them all.
+  let notices: NoticeCheck | undefined;
+  if (opts.notices) {
+    const logs = new Map<string, EventEnvelope[]>();
+    for (const gameId of games) logs.set(gameId, await readLog(opts.runtime, gameId));
+    const { receiver, limitMs } = opts.notices;
+    const waitFrom = Date.now();
     for (;;) {
-      const behind = await readModelsBehind(opts, games);
-      if (behind.length === 0) {
-        catchUpSeconds = (Date.now() - loadEnded) / 1000;
-        break;
-      }
-      if (Date.now() - loadEnded > opts.catchUpLimitMs) {
-        problems.push(`read models differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${behind.slice(0, 5).join(', ')}`);
-        break;
-      }
-      await new Promise((done) => setTimeout(done, 100));
+      notices = checkNotices(receiver.posts, logs, opts.engines);
+      if ((notices.ok && receiver.outage.over) || Date.now() - waitFrom > limitMs) break;
+      await new Promise((done) => setTimeout(done, 200));
     }
+    if (!receiver.outage.over) problems.push('the webhook receiver was never called after its outage');
   }
   return {
     summary: {
@@ -259,7 +313,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       lost,
       duplicated,
       unexpected5xx: unexpected.length,
-      noticesDeliveredOnce: null,
+      noticesDeliveredOnce: notices ? notices.ok && opts.notices!.receiver.outage.over : null,
       catchUpSeconds,
       faultsInjected: faults.counts,
     },
@@ -267,6 +321,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     gamesEnded,
     logsVerified,
     resends,
+    droppedConnections: dropped,
+    ...(notices ? { notices } : {}),
     unverifiedLogs,
     problems,
     seconds: (Date.now() - started) / 1000,
@@ -282,11 +338,11 @@ function readLog(runtime: LocalRuntime, gameId: string): Promise<EventEnvelope[]
 async function readModelsBehind(opts: ChaosOptions, games: readonly string[]): Promise<string[]> {
   const doc = documentClient(opts.runtime.client);
   const behind: string[] = [];
-  for (const gameId of games) {
+  const checkOne = async (gameId: string): Promise<void> => {
     const events = await readLog(opts.runtime, gameId);
     const engine = opts.engines.get(String((events[0]?.data as { engine?: unknown } | undefined)?.engine));
     const projection = engine && rebuildGame(engine, events);
-    if (!projection) continue;
+    if (!projection) return;
     for (const expected of [projection.summary, ...projection.inbox]) {
       const live = (await doc.send(new GetCommand({ TableName: opts.runtime.tableName, Key: { pk: expected.pk, sk: expected.sk }, ConsistentRead: true })))
         .Item;
@@ -297,11 +353,19 @@ async function readModelsBehind(opts: ChaosOptions, games: readonly string[]): P
               .filter(([k, v]) => canonical(live[k]) !== canonical(v))
               .map(([k]) => k);
       if (differs.length > 0) {
-        behind.push(`${gameId} ${expected.pk} ${differs.join('/')}`);
-        break;
+        behind.push(
+          `${gameId} ${expected.pk} ${differs.join('/')} (read model at version ${String(live?.['version'])}, events at ${projection.summary.version})`,
+        );
+        return;
       }
     }
-  }
+  };
+  // Sixteen games at once, so one pass is short next to the two seconds it measures.
+  const queue = [...games];
+  const worker = async () => {
+    for (let gameId = queue.shift(); gameId !== undefined; gameId = queue.shift()) await checkOne(gameId);
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
   return behind;
 }
 

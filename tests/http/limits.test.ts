@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { createApi } from '../../functions/http/api.js';
-import { DEFAULT_LIMITS, limitsFromEnv, MAX_OPEN_GAMES, type Limit, type LimitName } from '../../functions/http/limits.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_LIMITS, gamesOf, limitsFromEnv, MAX_OPEN_GAMES, MAX_SEATS, type Limit, type LimitName } from '../../functions/http/limits.js';
+import { documentClient } from '../../functions/projections/read-model-store.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
@@ -107,6 +109,44 @@ describe('fair limits', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('limit/open-games');
     expect(refused.headers.get('retry-after')).toBe('3600');
+  });
+
+  it('cap the games a player sits in: joining or creating one more is refused, ended games do not count', async () => {
+    // Sam already sits in MAX_SEATS - 1 running games and has finished five more: their inbox
+    // items are written here as the projector writes them (the cap counts the inbox's page items).
+    const doc = documentClient(rt.client);
+    const inboxItem = (n: number, status: 'active' | 'ended') => ({
+      pk: 'INBOX#sam',
+      sk: `PAGE#1#${String(n).padStart(4, '0')}#seeded-${status}-${n}`,
+      type: 'inbox-page',
+      gameId: `seeded-${status}-${n}`,
+      player: 'sam',
+      status,
+      yourMove: false,
+      version: 3,
+    });
+    for (let n = 0; n < MAX_SEATS - 1; n++) await doc.send(new PutCommand({ TableName: rt.tableName, Item: inboxItem(n, 'active') }));
+    for (let n = 0; n < 5; n++) await doc.send(new PutCommand({ TableName: rt.tableName, Item: inboxItem(n, 'ended') }));
+    expect(await gamesOf(rt.client, rt.tableName, 'sam')).toEqual({ openCreated: 0, seated: MAX_SEATS - 1 });
+
+    // One seat left: sam may create a game (the fiftieth seat)...
+    const sam = rt.issueToken('sam');
+    const seated = () => api.post('/v1/games', sam, { engine: 'dice-race', seat: 'p1', commandId: cid('create') });
+    expect((await seated()).status).toBe(201);
+    await waitFor('the projector to list sam’s new game', async () => ((await gamesOf(rt.client, rt.tableName, 'sam')).seated >= MAX_SEATS ? true : undefined));
+    // ...and then neither join another nor create one more; the refusal writes nothing.
+    const tom = await create('tom');
+    expect(tom.status).toBe(201);
+    const before = await itemCount(rt.client, rt.tableName);
+    const joined = await api.post(`/v1/games/${tom.body.gameId}/join`, sam, { commandId: cid('join') });
+    expect(joined.status).toBe(429);
+    expect(joined.body).toMatchObject({ code: 'limit/seats', rule: 'Fieldpost platform: fair limits' });
+    const created = await seated();
+    expect(created.status).toBe(429);
+    expect(created.body.code).toBe('limit/seats');
+    expect(await itemCount(rt.client, rt.tableName)).toBe(before);
+    // Another player may still take the seat sam could not.
+    expect((await api.post(`/v1/games/${tom.body.gameId}/join`, rt.issueToken('uma'), { commandId: cid('join') })).status).toBe(200);
   });
 
   it('count settings changes, mail the server sends, and exports per player, whatever each request answers', async () => {

@@ -75,7 +75,6 @@ describe('cdk-nag AwsSolutions checks', () => {
         'AwsSolutions-L1 on /Fieldpost/ProjectorHandler/Function/Resource',
         'AwsSolutions-IAM5 on /Fieldpost/TournamentsHandler/Role/DefaultPolicy/Resource',
         'AwsSolutions-L1 on /Fieldpost/TournamentsHandler/Function/Resource',
-        'AwsSolutions-SQS3 on /Fieldpost/Notifications/StreamFailureQueue/Resource',
         'AwsSolutions-CFR1 on /Fieldpost/Web/Distribution/Resource',
         'AwsSolutions-CFR2 on /Fieldpost/Web/Distribution/Resource',
         'AwsSolutions-CFR4 on /Fieldpost/Web/Distribution/Resource',

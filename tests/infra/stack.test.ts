@@ -6,7 +6,7 @@ import type { ApiDeps } from '../../functions/http/types.js';
 import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.js';
+import { NOTIFY_MAX_RECEIVE_COUNT, PROJECTOR_REPAIR_RECEIVE_COUNT } from '../../infra/notifications.js';
 import { MEMORY_MB, NOTIFIER_QUEUE, PROJECTOR_STREAM } from '../../infra/fieldpost-stack.js';
 import { API_5XX_THRESHOLD, ITERATOR_AGE_THRESHOLD } from '../../infra/alarms.js';
 import { matchesStreamFilter, policyStatementsOf, resourcesOf, synth, type Statement } from './support.js';
@@ -19,6 +19,7 @@ const tableId = id(stack.data.table);
 const queueId = id(stack.notifications.queue);
 const dlqId = id(stack.notifications.deadLetterQueue);
 const streamFailureId = id(stack.notifications.streamFailureQueue);
+const repairId = id(stack.notifications.projectorRepairQueue);
 const fnId = {
   api: id(stack.functions.api.fn),
   projector: id(stack.functions.projector.fn),
@@ -181,7 +182,7 @@ describe('batching and memory (issue 16)', () => {
 });
 
 describe('the projector stream mapping', () => {
-  it('bisects, retries a bounded number of times, ages out, reports item failures, and parks failures in SQS', () => {
+  it('bisects, retries a bounded number of times, ages out, reports item failures, and sends what it gives up on to its repair queue', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnId.projector },
       EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
@@ -191,9 +192,32 @@ describe('the projector stream mapping', () => {
       MaximumRecordAgeInSeconds: PROJECTOR_STREAM.maxRecordAge.toSeconds(),
       MaximumBatchingWindowInSeconds: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [streamFailureId, 'Arn'] } } },
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [repairId, 'Arn'] } } },
     });
     expect(PROJECTOR_STREAM.retryAttempts).toBeLessThanOrEqual(10);
+  });
+
+  it('repairs: the projector consumes its repair queue (reading the stream back), retried for about an hour, then parked and alarmed', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId.projector },
+      EventSourceArn: { 'Fn::GetAtt': [repairId, 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const queues = resourcesOf(template, 'AWS::SQS::Queue');
+    expect(queues[repairId]!.Properties['RedrivePolicy']).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [streamFailureId, 'Arn'] },
+      maxReceiveCount: PROJECTOR_REPAIR_RECEIVE_COUNT,
+    });
+    const projector = resourcesOf(template, 'AWS::Lambda::Function')[fnId.projector]!;
+    const visibility = queues[repairId]!.Properties['VisibilityTimeout'] as number;
+    expect(visibility).toBe(6 * (projector.Properties['Timeout'] as number));
+    // Every try fits in the stream's 24 hours of retention, with the mapping's record age before it.
+    expect(PROJECTOR_STREAM.maxRecordAge.toSeconds() + visibility * PROJECTOR_REPAIR_RECEIVE_COUNT).toBeLessThan(24 * 3600);
+    const actions = policyStatementsOf(template, stack.functions.projector.role)
+      .filter((s) => JSON.stringify(s.Resource).includes('StreamArn'))
+      .flatMap((s) => s.Action);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator']));
   });
 
   it('delivers only inserts and updates of game HEADs: never events, the dice seed, snapshots or read models', () => {
@@ -275,7 +299,7 @@ describe('notification queues', () => {
   });
 
   it('are all encrypted and refuse requests without TLS', () => {
-    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)].sort());
+    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId, repairId, id(stack.deadlines.deadLetterQueue)].sort());
     for (const q of Object.values(queues)) expect(q.Properties['SqsManagedSseEnabled']).toBe(true);
     const policies = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'));
     for (const qid of Object.keys(queues)) {

@@ -132,10 +132,11 @@ describe('a restart of the local runtime', () => {
     const third = await start(3, 1);
     const gameId = await game(third, 0);
     const ledger = new DynamoNoticeLedger(third.rt.client, tableName, 1);
-    // Alice rolls: bob's "your turn" webhook starts, and the process dies while it is in flight.
+    // Bob's "game started" webhook is in flight, and alice rolls: bob's "your turn" waits behind it (his notices of a game go one at a time, in order); the process dies.
+    const started = `${gameId}#started#p2#${(await svcOf(third).view(null, gameId)).summary.version}`;
     const rolled = await svcOf(third).submit('alice', gameId, { command: { type: 'Roll' }, commandId: cid('roll') });
     const key = `${gameId}#turn#p2#${rolled.version}`;
-    await waitFor('the webhook to be in flight', async () => ((await ledger.inspect(key, 'wh-bob'))?.state === 'sending' ? true : undefined));
+    await waitFor('the webhook to be in flight', async () => ((await ledger.inspect(started, 'wh-bob'))?.state === 'sending' ? true : undefined));
     await third.rt.stop();
     expect(posts.filter((p) => p.run === 3 && p.player === 'bob')).toEqual([]);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { foldAll, summarize, type GameSummary } from '../../domain/kernel/index.js';
-import { projectGame, projectSequence } from '../../functions/projections/project.js';
+import { projectFrom, projectGame, projectSequence } from '../../functions/projections/project.js';
 import { appendsOf, summariesFromEvents } from '../../functions/projections/rebuild.js';
 import { headChange } from '../../functions/projections/stream-image.js';
 import { diceRace } from '../fixtures/dice-race.js';
@@ -99,6 +99,30 @@ describe('projectGame', () => {
     expect(results[playerOf(winner)]).toBe('won');
     expect(results[playerOf(winner === 'p1' ? 'p2' : 'p1')]).toBe('lost');
     expect(p.inbox.every((i) => !i.yourMove && i.whoseMove.length === 0)).toBe(true);
+  });
+});
+
+describe('projectFrom (a batch of one game written once)', () => {
+  it('folding several summaries onto the stored model gives what applying them one by one gives', () => {
+    const { summaries } = played(8);
+    for (let from = 1; from < summaries.length - 1; from++) {
+      for (let to = from + 1; to <= summaries.length; to++) {
+        // Stored: the projection after `from` appends; then the batch summaries[from..to) in one go.
+        const stored = projectSequence(summaries.slice(0, from))!.summary;
+        const oneByOne = summaries.slice(from, to).reduce((m, s) => projectGame(m, s).summary, stored);
+        const folded = projectFrom(stored, summaries.slice(from, to))!;
+        expect(folded.summary).toEqual(oneByOne);
+        expect(folded).toEqual({ ...projectSequence(summaries.slice(0, to))!, dropInbox: folded.dropInbox });
+      }
+    }
+    expect(projectFrom(undefined, [])).toBeUndefined();
+  });
+
+  it('drops a player who was in the stored model and left during the batch', () => {
+    const { summaries } = played(0);
+    const stored = projectGame(undefined, summaries[1]!).summary;
+    const gone = { ...summaries[2]!, seats: summaries[2]!.seats.map((x) => ({ ...x, player: x.player === 'alice' ? null : x.player })) };
+    expect(projectFrom(stored, [gone])!.dropInbox).toEqual(['alice']);
   });
 });
 

@@ -1,9 +1,12 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { createDynamoGameService } from '../../functions/app/adapters.js';
 import type { GameService } from '../../functions/app/game-service.js';
-import { documentClient } from '../../functions/projections/read-model-store.js';
+import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
+import { rebuildReadModels } from '../../functions/projections/rebuild.js';
+import { ensureTable } from '../../functions/store/table.js';
 import { diceRace } from '../fixtures/dice-race.js';
 
 export const engines = createRegistry([diceRace]);
@@ -40,3 +43,39 @@ export async function readModelItems(client: DynamoDBClient, tableName: string):
   } while (start);
   return out.sort((a, b) => (`${a['pk']}|${a['sk']}` < `${b['pk']}|${b['sk']}` ? -1 : 1));
 }
+
+/**
+ * Read models on a client of their own whose every call that names `broken.game` fails with an
+ * InternalServerError (a persistent fault on one game), with no SDK retries so each try meets it at once.
+ */
+export function faultyReadModels(
+  endpoint: string,
+  tableName: string,
+): { models: ReadModelStore; broken: { game?: string | undefined }; faults(): number; destroy(): void } {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  const broken: { game?: string | undefined } = {};
+  let faults = 0;
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      if (broken.game && JSON.stringify(args.input).includes(broken.game)) {
+        faults++;
+        throw Object.assign(new Error('Internal server error'), { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 500 } });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'persistentFault' },
+  );
+  return { models: new ReadModelStore(client, tableName), broken, faults: () => faults, destroy: () => client.destroy() };
+}
+
+/** The read models of the whole table equal a rebuild of every game from its events into a fresh table. */
+export async function readModelsEqualRebuild(client: DynamoDBClient, tableName: string): Promise<{ failed: unknown[]; live: unknown[]; rebuilt: unknown[] }> {
+  const target = `${tableName}-r${++counter}`;
+  await ensureTable(client, target);
+  const report = await rebuildReadModels({ client, sourceTable: tableName, targetTable: target, engines });
+  return { failed: [...report.failed], live: await readModelItems(client, tableName), rebuilt: await readModelItems(client, target) };
+}
+
+/** A DynamoDB Streams client on the run's DynamoDB Local. */
+export const streamsClient = (endpoint: string): DynamoDBStreamsClient =>
+  new DynamoDBStreamsClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });

@@ -1,0 +1,169 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EngineRegistry, EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
+import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
+import type { RuntimeExtension } from '../../functions/local/runtime.js';
+import { decideNotices, webhookEventType } from '../../functions/notify/decide.js';
+import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../functions/notify/notifier.js';
+import { summariesFromEvents } from '../../functions/projections/rebuild.js';
+import type { Clock } from '../../functions/ports.js';
+
+/**
+ * The notices half of the chaos run (issue 18): every player has a webhook on a receiver in this
+ * process, which is down (503) for 24 simulated hours in the middle of the run. The notifier runs
+ * as in AWS (one attempt per queue message, the deployed retry schedule of about three days) on a
+ * warped clock: one real second is `warp` simulated seconds, and the in-process queue's delays
+ * shrink by the same factor, so a day of downtime passes in seconds. At the end every notice must
+ * have been delivered exactly once, in each game's order.
+ */
+
+/** A clock that runs `warp` times faster than the wall clock, from now. */
+export function warpedClock(warp: number): Clock & { simulatedMs(): number } {
+  const realStart = Date.now();
+  return {
+    now: () => new Date(realStart + (Date.now() - realStart) * warp).toISOString(),
+    simulatedMs: () => (Date.now() - realStart) * warp,
+  };
+}
+
+interface Post {
+  readonly player: string;
+  readonly id: string;
+  readonly type: string;
+  readonly gameId: string;
+  readonly version: number;
+  readonly status: number;
+}
+
+export interface WebhookReceiver {
+  readonly url: string;
+  readonly posts: Post[];
+  /** Answers 503 from now for `simulatedMs` of the warped clock, and until it has refused at least one delivery (so the outage is met, however slow the machine). */
+  goDown(simulatedMs: number): void;
+  /** Whether it was down, and is back. */
+  readonly outage: { started: boolean; over: boolean };
+  stop(): Promise<void>;
+}
+
+export async function startReceiver(clock: ReturnType<typeof warpedClock>): Promise<WebhookReceiver> {
+  const posts: Post[] = [];
+  let downUntil = -1;
+  let refused = 0;
+  const outage = { started: false, over: false };
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      const down = outage.started && !outage.over && (clock.simulatedMs() < downUntil || refused === 0);
+      if (down) refused++;
+      if (outage.started && !down) outage.over = true;
+      const p = JSON.parse(body) as { type: string; player: string; game: { id: string; version: number } };
+      const status = down ? 503 : 200;
+      posts.push({ player: p.player, id: String(req.headers['webhook-id']), type: p.type, gameId: p.game.id, version: p.game.version, status });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    posts,
+    outage,
+    goDown(simulatedMs) {
+      outage.started = true;
+      downUntil = clock.simulatedMs() + simulatedMs;
+    },
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/**
+ * The local projector + notifier on the warped clock, retrying webhooks as in AWS (requeue mode,
+ * the deployed schedule). `onStart` gets the pipeline (to wait on its queue).
+ */
+export function warpedNotifications(clock: Clock, warp: number, onStart: (n: LocalNotifications) => void): RuntimeExtension {
+  return async (ctx) => {
+    const n = await startLocalNotifications(ctx, {
+      clock,
+      delayScaleMs: 1000 / warp,
+      retry: { mode: 'requeue', attempts: 1, baseDelayMs: 0, maxDelayMs: 0, schedule: WEBHOOK_RETRY_SCHEDULE_SECONDS.map((s) => s * 1000) },
+      // A claim left 'sending' (a lost reply of the ledger, say) is taken over after 15 real seconds:
+      // shorter, and a send slowed by a busy machine was taken over while still in flight (sent twice).
+      leaseSeconds: 15 * warp,
+    });
+    onStart(n);
+    return n;
+  };
+}
+
+export interface NoticeCheck {
+  readonly ok: boolean;
+  /** Notices decided from the events for the players (every player has a webhook). */
+  readonly decided: number;
+  /** Of them, those that must arrive: all but turn notices overtaken by a later move (the notifier drops those as stale). */
+  readonly required: number;
+  readonly delivered: number;
+  readonly refusedDuringOutage: number;
+  /** webhook-ids accepted more than once. */
+  readonly duplicates: string[];
+  /** Required notices never accepted. */
+  readonly missing: string[];
+  /** Accepted notices that no change in the events calls for. */
+  readonly unknown: string[];
+  /** A player's notice of a game accepted after a later one of the same game. */
+  readonly outOfOrder: string[];
+  readonly problems: string[];
+}
+
+/** Every notice delivered exactly once (one 2xx per webhook-id), each required one delivered, none unknown, and each game's notices in order. */
+export function checkNotices(posts: readonly Post[], logs: ReadonlyMap<string, readonly EventEnvelope[]>, engines: EngineRegistry): NoticeCheck {
+  const problems: string[] = [];
+  const keyOf = (player: string, type: string, gameId: string, version: number) => `${player}|${type}|${gameId}|${version}`;
+  const decided = new Set<string>();
+  const required = new Set<string>();
+  for (const [gameId, events] of logs) {
+    const engine = engines.get(String((events[0]?.data as { engine?: unknown } | undefined)?.engine));
+    if (!engine) continue;
+    let old: GameSummary | undefined;
+    const summaries = summariesFromEvents(engine, events);
+    const last = summaries.at(-1)?.version;
+    for (const s of summaries) {
+      for (const n of decideNotices(old, s)) {
+        const key = keyOf(n.player, webhookEventType(n.kind), gameId, n.version);
+        decided.add(key);
+        if (!((n.kind === 'turn' || n.kind === 'reminder') && n.version !== last)) required.add(key);
+      }
+      old = s;
+    }
+  }
+  const okPosts = posts.filter((p) => p.status >= 200 && p.status < 300);
+  const byId = new Map<string, number>();
+  for (const p of okPosts) byId.set(p.id, (byId.get(p.id) ?? 0) + 1);
+  const twice = [...byId].filter(([, n]) => n > 1);
+  if (twice.length) problems.push(`${twice.length} notice(s) delivered more than once: ${twice.slice(0, 3).map(([id]) => id)}`);
+  const got = new Set(okPosts.map((p) => keyOf(p.player, p.type, p.gameId, p.version)));
+  const missing = [...required].filter((k) => !got.has(k));
+  if (missing.length) problems.push(`${missing.length} notice(s) never delivered: ${missing.slice(0, 3).join(', ')}`);
+  const unknown = [...got].filter((k) => !decided.has(k));
+  if (unknown.length) problems.push(`${unknown.length} delivered notice(s) match no change in the events: ${unknown.slice(0, 3).join(', ')}`);
+  const lastVersion = new Map<string, number>();
+  const outOfOrder: string[] = [];
+  for (const p of okPosts) {
+    const lane = `${p.player}|${p.gameId}`;
+    const before = lastVersion.get(lane) ?? -1;
+    if (p.version < before) outOfOrder.push(`${lane}: version ${p.version} delivered after ${before}`);
+    lastVersion.set(lane, Math.max(before, p.version));
+  }
+  problems.push(...outOfOrder);
+  return {
+    ok: problems.length === 0,
+    decided: decided.size,
+    required: required.size,
+    delivered: okPosts.length,
+    refusedDuringOutage: posts.filter((p) => p.status === 503).length,
+    duplicates: twice.map(([id]) => id),
+    missing,
+    unknown,
+    outOfOrder,
+    problems,
+  };
+}

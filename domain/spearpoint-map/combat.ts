@@ -12,6 +12,7 @@ import type { Out } from './out.js';
 import {
   cannotAttack,
   cardOf,
+  concealedByEdges,
   contested,
   CONVOY_KILL_INTENSITY,
   costOf,
@@ -186,6 +187,8 @@ export function attackProblem(s: State, seat: Side, attacker: string, target: st
   if (isAircraft(s, attacker))
     return inPath(s, attacker, t.at) ? null : bad('combat/not-on-path', 'The target is not under your flight path', '003 §III Combat 5');
   if (fromRear) return bad('combat/area-weapon', 'Rear-line artillery fires on a space (space:…)', '003 §III Combat 8');
+  if (from !== t.at && concealedByEdges(s, from!, t.at))
+    return bad('combat/concealed', `${t.at}'s tile conceals its occupants from ${from} (a red or green edge faces you)`, '003 §III Combat 8');
   if (from !== t.at && sideUnitsAt(s, t.at, seat).length > 0 && role(s, attacker) !== 'sniper')
     return bad('combat/friendly-in-space', 'Only a Sniper may fire into a space holding your own units', '003 §III Combat 19');
   if (from === t.at && unitIn(s, attacker)!.crew && cardOf(s, attacker).type === 'gun')

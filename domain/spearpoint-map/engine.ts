@@ -8,7 +8,7 @@ import { BUILT_IN_CATALOG, indexCatalog } from '../frontline-general/data/catalo
 import type { Side } from '../frontline-general/data/schema.js';
 import { damageEdge } from '../frontline-general/rules.js';
 import { SCENARIO_IDS, SCENARIOS, type Scenario } from './data/scenarios.js';
-import { DIRS, TILE_KINDS, tileSpec } from './data/tiles.js';
+import { DIRS, EDGE_COLOURS, TILE_KINDS, highlighted, tileSpec } from './data/tiles.js';
 import { decide } from './decide.js';
 import { evolve } from './evolve.js';
 import { legalCommands, OPFIRE_TOPIC, pending } from './legal.js';
@@ -29,6 +29,7 @@ import { finalTiles, view } from './view.js';
 
 const cardsSchema = z.object({ cards: z.array(z.string().min(1).max(40)).min(1).max(60) }).strict();
 const space = z.string().refine(isSpace, 'a map space A1..C9');
+const edge = z.enum(['none', ...EDGE_COLOURS]);
 
 export const optionsSchema = z
   .object({
@@ -41,7 +42,18 @@ export const optionsSchema = z
     maxTurns: z.number().int().min(1).max(60).default(20),
     /** Feature tiles in place of the scenario's representative layout. */
     tiles: z
-      .array(z.object({ space, kind: z.enum(TILE_KINDS), intact: z.boolean().optional(), arrows: z.array(z.enum(DIRS)).min(1).max(4).optional() }).strict())
+      .array(
+        z
+          .object({
+            space,
+            kind: z.enum(TILE_KINDS),
+            intact: z.boolean().optional(),
+            arrows: z.array(z.enum(DIRS)).min(1).max(4).optional(),
+            /** Highlighted edges of the intact tile (003 §III Combat 8), side by side; a side left out is 'none'. */
+            edges: z.object({ north: edge, south: edge, east: edge, west: edge }).partial().strict().optional(),
+          })
+          .strict(),
+      )
       .max(27)
       .optional(),
     us: cardsSchema.optional(),
@@ -84,6 +96,9 @@ export const optionsSchema = z
     if (o.tiles && new Set(o.tiles.map((t) => t.space)).size !== o.tiles.length)
       ctx.addIssue({ code: 'custom', path: ['tiles'], message: 'one tile per space' });
     (o.tiles ?? []).forEach((t, i) => {
+      // RULINGS: the ruined side of a tile has no highlighted edges.
+      if (t.edges && t.intact === false)
+        ctx.addIssue({ code: 'custom', path: ['tiles', i, 'edges'], message: 'a ruined tile has no highlighted edges (give edges only to intact tiles)' });
       if (!t.arrows) return;
       if (!tileSpec(t.kind).arrows) ctx.addIssue({ code: 'custom', path: ['tiles', i, 'arrows'], message: `a ${t.kind} tile has no entry/exit arrows` });
       // 003 §II 8: at least one arrow must not face the map edge.
@@ -159,7 +174,7 @@ function initialState(o: Options, rulesVersion: number): State {
     tiles: Object.fromEntries(
       scenario.tiles.map((t) => {
         const arrows = t.arrows ?? tileSpec(t.kind).arrows?.default;
-        return [t.space, { kind: t.kind, intact: t.intact ?? true, ...(arrows ? { arrows } : {}) }];
+        return [t.space, { kind: t.kind, intact: t.intact ?? true, ...(arrows ? { arrows } : {}), ...(t.edges ? { edges: highlighted(t.edges) } : {}) }];
       }),
     ),
     smoke: {},
@@ -278,7 +293,7 @@ export const spearpointMap: GameEngine<State, Command, Event, Options> = {
   },
   scene,
   carryOver(finished, options) {
-    // 003 §IV carry-over (l.991, 1060, 1268): the finished game's final tiles, with their arrows, start the next scenario.
+    // 003 §IV carry-over (l.991, 1060, 1268): the finished game's final tiles, with their arrows and edges, start the next scenario.
     if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options)))
       return err(violation('carry-over/bad-options', 'options must be an object', '003 §IV'));
     if (options !== undefined && Object.hasOwn(options, 'tiles'))

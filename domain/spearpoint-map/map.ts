@@ -64,6 +64,20 @@ function traced(a: string, b: string): string[] {
   }
   return SPACES.filter((s) => out.has(s));
 }
+/**
+ * The sides of `from` that a centre-to-centre line towards `to` leaves through (003 Combat 8: a
+ * line crossing a tile's edge). Steeper than 45° it leaves by north or south, flatter by east or
+ * west; exactly through a corner it crosses both sides meeting there (the corner ruling).
+ */
+export function sidesCrossed(from: string, to: string): ('north' | 'south' | 'east' | 'west')[] {
+  const [dr, dc] = [rowOf(to) - rowOf(from), colOf(to) - colOf(from)];
+  if (dr === 0 && dc === 0) return [];
+  const out: ('north' | 'south' | 'east' | 'west')[] = [];
+  if (Math.abs(dr) >= Math.abs(dc)) out.push(dr < 0 ? 'north' : 'south');
+  if (Math.abs(dc) >= Math.abs(dr)) out.push(dc > 0 ? 'east' : 'west');
+  return out;
+}
+
 /** Every pair traced once: line of sight is asked for thousands of times per listing. */
 const CROSSED: ReadonlyMap<string, readonly string[]> = new Map(SPACES.flatMap((a) => SPACES.map((b) => [`${a}-${b}`, traced(a, b)] as const)));
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Deck } from '../kernel/deck.js';
 import type { Catalog, Side } from '../frontline-general/data/schema.js';
 import type { Scenario } from './data/scenarios.js';
-import type { Dir, TileKind } from './data/tiles.js';
+import type { Dir, Edges, EdgesOption, TileKind } from './data/tiles.js';
 import type { RoleEntry } from './data/roles.js';
 
 export const SIDES: readonly Side[] = ['us', 'de'];
@@ -117,6 +117,8 @@ export interface MapTile {
   readonly intact: boolean;
   /** The tile's entry/exit arrows, for the kinds that have them (data/tiles.ts). */
   readonly arrows?: readonly Dir[];
+  /** A club's highlighted edges for this tile; absent: the kind's REPRESENTATIVE default (data/tiles.ts). */
+  readonly edges?: Edges;
 }
 
 export interface Attack {
@@ -158,7 +160,7 @@ export interface Options {
   readonly germanColumn: 1 | 9;
   readonly maxTurns: number;
   readonly map?: 'village' | 'defensive-line';
-  readonly tiles?: readonly { space: string; kind: TileKind; intact?: boolean; arrows?: readonly Dir[] }[];
+  readonly tiles?: readonly { space: string; kind: TileKind; intact?: boolean; arrows?: readonly Dir[]; edges?: EdgesOption }[];
   readonly us?: { cards: string[] };
   readonly de?: { cards: string[] };
   readonly usEntry?: readonly string[];

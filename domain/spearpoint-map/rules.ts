@@ -3,9 +3,9 @@ import { indexCatalog } from '../frontline-general/data/catalog.js';
 import type { Side, UnitCard } from '../frontline-general/data/schema.js';
 import { isGroundType, targetIcon, weaponCanAffect } from '../frontline-general/rules.js';
 import { ROLES, type Role, type RoleEntry } from './data/roles.js';
-import { tileSpec, type TileSide } from './data/tiles.js';
-import { crossed, distance, isSpace, pathSpaces, rowOf } from './map.js';
-import { cardEntry, other, tileAt, unitIn, type MapUnit, type State } from './model.js';
+import { tileSpec, type Dir, type EdgeColour, type Edges, type TileSide } from './data/tiles.js';
+import { crossed, distance, sidesCrossed, isSpace, pathSpaces, rowOf } from './map.js';
+import { cardEntry, other, tileAt, unitIn, type MapTile, type MapUnit, type State } from './model.js';
 
 /** 003 sections cited by refusals. */
 export const RULE = {
@@ -185,6 +185,7 @@ export function lineOfSight(s: State, from: string, to: string, side: Side, opts
   if (from === to) return true;
   if (nightBlind(s, from, to)) return false;
   if (Object.hasOwn(s.smoke, to)) return false;
+  if (edgeColours(s, from, sidesCrossed(from, to)).includes('red')) return false; // LOS out over a red edge
   for (const sp of crossed(from, to)) {
     if (tileSide(s, sp)?.blocksLos) return false;
     if (Object.hasOwn(s.smoke, sp)) return false;
@@ -192,6 +193,22 @@ export function lineOfSight(s: State, from: string, to: string, side: Side, opts
   }
   return true;
 }
+
+/** A tile's highlighted edges: a club's, else the kind's REPRESENTATIVE default; none once ruined (RULINGS). */
+export const tileEdges = (t: MapTile | undefined): Edges => (t?.intact ? (t.edges ?? tileSpec(t.kind).edges ?? {}) : {});
+
+/** The highlighted colours of these sides of the tile in `space`. */
+export function edgeColours(s: State, space: string, sides: readonly Dir[]): EdgeColour[] {
+  const edges = tileEdges(tileAt(s, space));
+  return sides.flatMap((d) => (edges[d] ? [edges[d]] : []));
+}
+
+/**
+ * 003 Combat 8, LOS into a feature tile: a unit is concealed from a direct attack when the line from
+ * the attacker crosses a red or green edge of the tile it occupies. Not asked for strafing aircraft
+ * and attacks on a whole space (mortars, artillery, bombs), nor within the space itself.
+ */
+export const concealedByEdges = (s: State, from: string, target: string): boolean => edgeColours(s, target, sidesCrossed(target, from)).length > 0;
 
 /** Friendly infantry on the map that can see `space` and are not attacking: spotters (003 Combat 8). */
 export function spotters(s: State, side: Side, space: string): string[] {

@@ -1,8 +1,10 @@
 import type { Cell, Piece, Region, Scene } from '../kernel/scene.js';
 import type { Viewer } from '../kernel/visibility.js';
 import { indexCatalog } from '../frontline-general/data/catalog.js';
+import { DIRS } from './data/tiles.js';
 import { colOf, isSpace, rowOf } from './map.js';
 import type { State } from './model.js';
+import { tileEdges } from './rules.js';
 import { view } from './view.js';
 
 const NAME = { us: 'United States', de: 'Germany' } as const;
@@ -34,6 +36,10 @@ export function scene(s: State, viewer: Viewer): Scene {
       markers: [
         ...(Object.hasOwn(v.smoke, sp) ? [{ label: `smoke ${v.smoke[sp]}`, tone: 'info' as const }] : []),
         ...(t?.arrows ? [{ label: `entry/exit ${t.arrows.join(', ')}`, tone: 'info' as const }] : []),
+        ...DIRS.flatMap((d) => {
+          const c = tileEdges(t)[d];
+          return c ? [{ label: `${c} edge ${d}`, tone: c === 'red' ? ('bad' as const) : ('good' as const) }] : [];
+        }),
       ],
     });
   }

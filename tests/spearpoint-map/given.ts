@@ -16,7 +16,7 @@ export interface Piece {
  */
 export function given(opts: {
   scenario?: string;
-  tiles?: { space: string; kind: string; intact?: boolean; arrows?: string[] }[];
+  tiles?: { space: string; kind: string; intact?: boolean; arrows?: string[]; edges?: Record<string, string> }[];
   units: Piece[];
   phase?: Phase;
   /** The declaration step (003 Combat 2): 'ground' unless aircraft or artillery are to declare. */

@@ -7,8 +7,8 @@ import { given } from './given.js';
 /**
  * 003 §III Combat 8, the LOS example on a "portion of Village Map" with pieces A–F. The figure is
  * not printed in the text, so the positions below are a RECONSTRUCTION that satisfies each pair
- * the key names; tile edges (red/green highlights) are not modelled, and their stand-in is the
- * one RULINGS.md states: occupants of an intact building cannot be attacked from outside.
+ * the key names. The tile art is not printed either: the highlighted edges are given through the
+ * `tiles[].edges` option.
  */
 const rifle = indexCatalog(BUILT_IN_CATALOG).unit('us-rifle-squad');
 
@@ -48,14 +48,26 @@ describe('003 Combat 8 LOS example (reconstructed positions)', () => {
     expect(attackProblem(s, 'us', 'A', 'D', [0])).toBeNull();
     expect(defenseOf(s, 'D', 'B2', false)).toBe(rifle.defense + 3);
   });
-  it('D–B, C–D, E–B: a target behind its feature’s highlighted edge is concealed (stand-in: inside an intact building)', () => {
+  it('D–B, C–D, E–B: a target behind its feature’s highlighted edge is concealed (B in a fountain at B5, green edge west)', () => {
     const s = given({
-      tiles: [{ space: 'B5', kind: 'building' }],
+      tiles: [{ space: 'B5', kind: 'fountain', edges: { west: 'green' } }],
       units: [
         { id: 'D', card: 'us-rifle-squad', at: 'B3' },
         { id: 'B', card: 'de-rifle-squad', at: 'B5' },
       ],
     });
-    expect(attackProblem(s, 'us', 'D', 'B', [0])?.code).toBe('combat/impervious');
+    expect(attackProblem(s, 'us', 'D', 'B', [0])?.code).toBe('combat/concealed');
+  });
+  it('D–C: a unit fires out over its own green edge (firing from cover); over a red edge it may not', () => {
+    const at = (west: string) =>
+      given({
+        tiles: [{ space: 'B5', kind: 'fountain', edges: { west } }],
+        units: [
+          { id: 'D', card: 'us-rifle-squad', at: 'B5' },
+          { id: 'C', card: 'de-rifle-squad', at: 'B3' },
+        ],
+      });
+    expect(attackProblem(at('green'), 'us', 'D', 'C', [0])).toBeNull();
+    expect(attackProblem(at('red'), 'us', 'D', 'C', [0])?.code).toBe('combat/no-line-of-sight');
   });
 });

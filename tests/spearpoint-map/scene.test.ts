@@ -41,12 +41,16 @@ describe('spearpoint-1943-map picture: the 3×9 map, tiles, unit status, the las
     const g = cell(1, 4)!.pieces.find((p) => p.id === 'g');
     expect(g?.details[0]).toMatch(/^Endurance \d+$/);
   });
-  it('marks a bunker’s or trench’s entry/exit arrows on its space', () => {
-    const s = given({ tiles: [{ space: 'A5', kind: 'bunker', arrows: ['south', 'west'] }], units: [] });
+  it('marks a bunker’s or trench’s entry/exit arrows and its highlighted edges on its space', () => {
+    const s = given({ tiles: [{ space: 'A5', kind: 'bunker', arrows: ['south', 'west'], edges: { north: 'red', south: 'green', east: 'none' } }], units: [] });
     const grid = engine.scene!(s, { kind: 'spectator' })
       .rows.flat()
       .find((r) => r.kind === 'grid') as Extract<Region, { kind: 'grid' }>;
-    expect(grid.cells.find((c) => c.row === 0 && c.col === 4)!.markers).toEqual([{ label: 'entry/exit south, west', tone: 'info' }]);
+    expect(grid.cells.find((c) => c.row === 0 && c.col === 4)!.markers).toEqual([
+      { label: 'entry/exit south, west', tone: 'info' },
+      { label: 'red edge north', tone: 'bad' },
+      { label: 'green edge south', tone: 'good' },
+    ]);
   });
   it('draws the line of sight of the last attack, from the attacker to its target', () => {
     const scene = engine.scene!(hand, { kind: 'seat', seat: 'de' });

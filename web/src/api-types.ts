@@ -1925,6 +1925,16 @@ export interface components {
                 kind: "building" | "fountain" | "tiger-wreck" | "crops" | "cemetery" | "wire" | "natural-cover" | "bunker" | "mg-nest" | "panzernest" | "pantherturm" | "tank-trench" | "infantry-trench" | "minefield";
                 intact?: boolean;
                 arrows?: ("north" | "south" | "east" | "west")[];
+                edges?: {
+                    /** @enum {string} */
+                    north?: "none" | "red" | "green";
+                    /** @enum {string} */
+                    south?: "none" | "red" | "green";
+                    /** @enum {string} */
+                    east?: "none" | "red" | "green";
+                    /** @enum {string} */
+                    west?: "none" | "red" | "green";
+                };
             }[];
             us?: {
                 cards: string[];

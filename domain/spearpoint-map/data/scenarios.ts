@@ -1,5 +1,5 @@
 import type { Side } from '../../frontline-general/data/schema.js';
-import type { Dir, TileKind } from './tiles.js';
+import type { Dir, EdgesOption, TileKind } from './tiles.js';
 
 /**
  * The eight scenarios of 003 §IV and the Expansion Standard Game (003 §III Game Types and Setup 1), as data. Orders of battle, deck limits, entry zones, special
@@ -23,7 +23,13 @@ export type ScenarioId =
   | 'standard-game';
 
 export type MapSide = 'village' | 'defensive-line';
-type TileList = readonly { readonly space: string; readonly kind: TileKind; readonly intact?: boolean; readonly arrows?: readonly Dir[] }[];
+type TileList = readonly {
+  readonly space: string;
+  readonly kind: TileKind;
+  readonly intact?: boolean;
+  readonly arrows?: readonly Dir[];
+  readonly edges?: EdgesOption;
+}[];
 
 export interface Placement {
   readonly card: string;

@@ -27,6 +27,16 @@ export type TileKind = (typeof TILE_KINDS)[number];
 export const DIRS = ['north', 'south', 'east', 'west'] as const;
 export type Dir = (typeof DIRS)[number];
 
+/** A highlighted tile edge (003 §III Combat 8): red and green conceal occupants; red also blocks their fire out. */
+export const EDGE_COLOURS = ['red', 'green'] as const;
+export type EdgeColour = (typeof EDGE_COLOURS)[number];
+/** The highlighted sides of a tile; a side not named is un-highlighted. */
+export type Edges = Readonly<Partial<Record<Dir, EdgeColour>>>;
+/** The `tiles[].edges` option: a side may also be named 'none'. */
+export type EdgesOption = Readonly<Partial<Record<Dir, EdgeColour | 'none'>>>;
+/** The highlighted sides of an `edges` option, 'none' left out. */
+export const highlighted = (o: EdgesOption): Edges => Object.fromEntries(DIRS.flatMap((d) => (o[d] === 'red' || o[d] === 'green' ? [[d, o[d]]] : [])));
+
 export interface TileSide {
   /** Defence bonus for occupying infantry; 'impervious': occupants cannot be attacked from outside. */
   readonly defense: number | 'impervious';
@@ -66,7 +76,15 @@ export interface TileSpec {
    * line east–west, the bunker entered from its flanks), which a club's `tiles` option replaces per tile.
    */
   readonly arrows?: { readonly only: boolean; readonly free: boolean; readonly default: readonly Dir[] };
+  /**
+   * Highlighted edges of the intact side (003 §III Combat 8). The tile art is not printed: these are
+   * REPRESENTATIVE, green on all four sides of the tiles whose occupants 003 makes impervious (occupants
+   * concealed from every direction and free to fire out), none elsewhere. A club's `tiles[].edges` replaces them.
+   */
+  readonly edges?: Edges;
 }
+
+const ALL_GREEN: Edges = { north: 'green', south: 'green', east: 'green', west: 'green' };
 
 const side = (defense: number | 'impervious', blocksLos: boolean, concealment = 0): TileSide => ({ defense, blocksLos, concealment });
 
@@ -85,6 +103,7 @@ export const TILES: ReadonlyMap<TileKind, TileSpec> = new Map<TileKind, TileSpec
         tanksMayEnter: false,
         removedByTank: false,
         exitCheck: null,
+        edges: ALL_GREEN,
       },
       // 003 §II 2: bonus 3; ruined REPRESENTATIVE 1; does not block LOS.
       {
@@ -176,6 +195,7 @@ export const TILES: ReadonlyMap<TileKind, TileSpec> = new Map<TileKind, TileSpec
         tanksMayEnter: false,
         removedByTank: false,
         exitCheck: null,
+        edges: ALL_GREEN,
         arrows: { only: true, free: true, default: ['east', 'west'] },
       },
       // 003 §II 9: bonus 3 for one MG/bazooka/Panzerschreck team or sniper, against ground attacks.
@@ -205,6 +225,7 @@ export const TILES: ReadonlyMap<TileKind, TileSpec> = new Map<TileKind, TileSpec
         tanksMayEnter: false,
         removedByTank: false,
         exitCheck: null,
+        edges: ALL_GREEN,
       },
       // 003 §II 11: houses the Pantherturm I gun (unit card stats); 75mm+; does not block LOS.
       {

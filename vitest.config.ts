@@ -9,8 +9,10 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     // Every reply from a local API is checked against its own OpenAPI document.
     setupFiles: ['tests/support/contract.ts'],
-    // Tests wait on conditions with generous bounds (tests/support/wait.ts), never on fixed times:
-    // a busy machine makes them slower, not red.
+    // Two workers keep both cores busy (DynamoDB Local, chromium and the CLI's child processes wait
+    // on I/O). Tests wait on conditions with generous bounds (tests/support/wait.ts), never on fixed
+    // times: a busy machine makes them slower, not red.
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     ...(report ? { reporters: ['default', 'json'], outputFile: { json: report } } : {}),

@@ -109,6 +109,8 @@ export function fileCheckpoints(file: string): CheckpointStore {
 interface ShardCursor {
   iterator: string | undefined;
   done: boolean;
+  /** The sequence number of the last record read from the shard: where to pick up if the iterator is lost. */
+  last?: string;
 }
 
 /** A game whose records failed past the immediate retries: they wait here, in stream order, each with the shard it came from. */
@@ -121,6 +123,8 @@ interface Parked {
 /** The partition a record belongs to (the game, or the tournament): the unit whose records stay in order. */
 const partitionOf = (r: StreamRecordLike): string => (r.dynamodb?.Keys as Record<string, { S?: string }> | undefined)?.['pk']?.S ?? '';
 const sequenceOf = (r: StreamRecordLike): string => r.dynamodb?.SequenceNumber ?? '';
+/** GetRecords errors after which the iterator is dead but the shard is not: open it again. */
+const LOST_ITERATOR = new Set(['TrimmedDataAccessException', 'ExpiredIteratorException']);
 /** Stream sequence numbers are decimal strings of any length: compare them as numbers. */
 const seqAtMost = (a: string, b: string): boolean => a.length < b.length || (a.length === b.length && a <= b);
 
@@ -135,6 +139,8 @@ interface Handed {
 export class StreamPoller {
   private readonly streams: DynamoDBStreamsClient;
   private readonly cursors = new Map<string, ShardCursor>();
+  /** Shards whose iterator was lost, with the last record read from each (opened again after it). */
+  private readonly reopen = new Map<string, string | undefined>();
   private streamArn: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -215,7 +221,8 @@ export class StreamPoller {
       if (parent && ids.has(parent) && !this.cursors.get(parent)?.done) continue;
       let cur = this.cursors.get(id);
       if (!cur) {
-        cur = await this.openShard(StreamArn, id);
+        cur = await this.openShard(StreamArn, id, this.reopen.get(id));
+        this.reopen.delete(id);
         this.cursors.set(id, cur);
       }
       await this.drainShard(id, cur);
@@ -224,18 +231,19 @@ export class StreamPoller {
   }
 
   /** Where a shard is read from: after its checkpoint, or from its beginning when it has none (or the checkpoint is no longer in the stream). */
-  private async openShard(StreamArn: string, ShardId: string): Promise<ShardCursor> {
+  private async openShard(StreamArn: string, ShardId: string, lastRead?: string): Promise<ShardCursor> {
     const cp = this.saved?.get(ShardId);
     if (cp?.done) return { iterator: undefined, done: true };
-    if (cp) {
+    const after = lastRead ?? cp?.sequence;
+    if (after !== undefined) {
       try {
         const it = await this.streams.send(
-          new GetShardIteratorCommand({ StreamArn, ShardId, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: cp.sequence }),
+          new GetShardIteratorCommand({ StreamArn, ShardId, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }),
         );
-        return { iterator: it.ShardIterator, done: false };
+        return { iterator: it.ShardIterator, done: false, last: after };
       } catch (e) {
-        // Trimmed past the checkpoint (24 h of retention): read what is left; the handlers are idempotent.
-        this.opts.log?.(`[stream] checkpoint of shard ${ShardId} is no longer in the stream (${(e as Error).name}); reading the shard from its start`);
+        // Trimmed past that point (24 h of retention): read what is left; the handlers are idempotent.
+        this.opts.log?.(`[stream] shard ${ShardId} no longer holds record ${after} (${(e as Error).name}); reading the shard from its start`);
       }
     }
     const it = await this.streams.send(new GetShardIteratorCommand({ StreamArn, ShardId, ShardIteratorType: 'TRIM_HORIZON' }));
@@ -244,9 +252,23 @@ export class StreamPoller {
 
   private async drainShard(id: string, cur: ShardCursor): Promise<void> {
     while (!cur.done && cur.iterator && !this.stopped) {
-      const r = await this.streams.send(new GetRecordsCommand({ ShardIterator: cur.iterator, Limit: 1000 }));
+      let r;
+      try {
+        r = await this.streams.send(new GetRecordsCommand({ ShardIterator: cur.iterator, Limit: 1000 }));
+      } catch (e) {
+        // An iterator the stream no longer honours (expired, or trimmed under it) would fail every
+        // pass for good: drop it, and the next pass opens the shard again after the last record read.
+        if (!LOST_ITERATOR.has((e as Error).name)) throw e;
+        this.opts.log?.(`[stream] shard ${id}: ${(e as Error).name}; opening it again after the last record read`);
+        this.reopen.set(id, cur.last);
+        this.cursors.delete(id);
+        return;
+      }
       const records = r.Records ?? [];
-      if (records.length) await this.deliver(id, records);
+      if (records.length) {
+        await this.deliver(id, records);
+        cur.last = sequenceOf(records[records.length - 1] as StreamRecordLike);
+      }
       cur.iterator = r.NextShardIterator;
       if (!cur.iterator) cur.done = true;
       const last = records[records.length - 1]?.dynamodb?.SequenceNumber ?? this.saved?.get(id)?.sequence;

@@ -80,6 +80,8 @@ describe('the daily digest', () => {
     // Two games on ann's move (one after each side moved), one on bob's.
     const g1 = await game('ann', 'bob', 5);
     await roll('ann', g1);
+    // A "your move" that is already answered is not sent: bob hears of this one before he rolls.
+    await waitFor("bob's per-move mail of the first game", async () => ((await to('bob', YOUR_MOVE)).length >= 1 ? true : undefined));
     await roll('bob', g1);
     const g2 = await game('bob', 'ann', 3);
     await roll('bob', g2);

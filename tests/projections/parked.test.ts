@@ -130,3 +130,32 @@ describe('a record that keeps failing is parked with its game, never skipped', (
     expect(turnNotices(a, last).map((j) => j.notice.kind)).toContain('turn');
   }, 60_000);
 });
+
+describe('an iterator the stream stops honouring', () => {
+  it('TrimmedDataAccessException or ExpiredIteratorException on GetRecords: the shard is opened again after the last record read, and the game catches up', async () => {
+    const [a] = await twoGames();
+    const poller = newPoller();
+    await waitFor('game a projected', () => caughtUp(a));
+    // DynamoDB Local answers this when another table's stream is read at the same time (two test workers).
+    const streams = (poller as unknown as { streams: { send: (c: object) => Promise<unknown> } }).streams;
+    const send = streams.send.bind(streams);
+    // The first two iterators read with die for good: every later read with them fails the same way.
+    const lost = ['TrimmedDataAccessException', 'ExpiredIteratorException'];
+    const dead = new Map<string, string>();
+    streams.send = async (c) => {
+      const iterator = (c as { input?: { ShardIterator?: string } }).input?.ShardIterator;
+      if (c.constructor.name === 'GetRecordsCommand' && iterator !== undefined) {
+        if (!dead.has(iterator) && lost.length) dead.set(iterator, lost.shift()!);
+        const name = dead.get(iterator);
+        if (name) throw Object.assign(new Error('iterator lost'), { name });
+      }
+      return send(c);
+    };
+    await playTurns(svc, a, 3);
+    await waitFor('game a caught up although its iterator was lost twice', () => caughtUp(a));
+    expect(lost).toEqual([]);
+    await poller.nextPass();
+    await expectEqualToRebuild();
+    await poller.stop();
+  }, 60_000);
+});

@@ -18,6 +18,7 @@ import {
   type ServerLogin,
 } from './config.js';
 import { auditFile } from './audit.js';
+import { maskDashWords } from './args.js';
 import { CLUB_HELP, ClubUsageError, clubCommand, playerCommand, ratingsCommand, tournamentCommand } from './tournament.js';
 import { NOTICE_KINDS } from '../notify/decide.js';
 import { REMINDER_LEVELS } from '../../domain/kernel/index.js';
@@ -781,9 +782,10 @@ commands['send'] = commands['do']!;
 
 async function main(argv: string[]): Promise<number> {
   let parsed;
+  const masked = maskDashWords(argv);
   try {
     parsed = parseArgs({
-      args: argv,
+      args: masked.args,
       allowPositionals: true,
       options: {
         url: { type: 'string' },
@@ -826,6 +828,10 @@ async function main(argv: string[]): Promise<number> {
     console.error(`${(e as Error).message}\n\n${HELP}`);
     return 2;
   }
+  parsed = {
+    positionals: parsed.positionals.map(masked.unmask),
+    values: Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, masked.unmask(v)])) as typeof parsed.values,
+  };
   const [name = 'help', ...args] = parsed.positionals;
   const cmd = parsed.values.help ? commands['help'] : Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!cmd) {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { diceRace } from '../fixtures/dice-race.js';
-import { runChaos, seededRandom } from './core.js';
+import { runChaos } from './core.js';
+import { seeded } from '../support/seeded.js';
 import { startReceiver, warpedClock, warpedNotifications, type WebhookReceiver } from './notices.js';
 
 /** A small seeded run of the same code as `npm run chaos`, with faults frequent enough that some outlast the SDK's retries (503s). */
@@ -31,11 +32,11 @@ afterAll(async () => {
 
 describe('chaos: random legal games while DynamoDB faults are injected', () => {
   it('the seeded generator repeats itself', () => {
-    const [a, b] = [seededRandom(7), seededRandom(7)];
+    const [a, b] = [seeded(7), seeded(7)];
     const first = Array.from({ length: 5 }, a);
     expect(Array.from({ length: 5 }, b)).toEqual(first);
     expect(first.every((x) => x >= 0 && x < 1)).toBe(true);
-    expect(Array.from({ length: 5 }, seededRandom(8))).not.toEqual(first);
+    expect(Array.from({ length: 5 }, seeded(8))).not.toEqual(first);
   });
 
   it('loses nothing, applies nothing twice, every ended log verifies, read models equal a rebuild, no notice is accepted twice through a day-long receiver outage, and no 5xx but the 503', async () => {

@@ -6,6 +6,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
 import { documentClient } from '../../functions/projections/read-model-store.js';
 import { checkNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
+import { seeded } from '../support/seeded.js';
 
 /**
  * The chaos run's core (issue 18 "Faults survived"), shared by `npm run chaos` (tests/chaos/chaos.ts)
@@ -26,18 +27,6 @@ export const FAULT_KINDS = [
   'lost-reply',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
-
-/** A small seeded generator (mulberry32): the same seed plays the same choices. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function faultError(kind: Exclude<FaultKind, 'lost-reply'>): Error {
   switch (kind) {
@@ -154,8 +143,8 @@ interface Reply {
 
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
-  const random = seededRandom(opts.seed);
-  const faults = injectFaults(opts.runtime.client, opts.faultRate, seededRandom(opts.seed ^ 0x9e3779b9));
+  const random = seeded(opts.seed);
+  const faults = injectFaults(opts.runtime.client, opts.faultRate, seeded(opts.seed ^ 0x9e3779b9));
   const problems: string[] = [];
   const unexpected: string[] = [];
   let sent = 0;

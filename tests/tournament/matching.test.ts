@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { augmentMatching } from '../../domain/tournament/matching.js';
-import { seeded } from './simulate.js';
+import { seeded } from '../support/seeded.js';
 
 /** Size of a maximum matching by exhaustive search (small graphs only). */
 function bruteForce(n: number, adj: Uint8Array): number {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { sideBalance, type PlayerId, type RoundPlan } from '../../domain/tournament/pairing.js';
 import { roundRobinSchedule } from '../../domain/tournament/round-robin.js';
 import { pairSwiss } from '../../domain/tournament/swiss.js';
-import { entrants, players, playRound, seeded, type SwissRecord } from './simulate.js';
+import { entrants, players, playRound, type SwissRecord } from './simulate.js';
+import { seeded } from '../support/seeded.js';
 
 const key = (a: PlayerId, b: PlayerId) => (a < b ? `${a}|${b}` : `${b}|${a}`);
 

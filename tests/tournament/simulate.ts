@@ -1,17 +1,6 @@
 import type { PlayerId, RoundPlan, Side } from '../../domain/tournament/pairing.js';
 import { pairSwiss, type SwissEntrant } from '../../domain/tournament/swiss.js';
-
-/** A small seeded generator for tests and the bench (mulberry32): the same seed, the same tournament. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../support/seeded.js';
 
 export interface SwissRecord {
   id: PlayerId;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TOURNAMENT_ERRORS as E, gamesWanted, tournamentStandings, type TournamentEvent, type TournamentState } from '../../domain/tournament/tournament.js';
 import { SYSTEM, bindAll, created, director, expectEvents, expectRefused, given, joined, member, openPairings, run } from './given.js';
-import { seeded } from './simulate.js';
+import { seeded } from '../support/seeded.js';
 
 const rr = { kind: 'round-robin', cycles: 1 } as const;
 const fourJoined = (format: Parameters<typeof created>[0] = rr) =>

@@ -43,27 +43,37 @@ export const onEdge = (s: string): boolean => rowOf(s) === 0 || rowOf(s) === 2 |
  * counts as crossing each of them (003 Combat 8: a line along a blocking feature's edge is blocked).
  */
 export function crossed(a: string, b: string): readonly string[] {
-  return CROSSED.get(`${a}-${b}`) ?? traced(a, b);
+  const key = `${a}-${b}`;
+  let line = CROSSED.get(key);
+  if (line === undefined) CROSSED.set(key, (line = traced(a, b)));
+  return line;
 }
 
 function traced(a: string, b: string): string[] {
   const [r0, c0, r1, c1] = [rowOf(a), colOf(a), rowOf(b), colOf(b)];
-  const out = new Set<string>();
+  // Samples along the line; each space whose square (half a space each way, edges included)
+  // holds a sample is crossed. Marked by index (row-major, as SPACES) without allocating.
+  const hit = new Uint8Array(SPACES.length);
+  const mark = (r: number, c: number, rr: number, cc: number) => {
+    if (rr >= 0 && rr < ROWS.length && cc >= 0 && cc < COLS && Math.abs(r - rr) <= 0.5 + 1e-9 && Math.abs(c - cc) <= 0.5 + 1e-9) hit[rr * COLS + cc] = 1;
+  };
   const steps = 240;
   for (let i = 1; i < steps; i++) {
     const t = i / steps;
     const r = r0 + (r1 - r0) * t;
     const c = c0 + (c1 - c0) * t;
-    for (const rr of [Math.floor(r + 0.5 - 1e-9), Math.ceil(r - 0.5 + 1e-9)])
-      for (const cc of [Math.floor(c + 0.5 - 1e-9), Math.ceil(c - 0.5 + 1e-9)]) {
-        if (Math.abs(r - rr) <= 0.5 + 1e-9 && Math.abs(c - cc) <= 0.5 + 1e-9) {
-          const sp = spaceAt(rr, cc);
-          if (sp && sp !== a && sp !== b) out.add(sp);
-        }
-      }
+    const rLow = Math.floor(r + 0.5 - 1e-9);
+    const rHigh = Math.ceil(r - 0.5 + 1e-9);
+    const cLow = Math.floor(c + 0.5 - 1e-9);
+    const cHigh = Math.ceil(c - 0.5 + 1e-9);
+    mark(r, c, rLow, cLow);
+    mark(r, c, rLow, cHigh);
+    mark(r, c, rHigh, cLow);
+    mark(r, c, rHigh, cHigh);
   }
-  return SPACES.filter((s) => out.has(s));
+  return SPACES.filter((s, i) => hit[i] === 1 && s !== a && s !== b);
 }
+
 /**
  * The sides of `from` that a centre-to-centre line towards `to` leaves through (003 Combat 8: a
  * line crossing a tile's edge). Steeper than 45° it leaves by north or south, flatter by east or
@@ -78,8 +88,12 @@ export function sidesCrossed(from: string, to: string): ('north' | 'south' | 'ea
   return out;
 }
 
-/** Every pair traced once: line of sight is asked for thousands of times per listing. */
-const CROSSED: ReadonlyMap<string, readonly string[]> = new Map(SPACES.flatMap((a) => SPACES.map((b) => [`${a}-${b}`, traced(a, b)] as const)));
+/**
+ * Each pair traced once, when first asked: line of sight is asked for thousands of times per
+ * listing. Not all 729 pairs at load, which took about 60 ms of CPU in every cold start of a
+ * bundle holding this engine (issue 16). A memo of a pure function: the same pair, the same line.
+ */
+const CROSSED = new Map<string, readonly string[]>();
 
 /** The spaces under a flight path (003 Commitment 3): a row or a column of the map; none for the rear line. */
 export function pathSpaces(path: string): string[] {

@@ -48,6 +48,7 @@ export async function buildBundle(entry: string, outdir: string): Promise<number
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
     external: [...BUNDLE.external],
+    alias: { ...BUNDLE.alias },
     minify: true,
     outfile,
     logLevel: 'error',

@@ -9,7 +9,8 @@ import '../../functions/quiet-sdk.js';
  *   3. fold throughput of the fixture engine (events per second), and verifier throughput,
  *   4. events appended per command in a seeded Spearpoint game (median, p95, max), and
  *   5. the time to draw a Spearpoint mid-game scene as SVG and as PNG (median of many renders),
- *   6. cold start of every Lambda bundle against a hello-world bundle, and each bundle's size,
+ *   6. cold start of every Lambda bundle against a hello-world bundle, and each bundle's size
+ *      (tests/bench/cold-start.ts; `npm run bench:cold` runs this section alone),
  *   7. a finished Spearpoint game through the service: read and write units, latency against a
  *      raw baseline of the same bytes, bytes stored per event, and its cost in dollars,
  *   8. the projector over a synthetic stream of many such games (time and units),
@@ -22,7 +23,7 @@ import '../../functions/quiet-sdk.js';
  * BENCH_COMMANDS (default 600) sets the game's length. With --json, the figures are printed
  * as one JSON object on stdout (the report goes to stderr).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -57,8 +58,8 @@ import { countCalls } from '../store/call-counter.js';
 import { createDeadlineHandler } from '../../functions/handlers/deadline.js';
 import { startLocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
-import { BUNDLE, HANDLERS, entryPath } from '../../infra/handler-function.js';
-import { HELLO_ENTRY, buildBundle, coldStarts, provideSdk } from '../support/bundles.js';
+import { BUNDLE } from '../../infra/handler-function.js';
+import { coldStart } from './cold-start.js';
 import { MEMORY_MB } from '../../infra/fieldpost-stack.js';
 import { meterCapacity } from './capacity.js';
 import { PRICES } from './prices.js';
@@ -388,49 +389,6 @@ async function timeRestarts(endpoint: string): Promise<boolean> {
   return ok;
 }
 
-const COLD_RUNS = 9;
-
-/**
- * Every Lambda handler (HANDLERS, whichever exist) bundled as the stack bundles it, and its cold
- * start: a fresh Node process that imports the bundle (with the Lambda environment and the AWS
- * SDK beside it, as the Node 22 runtime provides it), against one that imports a hello-world
- * bundle built the same way. Targets: at most 1.3x, at most 400 KB.
- */
-async function coldStart(): Promise<boolean> {
-  const dir = mkdtempSync(join(tmpdir(), 'fieldpost-bench-bundles-'));
-  try {
-    provideSdk(dir);
-    const names = HANDLERS.filter((n) => existsSync(entryPath(n)));
-    const files: Record<string, string> = { hello: join(dir, 'hello', 'index.mjs') };
-    const bytes: Record<string, number> = { hello: await buildBundle(HELLO_ENTRY, join(dir, 'hello')) };
-    for (const n of names) {
-      bytes[n] = await buildBundle(entryPath(n), join(dir, n));
-      files[n] = join(dir, n, 'index.mjs');
-    }
-    const cold = coldStarts(files, COLD_RUNS);
-    const hello = cold['hello']!;
-    const ratio = Object.fromEntries(names.map((n) => [n, cold[n]!.processMs / hello.processMs]));
-    figures['bundleBytes'] = Object.fromEntries(names.map((n) => [n, bytes[n]!]));
-    figures['coldStartRatio'] = ratio;
-    figures['coldStartMs'] = Object.fromEntries(Object.entries(cold).map(([n, c]) => [n, c.processMs]));
-    figures['coldImportMs'] = Object.fromEntries(Object.entries(cold).map(([n, c]) => [n, c.importMs]));
-    say('');
-    say(
-      `6. Cold start: a fresh Node process importing each Lambda bundle (AWS SDK from the runtime), median of ${COLD_RUNS}, against a hello-world bundle built the same way:`,
-    );
-    say(`   hello-world    ${(bytes['hello']! / 1024).toFixed(1).padStart(6)} KB  process ${ms(hello.processMs)}  import ${ms(hello.importMs)}`);
-    for (const n of names) {
-      const c = cold[n]!;
-      say(
-        `   ${n.padEnd(14)} ${(bytes[n]! / 1024).toFixed(1).padStart(6)} KB  process ${ms(c.processMs)}  import ${ms(c.importMs)}  ratio ${ratio[n]!.toFixed(2)}x (target 1.3x)${bytes[n]! > BUNDLE.targetBytes ? '  over the 400 KB target' : ''}`,
-      );
-    }
-    return names.every((n) => bytes[n]! <= BUNDLE.ceilingBytes);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 /**
  * 9. The deadline handler (functions/handlers/deadline.ts) as EventBridge Scheduler invokes it:
  * a Dice Race game with a per-move clock is left to run, and at each of its summary's wakeAt
@@ -618,7 +576,7 @@ async function main(): Promise<number> {
   // otherwise share the cores with the rasterizer, which the mail notifier never does.
   await pictures();
   hashes();
-  if (!(await coldStart())) {
+  if (!(await coldStart(say, figures))) {
     console.error(`FAIL: a Lambda bundle is over the ${BUNDLE.ceilingBytes / 1024} KB ceiling`);
     code = 1;
   }

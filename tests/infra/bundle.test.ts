@@ -8,7 +8,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { PICTURE_ASSETS } from '../../functions/notify/png.js';
 import { BUNDLE, HANDLERS, HandlerFunction, entryPath } from '../../infra/handler-function.js';
-import { LAMBDA_ENV, provideSdk } from '../support/bundles.js';
+import { LAMBDA_ENV } from '../support/bundles.js';
 
 /**
  * The real esbuild bundling `cdk synth` does, one handler at a time: the bundle must be an
@@ -52,8 +52,7 @@ describe('esbuild bundles', () => {
       // those packages may be imported, and whatever else of the SDK is imported stays outside.
       for (const pkg of Object.keys(BUNDLE.alias)) expect(code).not.toContain(`"${pkg}"`);
       expect(code).not.toMatch(/@smithy\//);
-      // Lambda's Node 22 runtime brings the AWS SDK; here the repository's copy stands in for it.
-      provideSdk(outdir);
+      // Nothing beside the bundle: no node_modules, not even the AWS SDK the Node 22 runtime brings.
 
       // A separate plain Node process, as Lambda loads it: no vitest module runner in between,
       // and the handler's module-level setup (clients, env parsing) runs with the stack's env.

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync, symlinkSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLE, REPO_ROOT } from '../../infra/handler-function.js';
+import { BUNDLE } from '../../infra/handler-function.js';
 
 /**
  * Lambda bundles outside CDK, built with the same esbuild settings NodejsFunction uses
@@ -25,16 +25,6 @@ export const LAMBDA_ENV: Readonly<Record<string, string>> = {
 
 /** A handler that does nothing: the floor every bundle's cold start is compared with. */
 export const HELLO_ENTRY = fileURLToPath(new URL('../bench/hello-handler.ts', import.meta.url));
-
-/**
- * What the Node 22 Lambda runtime provides besides the bundle: the AWS SDK v3 (BUNDLE.external).
- * `dir/node_modules/@aws-sdk` points at this repository's copy, so a bundle under `dir` resolves
- * the SDK and nothing else.
- */
-export function provideSdk(dir: string): void {
-  mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(join(REPO_ROOT, 'node_modules', '@aws-sdk'), join(dir, 'node_modules', '@aws-sdk'), 'dir');
-}
 
 /** Bundles `entry` to `<outdir>/index.mjs` as the stack does; returns its size in bytes. */
 export async function buildBundle(entry: string, outdir: string): Promise<number> {
@@ -61,25 +51,31 @@ export interface ColdStart {
   readonly processMs: number;
   /** Median time of the import itself, measured inside that process. */
   readonly importMs: number;
+  /** Median CPU time (user + system) of that whole process: steadier than wall time on a busy machine. */
+  readonly cpuMs: number;
 }
 
 /**
  * Cold start of each bundle: `runs` fresh Node processes per bundle, taken in turns so a busy
- * machine slows them all alike; the median of each.
+ * machine slows them all alike; the median of each. The probe imports the bundle and checks it
+ * exports a handler; whatever a handler defers to its first request is not in it (bench
+ * section 6 says what that is).
  */
 export function coldStarts(bundles: Readonly<Record<string, string>>, runs: number): Record<string, ColdStart> {
-  const times = new Map<string, { proc: number[]; imp: number[] }>(Object.keys(bundles).map((n) => [n, { proc: [], imp: [] }]));
+  const times = new Map<string, { proc: number[]; imp: number[]; cpu: number[] }>(Object.keys(bundles).map((n) => [n, { proc: [], imp: [], cpu: [] }]));
   const env = { PATH: process.env['PATH'] ?? '', ...LAMBDA_ENV };
   for (let r = 0; r < runs; r++) {
     for (const [name, file] of Object.entries(bundles)) {
-      const probe = `const t = performance.now(); const m = await import(${JSON.stringify(pathToFileURL(file).href)}); if (typeof m.handler !== 'function') throw new Error('no handler'); console.log(performance.now() - t);`;
+      const probe = `const t = performance.now(); const m = await import(${JSON.stringify(pathToFileURL(file).href)}); if (typeof m.handler !== 'function') throw new Error('no handler'); const c = process.cpuUsage(); console.log(performance.now() - t, (c.user + c.system) / 1000);`;
       const t0 = performance.now();
       const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       const t = times.get(name)!;
       t.proc.push(performance.now() - t0);
-      t.imp.push(Number(out.trim()));
+      const [imp, cpu] = out.trim().split(' ').map(Number);
+      t.imp.push(imp!);
+      t.cpu.push(cpu!);
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  return Object.fromEntries([...times].map(([n, t]) => [n, { processMs: median(t.proc), importMs: median(t.imp) }]));
+  return Object.fromEntries([...times].map(([n, t]) => [n, { processMs: median(t.proc), importMs: median(t.imp), cpuMs: median(t.cpu) }]));
 }

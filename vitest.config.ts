@@ -13,10 +13,10 @@ const AS_BUNDLED = [
   'tests/store/dynamo-event-store.test.ts',
   'tests/store/tip-layout.test.ts',
   'tests/http/faults.test.ts',
-  'tests/aws/*.test.ts',
   'tests/projections/project.test.ts',
   'tests/notify/lease.test.ts',
   'tests/notify/settings.test.ts',
+  'tests/notify/sqs-queue.test.ts',
 ];
 
 export default defineConfig({

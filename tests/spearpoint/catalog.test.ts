@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decideCreate } from '../../domain/kernel/index.js';
 import { BUILT_IN_CATALOG, loadCatalog, PRESET_DECKS, spearpoint, deckProblems, indexCatalog } from '../../domain/spearpoint/index.js';
 import { COMMAND_CARDS, DAMAGE_CARDS } from '../../domain/spearpoint/data/cards.js';
+import { DAMAGE_CARDS_V2 } from '../../domain/frontline-general/data/cards.js';
+import { BUILT_IN_CATALOG_V2 } from '../../domain/spearpoint/data/catalog.js';
 import { DE_UNITS, US_UNITS } from '../../domain/spearpoint/data/units.js';
 
 const raw = () => JSON.parse(JSON.stringify({ name: 'club', units: [...US_UNITS, ...DE_UNITS], commandCards: COMMAND_CARDS, damageCards: DAMAGE_CARDS }));
@@ -9,6 +11,13 @@ const idx = indexCatalog(BUILT_IN_CATALOG);
 const titled = (t: string) => BUILT_IN_CATALOG.units.find((u) => u.title === t);
 
 describe('the representative catalog', () => {
+  it("of rules version 2 equals a whole validation of its lists (it reuses version 3's validated units and command cards)", () => {
+    const r = loadCatalog({ name: BUILT_IN_CATALOG_V2.name, units: [...US_UNITS, ...DE_UNITS], commandCards: COMMAND_CARDS, damageCards: DAMAGE_CARDS_V2 });
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(JSON.stringify(BUILT_IN_CATALOG_V2)).toBe(JSON.stringify(r.value));
+    expect(BUILT_IN_CATALOG_V2.damageCards).not.toEqual(BUILT_IN_CATALOG.damageCards);
+  });
+
   it('has every unit the rulebooks name, on the right side', () => {
     const us = [
       'Rifle Squad',

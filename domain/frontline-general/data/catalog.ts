@@ -29,18 +29,23 @@ function cardName(json: unknown, list: string, index: number): string {
 /** Validates a club's catalog file; every problem names the card and field it is in. */
 export function loadCatalog(json: unknown): Result<Catalog, CatalogError[]> {
   const parsed = catalogSchema.safeParse(json);
-  if (!parsed.success) {
-    return err(
-      parsed.error.issues.map((i) => {
-        const [list, index, ...rest] = i.path;
-        if (typeof list === 'string' && (LISTS as readonly string[]).includes(list) && typeof index === 'number') {
-          return { card: cardName(json, list, index), field: rest.map(String).join('.'), message: i.message };
-        }
-        return { card: '(catalog)', field: i.path.map(String).join('.'), message: i.message };
-      }),
-    );
-  }
-  const c = parsed.data;
+  if (!parsed.success) return err(schemaErrors(json, parsed.error.issues));
+  const errors = crossErrors(parsed.data);
+  return errors.length ? err(errors) : ok(parsed.data);
+}
+
+function schemaErrors(json: unknown, issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[]): CatalogError[] {
+  return issues.map((i) => {
+    const [list, index, ...rest] = i.path;
+    if (typeof list === 'string' && (LISTS as readonly string[]).includes(list) && typeof index === 'number') {
+      return { card: cardName(json, list, index), field: rest.map(String).join('.'), message: i.message };
+    }
+    return { card: '(catalog)', field: i.path.map(String).join('.'), message: i.message };
+  });
+}
+
+/** What the schema cannot see card by card: ids used twice, crews no card provides, bombs misused. */
+function crossErrors(c: Catalog): CatalogError[] {
   const errors: CatalogError[] = [];
   const seen = new Set<string>();
   for (const card of [...c.units, ...c.commandCards, ...c.damageCards]) {
@@ -57,18 +62,35 @@ export function loadCatalog(json: unknown): Result<Catalog, CatalogError[]> {
       if (w.bombs && u.type !== 'aircraft') errors.push({ card: u.id, field: `weapons.${i}.bombs`, message: 'only aircraft carry bombs' });
     });
   }
-  return errors.length ? err(errors) : ok(c);
+  return errors;
 }
+
+const invalid = (errors: unknown) => new Error(`built-in Spearpoint catalog is invalid: ${JSON.stringify(errors)}`);
 
 function builtIn(damageCards: typeof DAMAGE_CARDS, name: string): Catalog {
   const r = loadCatalog({ name, units: [...US_UNITS, ...DE_UNITS], commandCards: COMMAND_CARDS, damageCards });
-  if (!r.ok) throw new Error(`built-in Spearpoint catalog is invalid: ${JSON.stringify(r.error)}`);
+  if (!r.ok) throw invalid(r.error);
   return r.value;
 }
 
 export const BUILT_IN_CATALOG: Catalog = builtIn(DAMAGE_CARDS, 'Fieldpost representative catalog (not the printed cards)');
-/** The built-in catalog of rules version 2 (its Crew Casualty edges killed the crew of a surviving unit); its games still replay with it. */
-export const BUILT_IN_CATALOG_V2: Catalog = builtIn(DAMAGE_CARDS_V2, 'Fieldpost representative catalog, rules version 2 (not the printed cards)');
+
+/**
+ * The built-in catalog of rules version 2 (its Crew Casualty edges killed the crew of a surviving
+ * unit); its games still replay with it. Its units and command cards are version 3's, validated
+ * once above; only its damage cards are validated here (issue 16: a second whole-catalog
+ * validation took about 10 ms of every cold start). It equals loadCatalog of the same lists
+ * (tests/spearpoint/catalog.test.ts).
+ */
+export const BUILT_IN_CATALOG_V2: Catalog = (() => {
+  const name = 'Fieldpost representative catalog, rules version 2 (not the printed cards)';
+  const damage = catalogSchema.shape.damageCards.safeParse(DAMAGE_CARDS_V2);
+  if (!damage.success) throw invalid(damage.error.issues);
+  const c: Catalog = { name, units: BUILT_IN_CATALOG.units, commandCards: BUILT_IN_CATALOG.commandCards, damageCards: damage.data };
+  const errors = crossErrors(c);
+  if (errors.length) throw invalid(errors);
+  return c;
+})();
 
 /** Lookups by id, built once per catalog. */
 export interface CatalogIndex {

@@ -2,8 +2,8 @@ import { signedHeaders, type AwsCredentials } from './sigv4.js';
 
 /**
  * One signed HTTPS call to an AWS service, for the Lambda bundles (issue 16): the AWS SDK v3
- * clients take 80–150 ms to import at every cold start, more than everything else a handler
- * loads. Each bundle swaps the few SDK classes it uses for the small ones in functions/aws/
+ * clients took over 100 ms (up to 300 ms on the bench machine) to import at every cold start,
+ * more than everything else a handler loads. Each bundle swaps the few SDK classes it uses for the small ones in functions/aws/
  * (infra/handler-function.ts BUNDLE.alias); tests, the local runtime and the CLI keep the SDK.
  *
  * What it keeps from the SDK: credentials and region from the Lambda environment, errors named

@@ -187,7 +187,7 @@ function spotterProblem(s: State, seat: Side, space: string, spotter?: string): 
 }
 
 /** 003 Turn Sequence, Combat 2: aircraft and artillery declare in the first step, every other unit in the second. */
-export function declarationStepProblem(s: State, attacker: string): RuleViolation | null {
+function declarationStepProblem(s: State, attacker: string): RuleViolation | null {
   if (s.phase !== 'declaration') return null; // opportunity fire is no declaration
   const support = isAircraft(s, attacker) || isArtillery(s, attacker);
   if (support === (s.declStep === 'support')) return null;

@@ -69,7 +69,7 @@ export class ReadModelStore {
 
   async getSummary(gameId: string): Promise<SummaryModel | undefined> {
     const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: summaryPk(gameId), sk: SUMMARY_SK }, ConsistentRead: true }));
-    return r.Item as SummaryModel | undefined;
+    return r.Item ? fromStored(r.Item as SummaryModel) : undefined;
   }
 
   /**
@@ -196,7 +196,7 @@ export class ReadModelStore {
     const gate = prev
       ? { ConditionExpression: 'version = :prev', ExpressionAttributeValues: { ':prev': prev.version } }
       : { ConditionExpression: 'attribute_not_exists(pk)' };
-    await this.doc.send(new PutCommand({ TableName: T, Item: p.summary, ...gate }));
+    await this.doc.send(new PutCommand({ TableName: T, Item: toStored(p.summary), ...gate }));
   }
 
   /**
@@ -322,6 +322,47 @@ export class ReadModelStore {
     } while (start);
     return out;
   }
+}
+
+/**
+ * The SUMMARY item as stored, without what it would hold twice: the summary's gameId and
+ * version (the item's own), each entry's sort key without its `#<gameId>` end, and the stamp of
+ * an entry stamped with the summary's own version (the summary holds the same version, hash
+ * and time), and the stamp of an inbox entry stamped by the same append as an earlier one.
+ * This keeps the item of a two-player game under 1 KB (one write unit, not two).
+ */
+function toStored(s: SummaryModel): SummaryModel {
+  const { gameId: _g, version: _v, ...summary } = s.summary;
+  const tail = `#${s.gameId}`;
+  const stamped = new Set<number>();
+  const entries = s.entries?.map((e) => {
+    const sk = e.sk.endsWith(tail) ? e.sk.slice(0, -tail.length) : e.sk;
+    const { version: _ev, hash: _h, updatedAt: _u, ...rest } = e;
+    if (e.version === s.version) return { ...rest, sk } as Entry;
+    // Inbox entries last changed by the same append share its stamp: the first one holds it.
+    if (e.player === undefined) return { ...e, sk };
+    if (stamped.has(e.version)) return { ...rest, sk, version: e.version } as Entry;
+    stamped.add(e.version);
+    return { ...e, sk };
+  });
+  return { ...s, summary: summary as GameSummary, ...(entries ? { entries } : {}) };
+}
+
+function fromStored(s: SummaryModel): SummaryModel {
+  const summary = { gameId: s.gameId, version: s.version, ...s.summary } as GameSummary;
+  const stamps = new Map<number, Entry>();
+  const entries = s.entries?.map((e): Entry => {
+    const sk = `${e.sk}#${s.gameId}`;
+    if (e.version === undefined)
+      return { ...e, sk, version: s.version, ...(e.player !== undefined ? { hash: summary.hash } : {}), updatedAt: summary.updatedAt };
+    if (e.updatedAt !== undefined) {
+      if (e.player !== undefined && !stamps.has(e.version)) stamps.set(e.version, e);
+      return { ...e, sk };
+    }
+    const first = stamps.get(e.version)!;
+    return { ...e, sk, hash: first.hash!, updatedAt: first.updatedAt };
+  });
+  return { ...s, summary, ...(entries ? { entries } : {}) };
 }
 
 /** A conditional write whose condition failed found a newer projection there (or nothing to delete): nothing to do. */

@@ -17,7 +17,7 @@
  *     sk = B#<first seq>         a batch: the tip's events moved out when a snapshot was written
  *                                (first, last, cmds: the command keys, evs: compressed command records)
  *   A load is one Query (sk >= EV#, newest first: SNAP, SECRET, PART#s, HEAD); an append one conditional
- *   UpdateItem of HEAD, or one TransactWriteItems (batch items, SNAP, HEAD) when a snapshot is due.
+ *   PutItem of HEAD (the tip as loaded, the command added), or one TransactWriteItems (batch items, SNAP, HEAD) when a snapshot is due.
  *   The item-per-event layout (games created before the tip; still loaded and appended to):
  *     sk = EV#<seq, 10 digits>   an event: gameId, seq, type, envelope (the EventEnvelope as JSON)
  *     sk = HEAD                  as above without layout, evs, snapVersion; recent is a map commandId -> {from,to}

@@ -349,7 +349,7 @@ function toStored(s: SummaryModel): SummaryModel {
 }
 
 function fromStored(s: SummaryModel): SummaryModel {
-  const summary = { gameId: s.gameId, version: s.version, ...s.summary } as GameSummary;
+  const summary: GameSummary = { ...s.summary, gameId: s.gameId, version: s.version };
   const stamps = new Map<number, Entry>();
   const entries = s.entries?.map((e): Entry => {
     const sk = `${e.sk}#${s.gameId}`;

@@ -765,31 +765,49 @@ export class DynamoEventStore implements EventStore {
     return out;
   }
 
-  /** The tip layout's events after `after`: the batch items that hold any, then the tip (HEAD sorts after every batch). */
+  /**
+   * The tip layout's events after `after`. Read newest first, from HEAD (which sorts after every
+   * batch) down to the batch item that holds event `after` + 1, in small pages: a feed that asks
+   * for the newest events reads the tip and perhaps a batch or two, not the whole game (DynamoDB
+   * bills every item a Query reads, filtered out or not).
+   */
   private async readTipEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]> {
-    const out: EventEnvelope[] = [];
+    const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
-    do {
+    let pageSize = 2;
+    reading: do {
       const page: QueryCommandOutput = await this.doc.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :b AND :head',
-          FilterExpression: 'attribute_not_exists(#last) OR #last > :after',
-          ExpressionAttributeNames: { '#last': 'last' },
-          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':b': BATCH, ':head': 'HEAD', ':after': after },
+          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':b': BATCH, ':head': 'HEAD' },
           ConsistentRead: true,
+          ScanIndexForward: false,
+          Limit: pageSize,
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),
         }),
       );
       for (const item of page.Items ?? []) {
         const sk = item['sk'] as string;
-        if (sk !== 'HEAD' && !sk.startsWith(BATCH)) continue;
-        for (const b of (item['evs'] as Uint8Array[] | undefined) ?? []) {
-          for (const e of decodeCommand(gameId, b, true)) if (e.seq > after && out.length < limit) out.push(e);
+        if (sk === 'HEAD') {
+          items.push(item);
+          // The tip holds the events after its snapshot.
+          if (((item['snapVersion'] as number | undefined) ?? 0) <= after) break reading;
+        } else if (sk.startsWith(BATCH)) {
+          items.push(item);
+          if ((item['first'] as number) <= after + 1) break reading;
         }
       }
       startKey = page.LastEvaluatedKey;
-    } while (startKey && out.length < limit);
+      pageSize = 25;
+    } while (startKey);
+    const out: EventEnvelope[] = [];
+    for (const item of items.reverse()) {
+      for (const b of (item['evs'] as Uint8Array[] | undefined) ?? []) {
+        for (const e of decodeCommand(gameId, b, true)) if (e.seq > after && out.length < limit) out.push(e);
+        if (out.length >= limit) return out;
+      }
+    }
     return out;
   }
 }

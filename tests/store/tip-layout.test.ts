@@ -162,6 +162,34 @@ describe('the tip layout', () => {
     expect((await store.load(gameId))!.tail).toEqual([...all.slice(10), ...next]);
   });
 
+  it('reads events after a version newest first and stops at the batch that holds the next one: a feed of the newest events reads no older batch', async () => {
+    const gameId = newGame();
+    const all = await play(store, gameId, 30, 2, 10); // 60 events: 6 batch items, an empty tip
+    let scanned = 0;
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        const out = await next(args);
+        scanned += (out.output as { ScannedCount?: number }).ScannedCount ?? 0;
+        return out;
+      },
+      { step: 'initialize', name: 'scannedItems' },
+    );
+    try {
+      const fresh = new DynamoEventStore({ client, tableName, snapshotInterval: 10 });
+      await fresh.readEvents(gameId, 0, 1); // learns the layout
+      scanned = 0;
+      expect(await fresh.readEvents(gameId, 55, 100)).toEqual(all.slice(55));
+      expect(scanned).toBe(2); // HEAD and the batch of 51-60
+      scanned = 0;
+      expect(await fresh.readEvents(gameId, 60, 100)).toEqual([]);
+      expect(scanned).toBeLessThanOrEqual(2);
+      expect(await fresh.readEvents(gameId, 0, 1000)).toEqual(all);
+      expect((await fresh.readEvents(gameId, 19, 3)).map((e) => e.seq)).toEqual([20, 21, 22]);
+    } finally {
+      client.middlewareStack.remove('scannedItems');
+    }
+  });
+
   it('accepts a command of 500 events (one batch item, no item or transaction limit reached)', async () => {
     const gameId = newGame();
     const all = await play(store, gameId, 1, 3);

@@ -101,7 +101,7 @@ describe('page items', () => {
     await expectOneEach('INBOX#ann', ['g1']);
   });
 
-  it('a rebuild-style put over older read models moves the twins too', async () => {
+  it('a rebuild-style put over older read models moves the entries too', async () => {
     const s = { ...summary(20, { p2: 'ben', turn: 'p2', updated: 200 }), gameId: 'g2' };
     await models.apply({ ...s, version: 19, pending: [{ seat: 'p1', kind: 'move', prompt: 'Roll', player: 'ann' }], updatedAt: T(150) });
     expect(await models.put(projectGame(undefined, s))).toBe('applied');
@@ -112,7 +112,7 @@ describe('page items', () => {
 });
 
 describe('rebuild and page items', () => {
-  it('keeps the live twins, also of a game that moved during the rebuild, and sweeps stray ones', async () => {
+  it('keeps the live entries, also of a game that moved during the rebuild, and sweeps stray ones', async () => {
     const { client: base, tableName: table } = await freshTable('pages-rebuild');
     const svc = service(base, table);
     const store = new ReadModelStore(base, table);

@@ -162,6 +162,31 @@ describe('rebuild and page items', () => {
   });
 });
 
+describe('the rebuild sweep and a live write under way', () => {
+  it('leaves an entry the live projector wrote for a newer version whose SUMMARY is not written yet', async () => {
+    const t = await freshTable('pages-sweep-race');
+    const svc = service(t.client, t.tableName);
+    const store = new ReadModelStore(t.client, t.tableName);
+    const doc = documentClient(t.client);
+    const gameId = (await svc.create('amy', { engine: 'dice-race', options: {}, seat: 'p1', commandId: cid() })).gameId;
+    await svc.join('bo', gameId, { commandId: cid() });
+    await store.apply((await svc.view(null, gameId)).summary);
+    const live = (await store.getSummary(gameId))!;
+    // The live projector, mid-write for the next version: its new entry is in, its SUMMARY not yet.
+    const ahead = { pk: 'INBOX#amy', sk: `PAGE#0#9999#${gameId}`, type: 'inbox', gameId, player: 'amy', version: live.version + 1 };
+    await doc.send(new PutCommand({ TableName: t.tableName, Item: ahead }));
+    // And a stray entry of an older version, listed nowhere: swept.
+    await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...ahead, sk: `PAGE#0#0000#${gameId}`, version: live.version - 1 } }));
+
+    const report = await rebuildReadModels({ client: t.client, sourceTable: t.tableName, engines });
+    expect(report.removed).toBe(1);
+    const sks = (await partition('INBOX#amy', t.tableName, t.client)).map((i) => i['sk']);
+    expect(sks).toContain(ahead.sk);
+    expect(sks).not.toContain(`PAGE#0#0000#${gameId}`);
+    expect(sks).toContain(live.entries!.find((e) => e.player === 'amy')!.sk);
+  });
+});
+
 describe('a rebuild write that keeps losing races', () => {
   it('throws (the rebuild reports the game failed) instead of claiming a newer version was kept', async () => {
     const svc = service(client, tableName);

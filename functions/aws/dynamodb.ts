@@ -81,6 +81,11 @@ class MiddlewareStack {
     this[step].set(name, middleware);
   }
 
+  /** Removes the middleware of that name from whichever step holds it. */
+  remove(name: string): boolean {
+    return this.initialize.delete(name) || this.deserialize.delete(name);
+  }
+
   /** `last` wrapped by the step's middleware, the first added outermost. */
   wrap(step: 'initialize' | 'deserialize', commandName: string, last: Handler): Handler {
     return [...this[step].values()].reduceRight<Handler>((next, mw) => mw(next, { commandName }), last);
@@ -95,17 +100,18 @@ export class DynamoDBClient {
   /** One DynamoDB operation ('GetItem', 'TransactWriteItems'…) with wire-format input and output. */
   async call(operation: string, input: unknown): Promise<Record<string, unknown>> {
     const commandName = `${operation}Command`;
-    const whole = this.middlewareStack.wrap('initialize', commandName, async (args) =>
-      awsJson10(this.config, 'dynamodb', `DynamoDB_20120810.${operation}`, args.input, {
+    // As in the SDK, a middleware's `next` resolves to `{ output }`.
+    const whole = this.middlewareStack.wrap('initialize', commandName, async (args) => ({
+      output: await awsJson10(this.config, 'dynamodb', `DynamoDB_20120810.${operation}`, args.input, {
         toError,
         eachAttempt: async (send) => {
           let res: Awaited<ReturnType<typeof send>> | undefined;
-          await this.middlewareStack.wrap('deserialize', commandName, async () => (res = await send()))({ input: args.input });
+          await this.middlewareStack.wrap('deserialize', commandName, async () => ({ response: (res = await send()) }))({ input: args.input });
           return res!;
         },
       }),
-    );
-    return (await whole({ input })) as Record<string, unknown>;
+    }));
+    return ((await whole({ input })) as { output: Record<string, unknown> }).output;
   }
 
   /** A low-level command, as the SDK client's send (table set-up and a few tests use these). */

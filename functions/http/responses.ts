@@ -107,7 +107,7 @@ const standingOrder = z.object({ topic: z.string(), rule: z.string(), params: z.
 export const gameView = z.object({
   summary,
   seat: z.string().nullable(),
-  view: z.unknown().describe("The engine's view for this seat (or a spectator): see x-engines for each engine"),
+  view: z.unknown().describe("The engine's view for this seat (or a spectator): the View schema of the game's engine (summary.engine; x-engines[].view)"),
   legalCommands: z.array(z.object({ type: z.string() })),
   pending: z.array(pendingEntry),
   drafting: z.object({ steps: z.array(z.unknown()), stepChoices: z.array(z.number()), sealChoices: z.array(z.number()) }).optional(),

@@ -50,9 +50,10 @@ export const BUNDLE = {
   /**
    * What the bundle test enforces: with five game systems in the registry the API bundle is
    * about 530 KB (zod about 100 KB, the engines and their data the rest; docs/scale.md), over the
-   * target; this ceiling still fails at once if the SDK, nodemailer or zod's locales come back.
+   * target; the OpenAPI document's view schemas of the engines (functions/http/view-schemas.json)
+   * add about 40 KB. This ceiling still fails at once if the SDK, nodemailer or zod's locales come back.
    */
-  ceilingBytes: 600 * 1024,
+  ceilingBytes: 640 * 1024,
 } as const;
 
 /** Same platform for every function: the issue asks for Node 22 on Graviton. */

@@ -345,6 +345,7 @@ export class FieldpostStack extends Stack {
       signInUrl: this.api.signInDomain.baseUrl(),
       logRetention: config.logRetention,
       ...(props.webSource ? { source: props.webSource } : {}),
+      ...(config.wafRateLimit !== undefined ? { wafRateLimit: config.wafRateLimit } : {}),
     });
     // Sign-in may come back to the configured app URL or to the distribution's own address.
     const webUrl = `https://${this.web.distribution.distributionDomainName}`;

@@ -3,6 +3,7 @@ import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { errorBody, sharedSchemas } from './responses.js';
 import type { Method, Route, TextResponse } from './types.js';
 import viewSchemas from './view-schemas.json' with { type: 'json' };
+import type { ViewSchemas } from './view-schemas.js';
 
 /**
  * GET /v1/openapi.json: the API as an OpenAPI 3.1 document, built from the router's own route
@@ -90,9 +91,7 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   }));
 }
 
-/** Each engine's view as JSON Schema, by engine id: functions/http/view-schemas.json unless given. */
-type ViewSchemas = Readonly<Record<string, Json>>;
-
+/** `views`: each engine's view and the scene as JSON Schema (functions/http/view-schemas.ts), functions/http/view-schemas.json unless given. */
 export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry, views: ViewSchemas = viewSchemas as ViewSchemas): OpenApiDocument {
   const registry = z.registry<{ id: string }>();
   const ids = new Map<z.ZodType, string>();
@@ -152,7 +151,12 @@ export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry, 
   }
   // Each engine's view (functions/http/view-schemas.ts: the type of its `view` function).
   // A GameView's `view` is its engine's (summary.engine): the reply check of the tests validates it against that one.
-  for (const { id } of perEngine) schemas[`${id}.View`] = Object.hasOwn(views, id) ? views[id]! : { description: `${id} has no view schema: any JSON value` };
+  for (const { id } of perEngine)
+    schemas[`${id}.View`] = Object.hasOwn(views.engines, id) ? views.engines[id]! : { description: `${id} has no view schema: any JSON value` };
+  // The picture of a view is the kernel's Scene, whatever the engine.
+  schemas['Scene'] = views.scene;
+  const gameView = schemas['GameView'] as { properties: Record<string, Json> };
+  gameView.properties['scene'] = { $ref: '#/components/schemas/Scene', description: gameView.properties['scene']?.['description'] };
 
   return {
     openapi: '3.1.0',

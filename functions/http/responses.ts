@@ -146,6 +146,9 @@ export const enginesBody = z.object({
 
 const seatFlag = z.object({ id: z.string(), name: z.string(), joined: z.boolean() });
 
+/** A seat as the inbox names it (functions/projections/project.ts SeatRef). */
+const inboxSeat = z.object({ seat: z.string(), name: z.string(), player: z.string().nullable() });
+
 export const inboxBody = z.object({
   player: z.string(),
   yourMoveCount: z.number().int(),
@@ -165,12 +168,16 @@ export const inboxBody = z.object({
       yourMove: z.boolean(),
       since: z.string(),
       whoseMove: z.array(
-        z.object({
+        inboxSeat.extend({
+          kind: z.enum(['move', 'sealed', 'reaction']),
+          prompt: z.string(),
+          since: z.string(),
+          sinceVersion: z.number().int(),
           deadline: z.string().optional(),
           leftMs: z.number().optional().describe('Milliseconds until the deadline at the server time (0 once passed)'),
         }),
       ),
-      opponents: z.array(z.object({})),
+      opponents: z.array(inboxSeat),
       outcome: z.object({ winners: z.array(z.string()), reason: z.string(), result: z.string() }).optional(),
       clocks: z.array(seatClock).optional().describe("Each seat's remaining time (a running game with a time control)"),
     }),

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import ts from 'typescript';
 
 /**
- * Each engine's view, as the server returns it in GET /v1/games/{id} and POST /v1/games/{id}/preview,
+ * Each engine's view (and the kernel's Scene, the picture of a view), as the server returns it in GET /v1/games/{id} and POST /v1/games/{id}/preview,
  * described as JSON Schema generated from the TypeScript type of the engine's own `view` function:
  * the type checker's inferred return type, walked member by member. The schema is the code's type,
  * not a second description beside it: change a view and `npm run api-types` writes the new schema,
@@ -78,15 +78,22 @@ function schemaOf(checker: ts.TypeChecker, t: ts.Type, path: string, depth = 0):
   throw new Error(`${path}: no JSON Schema for the type ${checker.typeToString(t)}`);
 }
 
-/** The view schemas, keyed by engine id, as `npm run api-types` writes them. */
-export function generateViewSchemas(root = process.cwd()): Record<string, Json> {
+/** What the file holds: each engine's view by engine id, and the kernel's scene (the picture every engine's view is drawn as). */
+export interface ViewSchemas {
+  readonly engines: Record<string, Json>;
+  readonly scene: Json;
+}
+
+/** The view schemas as `npm run api-types` writes them. */
+export function generateViewSchemas(root = process.cwd()): ViewSchemas {
   const dir = mkdtempSync(join(tmpdir(), 'fieldpost-views-'));
   try {
     const entries = Object.entries(VIEW_SOURCES).map(([id, file], i) => ({ id, type: `View${i}`, file: resolve(root, file) }));
     const probe = join(dir, 'views.ts');
     writeFileSync(
       probe,
-      entries.map((e, i) => `import type { view as v${i} } from ${JSON.stringify(e.file)};\nexport type ${e.type} = ReturnType<typeof v${i}>;\n`).join(''),
+      entries.map((e, i) => `import type { view as v${i} } from ${JSON.stringify(e.file)};\nexport type ${e.type} = ReturnType<typeof v${i}>;\n`).join('') +
+        `export type { Scene } from ${JSON.stringify(resolve(root, 'domain/kernel/scene.ts'))};\n`,
     );
     const program = ts.createProgram([probe], {
       strict: true,
@@ -101,13 +108,14 @@ export function generateViewSchemas(root = process.cwd()): Record<string, Json> 
     const checker = program.getTypeChecker();
     const source = program.getSourceFile(probe)!;
     const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!);
-    const out: Record<string, Json> = {};
-    for (const e of entries) {
-      const symbol = exported.find((s) => s.name === e.type);
-      if (!symbol) throw new Error(`no view type for ${e.id} (${e.file})`);
-      out[e.id] = schemaOf(checker, checker.getDeclaredTypeOfSymbol(symbol), e.id);
-    }
-    return out;
+    const typeOf = (name: string) => {
+      const symbol = exported.find((x) => x.name === name);
+      if (!symbol) throw new Error(`no type ${name} in ${probe}`);
+      return checker.getDeclaredTypeOfSymbol(symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol);
+    };
+    const engines: Record<string, Json> = {};
+    for (const e of entries) engines[e.id] = schemaOf(checker, typeOf(e.type), e.id);
+    return { engines, scene: schemaOf(checker, typeOf('Scene'), 'scene') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,7 +13,7 @@ import { contractChecker } from '../support/contract.js';
 import { seeded } from '../support/seeded.js';
 import { cid, http } from './support.js';
 
-const schemas = viewSchemas as Record<string, object>;
+const schemas = viewSchemas.engines as Record<string, object>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const validatorOf = (id: string) => ajv.getSchema(id) ?? (ajv.addSchema(schemas[id]!, id), ajv.getSchema(id)!);
 /** The view as the server sends it: through JSON. */
@@ -22,6 +22,9 @@ const problems = (id: string, view: unknown): string | undefined => {
   const v = validatorOf(id);
   return v(wire(view)) ? undefined : ajv.errorsText(v.errors, { dataVar: 'view' });
 };
+const sceneValidator = ajv.compile(viewSchemas.scene);
+const sceneProblems = (scene: unknown): string | undefined =>
+  sceneValidator(wire(scene)) ? undefined : ajv.errorsText(sceneValidator.errors, { dataVar: 'scene' });
 
 describe("each engine's view schema", () => {
   it('exists for every engine the server serves, and is what the view types make now (npm run api-types)', () => {
@@ -43,9 +46,9 @@ describe("each engine's view schema", () => {
     if (id === 'front-line') options.push({ allies: true });
     return options.map((o) => [id, o] as const);
   });
-  it.each(games)('%s %j: every view of a random legal game matches', (id, options) => {
-    const checked = playChecking(registry.get(id)!, options, (view, who) => {
-      const p = problems(id, view);
+  it.each(games)('%s %j: every view (and its picture) of a random legal game matches', (id, options) => {
+    const checked = playChecking(registry.get(id)!, options, (view, who, scene) => {
+      const p = problems(id, view) ?? (scene === undefined ? undefined : sceneProblems(scene));
       if (p) throw new Error(`${id} ${JSON.stringify(options)} ${who}: ${p}`);
     });
     expect(checked).toBeGreaterThan(10);
@@ -99,13 +102,16 @@ describe('the reply check of every end-to-end test validates the view against it
     );
     const { phase: _p, ...noPhase } = got.body.view;
     expect(as({ ...got.body, view: noPhase })).toMatch(/front-line's view schema: view must have required property 'phase'/);
+    // The picture is the kernel's Scene, checked with the rest of the reply.
+    expect(got.body.scene).toBeDefined();
+    expect(as({ ...got.body, scene: { ...got.body.scene, title: 7 } })).toMatch(/does not match the document: data\/scene\/title must be string/);
     // A view of another engine's shape, under this game's engine, is refused too.
     expect(as({ ...got.body, summary: { ...got.body.summary, engine: 'action-front' } })).toMatch(/does not match action-front's view schema/);
   });
 });
 
-/** Plays random legal commands (up to `limit`), calling `see` with every viewer's view after each; returns how many views it saw. */
-function playChecking(engine: AnyEngine, options: Record<string, unknown>, see: (view: unknown, who: string) => void, limit = 300): number {
+/** Plays random legal commands (up to `limit`), calling `see` with every viewer's view (and scene) after each; returns how many views it saw. */
+function playChecking(engine: AnyEngine, options: Record<string, unknown>, see: (view: unknown, who: string, scene?: unknown) => void, limit = 300): number {
   const g = new MemoryGame(engine, 'b5'.repeat(32), 'views');
   const created = g.create(options);
   if (!created.ok) throw new Error(JSON.stringify(created.error));
@@ -115,7 +121,7 @@ function playChecking(engine: AnyEngine, options: Record<string, unknown>, see: 
   const random = seeded(seats.length * 7919 + JSON.stringify(options).length);
   let seen = 0;
   const look = (viewer: Viewer, who: string) => {
-    see(engine.view(g.state!.game, viewer), who);
+    see(engine.view(g.state!.game, viewer), who, engine.scene?.(g.state!.game, viewer));
     seen++;
   };
   for (let n = 0; n < limit; n++) {

@@ -923,7 +923,7 @@ export interface components {
                 params?: unknown;
             }[];
             /** @description The same view as a picture (regions, pieces, labels), when the engine draws one */
-            scene?: Record<string, never>;
+            scene?: components["schemas"]["Scene"];
             /** @description Each seat's remaining time (a running game with a time control) */
             clocks?: {
                 seat: string;
@@ -1130,11 +1130,23 @@ export interface components {
                 yourMove: boolean;
                 since: string;
                 whoseMove: {
+                    seat: string;
+                    name: string;
+                    player: string | null;
+                    /** @enum {string} */
+                    kind: "move" | "sealed" | "reaction";
+                    prompt: string;
+                    since: string;
+                    sinceVersion: number;
                     deadline?: string;
                     /** @description Milliseconds until the deadline at the server time (0 once passed) */
                     leftMs?: number;
                 }[];
-                opponents: Record<string, never>[];
+                opponents: {
+                    seat: string;
+                    name: string;
+                    player: string | null;
+                }[];
                 outcome?: {
                     winners: string[];
                     reason: string;
@@ -3381,6 +3393,133 @@ export interface components {
                     sealed: boolean;
                 };
             };
+        };
+        Scene: {
+            title: string;
+            status: string[];
+            sides: {
+                seat: string;
+                name: string;
+            }[];
+            scores: {
+                seat: string;
+                label: string;
+                value: string;
+            }[];
+            rows: ({
+                /** @constant */
+                kind: "area";
+                id: string;
+                label: string;
+                side?: string;
+                lanes: {
+                    label: string;
+                    pieces: {
+                        id: string;
+                        label: string;
+                        side?: string;
+                        details: string[];
+                        markers: {
+                            label: string;
+                            /** @enum {unknown} */
+                            tone: "info" | "good" | "bad";
+                        }[];
+                        faceDown?: boolean;
+                        count?: number;
+                        highlight?: boolean;
+                    }[];
+                }[];
+            } | {
+                /** @constant */
+                kind: "grid";
+                id: string;
+                label: string;
+                cols: number;
+                rows: number;
+                cells: {
+                    col: number;
+                    row: number;
+                    terrain?: string;
+                    height?: number;
+                    pieces: {
+                        id: string;
+                        label: string;
+                        side?: string;
+                        details: string[];
+                        markers: {
+                            label: string;
+                            /** @enum {unknown} */
+                            tone: "info" | "good" | "bad";
+                        }[];
+                        faceDown?: boolean;
+                        count?: number;
+                        highlight?: boolean;
+                    }[];
+                    markers: {
+                        label: string;
+                        /** @enum {unknown} */
+                        tone: "info" | "good" | "bad";
+                    }[];
+                    highlight?: boolean;
+                }[];
+            } | {
+                /** @constant */
+                kind: "hex";
+                id: string;
+                label: string;
+                cols: number;
+                rows: number;
+                cells: {
+                    col: number;
+                    row: number;
+                    terrain?: string;
+                    height?: number;
+                    pieces: {
+                        id: string;
+                        label: string;
+                        side?: string;
+                        details: string[];
+                        markers: {
+                            label: string;
+                            /** @enum {unknown} */
+                            tone: "info" | "good" | "bad";
+                        }[];
+                        faceDown?: boolean;
+                        count?: number;
+                        highlight?: boolean;
+                    }[];
+                    markers: {
+                        label: string;
+                        /** @enum {unknown} */
+                        tone: "info" | "good" | "bad";
+                    }[];
+                    highlight?: boolean;
+                }[];
+            })[][];
+            links: {
+                from: {
+                    piece: string;
+                } | {
+                    region: string;
+                    col: number;
+                    row: number;
+                };
+                to: {
+                    piece: string;
+                } | {
+                    region: string;
+                    col: number;
+                    row: number;
+                };
+                /** @enum {unknown} */
+                kind: "attack" | "sight";
+                label?: string;
+                highlight?: boolean;
+            }[];
+            notes: {
+                text: string;
+                highlight?: boolean;
+            }[];
         };
     };
     responses: never;

@@ -62,8 +62,9 @@ function schemaOf(checker: ts.TypeChecker, t: ts.Type, path: string, depth = 0):
     const required: string[] = [];
     for (const p of checker.getPropertiesOfType(t)) {
       const pt = checker.getTypeOfSymbol(p);
-      const mayBeAbsent =
-        (p.flags & ts.SymbolFlags.Optional) !== 0 || (pt.isUnion() && pt.types.some((m) => m.flags & (F.Undefined | F.Void))) || pt.flags & F.Undefined;
+      // Only ever undefined (a member of another branch of a union, `b?: undefined`): JSON never carries it.
+      if (pt.flags & (F.Undefined | F.Void)) continue;
+      const mayBeAbsent = (p.flags & ts.SymbolFlags.Optional) !== 0 || (pt.isUnion() && pt.types.some((m) => m.flags & (F.Undefined | F.Void)));
       properties[p.name] = schemaOf(checker, pt, `${path}.${p.name}`, depth + 1);
       if (!mayBeAbsent) required.push(p.name);
     }
@@ -85,10 +86,10 @@ export interface ViewSchemas {
 }
 
 /** The view schemas as `npm run api-types` writes them. */
-export function generateViewSchemas(root = process.cwd()): ViewSchemas {
+export function generateViewSchemas(root = process.cwd(), sources: Readonly<Record<string, string>> = VIEW_SOURCES): ViewSchemas {
   const dir = mkdtempSync(join(tmpdir(), 'fieldpost-views-'));
   try {
-    const entries = Object.entries(VIEW_SOURCES).map(([id, file], i) => ({ id, type: `View${i}`, file: resolve(root, file) }));
+    const entries = Object.entries(sources).map(([id, file], i) => ({ id, type: `View${i}`, file: resolve(root, file) }));
     const probe = join(dir, 'views.ts');
     writeFileSync(
       probe,

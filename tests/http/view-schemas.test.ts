@@ -8,6 +8,7 @@ import { OPENAPI_PATH } from '../../functions/http/router.js';
 import viewSchemas from '../../functions/http/view-schemas.json' with { type: 'json' };
 import { generateViewSchemas, VIEW_SCHEMAS_FILE, VIEW_SOURCES } from '../../functions/http/view-schemas.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
+import { view as viewShapes } from '../fixtures/view-shapes.js';
 import { MemoryGame } from '../kernel/play.js';
 import { contractChecker } from '../support/contract.js';
 import { seeded } from '../support/seeded.js';
@@ -136,3 +137,38 @@ function playChecking(engine: AnyEngine, options: Record<string, unknown>, see: 
   look({ kind: 'auditor' }, 'auditor');
   return seen;
 }
+
+describe('the generator (a view type walked member by member)', () => {
+  const { engines } = generateViewSchemas(process.cwd(), { shapes: 'tests/fixtures/view-shapes.ts' });
+  const shapes = engines['shapes'] as { properties: Record<string, unknown>; required: string[]; additionalProperties: unknown };
+
+  it('writes each member as JSON carries it: what may be undefined is optional, nothing else is allowed', () => {
+    expect(shapes.additionalProperties).toBe(false);
+    expect(shapes.required).toEqual(['bySide', 'count', 'either', 'fixed', 'free', 'list', 'maybe', 'nothing', 'on', 'pair', 'side', 'text', 'yes']);
+    expect(shapes.properties).toMatchObject({
+      text: { type: 'string' },
+      count: { type: 'number' },
+      on: { type: 'boolean' },
+      yes: { const: true },
+      side: { enum: expect.arrayContaining(['us', 'de']) },
+      nothing: { type: 'null' },
+      maybe: { anyOf: expect.arrayContaining([{ type: 'null' }, { type: 'string' }]) },
+      gone: { type: 'string' },
+      extra: { type: 'number' },
+      list: { type: 'array', items: { type: 'number' } },
+      pair: { type: 'array', prefixItems: [{ enum: expect.arrayContaining(['us', 'de']) }, { type: 'number' }], minItems: 2, maxItems: 2 },
+      bySide: { type: 'object', additionalProperties: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'], additionalProperties: false } },
+      fixed: { type: 'object', required: ['de', 'us'], additionalProperties: false },
+      free: {},
+    });
+    const either = shapes.properties['either'] as { anyOf: { properties: { kind: unknown } }[] };
+    expect(either.anyOf.map((x) => x.properties.kind)).toEqual(expect.arrayContaining([{ const: 'a' }, { const: 'b' }]));
+  });
+
+  it('accepts what the function returns and refuses what it cannot', () => {
+    const check = ajv.compile(shapes);
+    for (const flag of [true, false]) expect(check(wire(viewShapes(flag, 'us'))), ajv.errorsText(check.errors)).toBe(true);
+    expect(check({ ...(wire(viewShapes(true, 'de')) as object), side: 'fr' })).toBe(false);
+    expect(check({ ...(wire(viewShapes(true, 'de')) as object), either: { kind: 'a', b: 'x' } })).toBe(false);
+  });
+});

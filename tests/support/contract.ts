@@ -35,8 +35,8 @@ export function contractChecker(doc: Doc): Checker {
     return v(JSON.parse(text)) ? undefined : `${status} body is not an Error: ${ajv.errorsText(v.errors)}`;
   };
   /**
-   * A game's view is one of every engine's views in the document: it must be its own engine's
-   * (x-engines[].view, by summary.engine), wherever a reply carries one.
+   * Wherever a reply carries a game's view (GET /v1/games/{id}, POST .../preview), it must match its
+   * own engine's view schema (x-engines[].view, by summary.engine): the document leaves `view` open.
    */
   const engines = new Map((doc['x-engines'] ?? []).map((e) => [e.id, e.view.$ref.replace(/^#/, 'openapi#')]));
   const viewProblem = (body: unknown, where: string): string | undefined => {

@@ -205,7 +205,7 @@ export class Notifier {
     if (claim?.state !== 'sending') return 'duplicate';
     // Whoever holds it may never finish (a lost reply on the claim, a crash): the game's later
     // notices to this webhook wait behind it, and are handed on when it settles.
-    if (ch.kind === 'webhook' && lanes) await lanes.hold(notice.player, channel, notice.gameId, notice.version);
+    if (ch.kind === 'webhook' && lanes) await lanes.hold(notice.player, channel, notice.gameId, notice.version, clock.now());
     const leaseEnds = Date.parse(claim.claimedAt) + ledger.leaseSeconds * 1000;
     const wait = Math.max(1, Math.ceil((leaseEnds - Date.parse(clock.now())) / 1000) + 1);
     await queue.enqueue([{ notice, channel, attempt: claim.attempt }], Math.min(SQS_MAX_DELAY_SECONDS, wait));
@@ -220,7 +220,7 @@ export class Notifier {
     let accepted = false;
     try {
       // An earlier notice of this game to this webhook is still retrying: wait behind it, to be handed on when it settles.
-      if (lane && (await lanes!.waitBehind(...lane, { notice, channel: ch.id, attempt: firstAttempt }))) {
+      if (lane && (await lanes!.waitBehind(...lane, { notice, channel: ch.id, attempt: firstAttempt }, this.deps.clock.now()))) {
         await ledger.settle(notice.key, ch.id, { retryAttempt: firstAttempt }, this.deps.clock.now());
         return { channel: ch.id, outcome: 'retrying' };
       }
@@ -266,7 +266,7 @@ export class Notifier {
           if (lane) await this.handOn(await lanes!.done(...lane));
           return { channel: ch.id, outcome };
         }
-        if (lane) await lanes!.hold(...lane);
+        if (lane) await lanes!.hold(...lane, this.deps.clock.now());
         if (requeue) {
           await ledger.settle(notice.key, ch.id, { retryAttempt: attempt + 1 }, this.deps.clock.now());
           // Further off than one queue delay allows: the message hops until it is due.

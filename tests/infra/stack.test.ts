@@ -191,10 +191,13 @@ describe('batching and memory (issue 16)', () => {
     const streams = mappings.filter((m) => JSON.stringify(m['EventSourceArn']).includes('StreamArn'));
     expect(streams.length).toBe(3);
     for (const m of streams) expect(m['MaximumBatchingWindowInSeconds']).toBe(PROJECTOR_STREAM.maxBatchingWindow.toSeconds());
-    // The projector's repair queue takes one message at a time (each is a whole stream batch read back).
-    const queues = mappings.filter((m) => !streams.includes(m) && m['BatchSize'] !== 1);
+    // The projector's repair queue takes one message at a time (each is a whole stream batch read back);
+    // a FIFO queue's mapping takes no batching window (Lambda refuses one), so the notifier's FIFO queue has none.
+    const fifo = (m: Record<string, unknown>) => JSON.stringify(m['EventSourceArn']) === JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    const queues = mappings.filter((m) => !streams.includes(m) && m['BatchSize'] !== 1 && !fifo(m));
     expect(queues.length).toBeGreaterThan(0);
     for (const m of queues) expect(m['MaximumBatchingWindowInSeconds']).toBeGreaterThan(0);
+    expect(mappings.filter(fifo).map((m) => m['MaximumBatchingWindowInSeconds'])).toEqual([undefined]);
   });
 });
 

@@ -150,7 +150,7 @@ export class Notifier {
       if (!ch) return [{ channel: job.channel, outcome: 'duplicate' }];
       const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), attempt);
       if (taken === false) return [{ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) }];
-      return [await this.deliverTaken(notice, rendered, ch, attempt, taken)];
+      return [await this.deliverTaken(notice, rendered, ch, attempt, taken, true)];
     }
     if ((notice.kind === 'turn' || notice.kind === 'reminder') && (await this.deps.isStale?.(notice)))
       return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
@@ -171,7 +171,7 @@ export class Notifier {
         out.push({ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) });
         continue;
       }
-      out.push(await this.deliverTaken(notice, rendered, ch, 1, taken));
+      out.push(await this.deliverTaken(notice, rendered, ch, 1, taken, false));
     }
     return out;
   }
@@ -181,14 +181,21 @@ export class Notifier {
    * if that worker's delivery was recorded as accepted, it went out, and only the ledger missed
    * it, so settle it as sent instead of sending it again.
    */
-  private async deliverTaken(notice: Notice, rendered: Rendered, ch: Channel, attempt: number, taken: { readonly from?: string }): Promise<ChannelResult> {
+  private async deliverTaken(
+    notice: Notice,
+    rendered: Rendered,
+    ch: Channel,
+    attempt: number,
+    taken: { readonly from?: string },
+    retryJob: boolean,
+  ): Promise<ChannelResult> {
     if (taken.from !== undefined && (await this.deps.deliveries.sentSince(notice.player, deliveryIdOf(notice.key, notice.player, ch.id), taken.from))) {
       await this.deps.ledger.settle(notice.key, ch.id, 'sent', this.deps.clock.now());
       // Settled: the notices of the game waiting behind it go on.
       if (ch.kind === 'webhook' && this.deps.lanes) await this.handOn(await this.deps.lanes.done(notice.player, ch.id, notice.gameId, notice.version));
       return { channel: ch.id, outcome: 'sent' };
     }
-    return this.deliver(notice, rendered, ch, attempt);
+    return this.deliver(notice, rendered, ch, attempt, retryJob);
   }
 
   /**
@@ -202,7 +209,13 @@ export class Notifier {
     const channel = ch.id;
     if (!queue) return 'duplicate';
     const claim = await ledger.inspect(notice.key, channel);
-    if (claim?.state !== 'sending') return 'duplicate';
+    if (claim?.state !== 'sending') {
+      // Settled by whoever held it. A hold this notice put in the lane while it waited (below) may have
+      // landed after that worker's own release: release it again, or the game's later notices wait for good.
+      if ((claim?.state === 'sent' || claim?.state === 'failed') && ch.kind === 'webhook' && lanes)
+        await this.handOn(await lanes.done(notice.player, channel, notice.gameId, notice.version));
+      return 'duplicate';
+    }
     // Whoever holds it may never finish (a lost reply on the claim, a crash): the game's later
     // notices to this webhook wait behind it, and are handed on when it settles.
     if (ch.kind === 'webhook' && lanes) await lanes.hold(notice.player, channel, notice.gameId, notice.version);
@@ -212,7 +225,8 @@ export class Notifier {
     return 'duplicate';
   }
 
-  private async deliver(notice: Notice, rendered: Rendered, ch: Channel, firstAttempt: number): Promise<ChannelResult> {
+  /** `retryJob`: a job for one channel (a scheduled retry, or a notice handed on in its lane), which took a 'retrying' claim. */
+  private async deliver(notice: Notice, rendered: Rendered, ch: Channel, firstAttempt: number, retryJob: boolean): Promise<ChannelResult> {
     const { retry, ledger, lanes } = this.deps;
     const deliveryId = deliveryIdOf(notice.key, notice.player, ch.id);
     const lane = ch.kind === 'webhook' && lanes ? ([notice.player, ch.id, notice.gameId, notice.version] as const) : undefined;
@@ -278,7 +292,8 @@ export class Notifier {
       }
     } catch (e) {
       // Left 'sending' once accepted: the job's next run finds the claim, and after its lease the delivery record says it went out.
-      if (!accepted) await ledger.release(notice.key, ch.id, firstAttempt).catch(() => undefined);
+      // A retry job's claim goes back to 'retrying' (even at attempt 1: a notice handed on in its lane), never removed: its job takes it again by attempt.
+      if (!accepted) await ledger.release(notice.key, ch.id, firstAttempt, retryJob).catch(() => undefined);
       throw e;
     }
   }

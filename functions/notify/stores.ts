@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NotificationSettings, SettingsStore } from '../ports.js';
@@ -355,9 +356,9 @@ export interface NoticeLedger {
   /**
    * Gives a claim back after an infrastructure error, as it was before this worker took it,
    * so the redelivered message can take it again: a first attempt's claim is removed, a
-   * retry attempt's claim goes back to 'retrying' at that attempt.
+   * retry attempt's claim (`retrying`, default: attempt > 1) goes back to 'retrying' at that attempt.
    */
-  release(key: string, channel: string, attempt?: number): Promise<void>;
+  release(key: string, channel: string, attempt?: number, retrying?: boolean): Promise<void>;
 }
 
 export interface ChannelClaim {
@@ -427,9 +428,14 @@ export class DynamoNoticeLedger implements NoticeLedger {
     };
   }
 
-  /** The record before a first-attempt claim (undefined: there was none), or false when the claim is not free. */
+  /**
+   * The record before a first-attempt claim (undefined: there was none), or false when the claim is not free.
+   * Each claim carries its own token, so the SDK's retry of a claim whose reply was lost finds its own
+   * claim and goes on (as a take-over: the delivery log is asked first), instead of waiting out the lease.
+   */
   private async claimFirst(key: string, channel: string, nowIso: string): Promise<Record<string, unknown> | undefined | false> {
     const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
+    const token = randomUUID();
     return this.conditionalOld(
       new PutCommand({
         TableName: this.tableName,
@@ -440,11 +446,12 @@ export class DynamoNoticeLedger implements NoticeLedger {
           state: 'sending',
           attempt: 1,
           claimedAt: nowIso,
+          claimToken: token,
           expiresAt: expiresAt(nowIso),
         },
-        ConditionExpression: 'attribute_not_exists(pk) OR (#s = :sending AND claimedAt < :stale)',
+        ConditionExpression: 'attribute_not_exists(pk) OR (#s = :sending AND (claimedAt < :stale OR claimToken = :token))',
         ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: { ':sending': 'sending', ':stale': stale },
+        ExpressionAttributeValues: { ':sending': 'sending', ':stale': stale, ':token': token },
         ReturnValues: 'ALL_OLD',
       }),
     );
@@ -452,14 +459,15 @@ export class DynamoNoticeLedger implements NoticeLedger {
 
   private async claimAttempt(key: string, channel: string, attempt: number, nowIso: string): Promise<Record<string, unknown> | undefined | false> {
     const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
+    const token = randomUUID();
     return this.conditionalOld(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
-        UpdateExpression: 'SET #s = :sending, attempt = :a, claimedAt = :now',
-        ConditionExpression: 'attempt = :a AND (#s = :retrying OR (#s = :sending AND claimedAt < :stale))',
+        UpdateExpression: 'SET #s = :sending, attempt = :a, claimedAt = :now, claimToken = :token',
+        ConditionExpression: 'attempt = :a AND (#s = :retrying OR (#s = :sending AND (claimedAt < :stale OR claimToken = :token)))',
         ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':a': attempt, ':now': nowIso, ':stale': stale },
+        ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':a': attempt, ':now': nowIso, ':stale': stale, ':token': token },
         ReturnValues: 'ALL_OLD',
       }),
     );
@@ -478,7 +486,7 @@ export class DynamoNoticeLedger implements NoticeLedger {
     );
   }
 
-  async release(key: string, channel: string, attempt = 1): Promise<void> {
+  async release(key: string, channel: string, attempt = 1, retrying = attempt > 1): Promise<void> {
     // The worker may already have moved the claim on to 'retrying' (the failure was sending the retry message).
     const Key = { pk: this.pk(key), sk: `CHANNEL#${channel}` };
     const ConditionExpression = '#s = :sending OR #s = :retrying';
@@ -486,7 +494,7 @@ export class DynamoNoticeLedger implements NoticeLedger {
     const values = { ':sending': 'sending', ':retrying': 'retrying' };
     try {
       await this.doc.send(
-        attempt <= 1
+        !retrying
           ? new DeleteCommand({ TableName: this.tableName, Key, ConditionExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: values })
           : new UpdateCommand({
               TableName: this.tableName,
@@ -605,18 +613,21 @@ export class DynamoWebhookLanes implements WebhookLanes {
     const waiting = (r?.Attributes?.['waiting'] as Record<string, string> | undefined) ?? {};
     if (next === undefined || !Object.hasOwn(waiting, `v${next}`)) return undefined;
     try {
-      // Taken out in the same write that checks it is there: only one worker hands it on.
-      const taken = await this.doc.send(
+      // Taken out in the same write that checks it is there: only one worker hands it on. The write
+      // leaves this worker's token, so the SDK's retry of a write whose reply was lost passes its
+      // condition instead of taking the job for someone else's (it would then be handed on by nobody).
+      const token = randomUUID();
+      await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          UpdateExpression: 'REMOVE waiting.#v',
-          ConditionExpression: 'attribute_exists(waiting.#v)',
-          ExpressionAttributeNames: { '#v': `v${next}` },
-          ReturnValues: 'ALL_OLD',
+          UpdateExpression: 'REMOVE waiting.#v SET #h = :token',
+          ConditionExpression: 'attribute_exists(waiting.#v) OR #h = :token',
+          ExpressionAttributeNames: { '#v': `v${next}`, '#h': `handed${next}` },
+          ExpressionAttributeValues: { ':token': token },
         }),
       );
-      return notifyJobSchema.parse(JSON.parse((taken.Attributes?.['waiting'] as Record<string, string>)[`v${next}`]!));
+      return notifyJobSchema.parse(JSON.parse(waiting[`v${next}`]!));
     } catch (e) {
       if (isConditionFailure(e)) return undefined;
       throw e;

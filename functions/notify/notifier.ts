@@ -269,7 +269,8 @@ export class Notifier {
           }),
         );
         if (outcome === 'sent' || outcome === 'failed') {
-          await ledger.settle(notice.key, ch.id, outcome, this.deps.clock.now());
+          // Once accepted, a passing fault here would leave the claim 'sending' (and the game's lane held) until its lease runs out.
+          await (r.ok ? persist : once)(() => ledger.settle(notice.key, ch.id, outcome, this.deps.clock.now()));
           // A receiver that says it is gone (410), or failed every attempt of the schedule, is switched off.
           if (ch.kind === 'webhook' && outcome === 'failed' && !r.final && (r.status === 410 || last))
             await this.switchOff(
@@ -277,7 +278,7 @@ export class Notifier {
               ch,
               r.status === 410 ? 'the receiver answered 410 Gone' : `every attempt failed (${attempt} over the retry schedule)`,
             );
-          if (lane) await this.handOn(await lanes!.done(...lane));
+          if (lane) await this.handOn(await (r.ok ? persist : once)(() => lanes!.done(...lane)));
           return { channel: ch.id, outcome };
         }
         if (lane) await lanes!.hold(...lane);

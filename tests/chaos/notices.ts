@@ -89,6 +89,10 @@ export function warpedNotifications(clock: Clock, warp: number, onStart: (n: Loc
       // A claim left 'sending' (a lost reply of the ledger, say) is taken over after 15 real seconds:
       // shorter, and a send slowed by a busy machine was taken over while still in flight (sent twice).
       leaseSeconds: 15 * warp,
+      // The receiver lives in this process, on a machine the run keeps busy: a reply it sent may wait
+      // past the deployed 5 s before this process reads it, and the notice then goes out again (the
+      // same webhook-id, as a timed-out delivery rightly does). Not a fault this run injects.
+      env: { ...process.env, WEBHOOK_TIMEOUT_MS: '30000' },
     });
     onStart(n);
     return n;
@@ -114,10 +118,15 @@ export interface NoticeCheck {
   readonly problems: string[];
 }
 
-/** Every notice delivered exactly once (one 2xx per webhook-id), each required one delivered, none unknown, and each game's notices in order. */
-export function checkNotices(posts: readonly Post[], logs: ReadonlyMap<string, readonly EventEnvelope[]>, engines: EngineRegistry): NoticeCheck {
-  const problems: string[] = [];
-  const keyOf = (player: string, type: string, gameId: string, version: number) => `${player}|${type}|${gameId}|${version}`;
+/** The notices the events call for, decided once from the final logs (a replay of every game: not redone on each look at the posts). */
+export interface NoticeExpectations {
+  readonly decided: ReadonlySet<string>;
+  readonly required: ReadonlySet<string>;
+}
+
+const keyOf = (player: string, type: string, gameId: string, version: number) => `${player}|${type}|${gameId}|${version}`;
+
+export function expectedNotices(logs: ReadonlyMap<string, readonly EventEnvelope[]>, engines: EngineRegistry): NoticeExpectations {
   const decided = new Set<string>();
   const required = new Set<string>();
   for (const [gameId, events] of logs) {
@@ -135,6 +144,12 @@ export function checkNotices(posts: readonly Post[], logs: ReadonlyMap<string, r
       old = s;
     }
   }
+  return { decided, required };
+}
+
+/** Every notice delivered exactly once (one 2xx per webhook-id), each required one delivered, none unknown, and each game's notices in order. */
+export function checkNotices(posts: readonly Post[], { decided, required }: NoticeExpectations): NoticeCheck {
+  const problems: string[] = [];
   const okPosts = posts.filter((p) => p.status >= 200 && p.status < 300);
   const byId = new Map<string, number>();
   for (const p of okPosts) byId.set(p.id, (byId.get(p.id) ?? 0) + 1);

@@ -7,7 +7,7 @@ import type { NotifyQueue } from './queue.js';
 import { SQS_MAX_DELAY_SECONDS } from './queue.js';
 import { escapeHtml, renderNotice, type Rendered } from './render.js';
 import { noticeMailHeaders } from './unsubscribe.js';
-import type { DeliveryLog, DeliveryRecord, NoticeLedger, WebhookLanes } from './stores.js';
+import type { ChannelClaim, DeliveryLog, DeliveryRecord, NoticeLedger, WebhookLanes } from './stores.js';
 import { checkWebhookUrl } from './address-policy.js';
 import { maskUrl, signedRequest, WebhookRefused, type WebhookTransport } from './webhook.js';
 
@@ -77,6 +77,15 @@ export interface NotifierDeps {
   readonly boardPicture?: (notice: Notice) => Promise<Uint8Array | undefined>;
   /** Keeps each game's notices to a webhook in the game's order while one of them is retrying. */
   readonly lanes?: WebhookLanes;
+  /**
+   * Local runtime only: when this notifier started (its clock). Its queue lives in memory, so a
+   * runtime killed while webhook retries were scheduled lost them; a notice read again from the
+   * stream whose claim was left 'retrying' before this time gets its retry queued again (due when
+   * it was due). A claim left 'sending' before this time is taken over at once, not after its
+   * lease (one local runtime at a time). In AWS the retry is an SQS message and survives, and
+   * several notifiers run at once: absent there.
+   */
+  readonly resumeRetriesFrom?: string;
   /** Switches a webhook off (410 Gone, or failing past the schedule); its owner is mailed. */
   readonly disableWebhook?: (player: string, id: string, reason: string, nowIso: string) => Promise<boolean>;
 }
@@ -148,12 +157,16 @@ export class Notifier {
       const ch = all.find((c) => c.id === job.channel);
       const attempt = job.attempt ?? 2;
       if (!ch) return [{ channel: job.channel, outcome: 'duplicate' }];
-      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), attempt);
+      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), attempt, this.deps.resumeRetriesFrom);
       if (taken === false) return [{ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) }];
       return [await this.deliverTaken(notice, rendered, ch, attempt, taken, true)];
     }
-    if ((notice.kind === 'turn' || notice.kind === 'reminder') && (await this.deps.isStale?.(notice)))
+    if ((notice.kind === 'turn' || notice.kind === 'reminder') && (await this.deps.isStale?.(notice))) {
+      // Read again after a local restart, it may still hold a retry the last run had queued (its lane waits on it).
+      if (this.deps.resumeRetriesFrom !== undefined)
+        for (const c of all) await this.resumeLeftRetry(notice, c.id, await this.deps.ledger.inspect(notice.key, c.id));
       return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
+    }
     // On a replay the ledger returns the channels chosen the first time, so a channel
     // added since then does not receive old news.
     // Opened even with no channels: a channel added later must not receive this notice on a replay.
@@ -166,7 +179,7 @@ export class Notifier {
     if (chosen.length === 0) return [];
     const out: ChannelResult[] = [];
     for (const ch of all.filter((c) => chosen.includes(c.id))) {
-      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now());
+      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), undefined, this.deps.resumeRetriesFrom);
       if (taken === false) {
         out.push({ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) });
         continue;
@@ -209,6 +222,8 @@ export class Notifier {
     const channel = ch.id;
     if (!queue) return 'duplicate';
     const claim = await ledger.inspect(notice.key, channel);
+    const from = this.deps.resumeRetriesFrom;
+    if (await this.resumeLeftRetry(notice, channel, claim)) return 'retrying';
     if (claim?.state !== 'sending') {
       // Settled by whoever held it. A hold this notice put in the lane while it waited (below) may have
       // landed after that worker's own release: release it again, or the game's later notices wait for good.
@@ -220,9 +235,25 @@ export class Notifier {
     // notices to this webhook wait behind it, and are handed on when it settles.
     if (ch.kind === 'webhook' && lanes) await lanes.hold(notice.player, channel, notice.gameId, notice.version);
     const leaseEnds = Date.parse(claim.claimedAt) + ledger.leaseSeconds * 1000;
-    const wait = Math.max(1, Math.ceil((leaseEnds - Date.parse(clock.now())) / 1000) + 1);
+    // A claim made before this (local) runtime started was left by the one before, which is gone: taken over at once.
+    const wait = from !== undefined && claim.claimedAt < from ? 0 : Math.max(1, Math.ceil((leaseEnds - Date.parse(clock.now())) / 1000) + 1);
     await queue.enqueue([{ notice, channel, attempt: claim.attempt }], Math.min(SQS_MAX_DELAY_SECONDS, wait));
     return 'duplicate';
+  }
+
+  /**
+   * Local runtime only (resumeRetriesFrom): a claim left 'retrying' by a runtime that is gone had its
+   * retry in that runtime's memory (or was handed on in its lane there): queue it again, due when it was.
+   */
+  private async resumeLeftRetry(notice: Notice, channel: string, claim: ChannelClaim | undefined): Promise<boolean> {
+    const { queue, clock, resumeRetriesFrom: from } = this.deps;
+    if (!queue || from === undefined || claim?.state !== 'retrying' || claim.settledAt === undefined || claim.settledAt >= from) return false;
+    const left = claim.dueAt === undefined ? 0 : Math.ceil((Date.parse(claim.dueAt) - Date.parse(clock.now())) / 1000);
+    await queue.enqueue(
+      [{ notice, channel, attempt: claim.attempt, ...(claim.dueAt !== undefined ? { dueAt: claim.dueAt } : {}) }],
+      Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, left)),
+    );
+    return true;
   }
 
   /** `retryJob`: a job for one channel (a scheduled retry, or a notice handed on in its lane), which took a 'retrying' claim. */
@@ -283,9 +314,10 @@ export class Notifier {
         }
         if (lane) await lanes!.hold(...lane);
         if (requeue) {
-          await ledger.settle(notice.key, ch.id, { retryAttempt: attempt + 1 }, this.deps.clock.now());
+          const due = new Date(Date.parse(at) + wait).toISOString();
+          await ledger.settle(notice.key, ch.id, { retryAttempt: attempt + 1, dueAt: due }, this.deps.clock.now());
           // Further off than one queue delay allows: the message hops until it is due.
-          const dueAt = wait > SQS_MAX_DELAY_SECONDS * 1000 ? { dueAt: new Date(Date.parse(at) + wait).toISOString() } : {};
+          const dueAt = wait > SQS_MAX_DELAY_SECONDS * 1000 ? { dueAt: due } : {};
           await this.deps.queue!.enqueue([{ notice, channel: ch.id, attempt: attempt + 1, ...dueAt }], Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(wait / 1000)));
           return { channel: ch.id, outcome: 'retrying' };
         }

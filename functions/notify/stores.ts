@@ -342,13 +342,14 @@ export interface NoticeLedger {
   open(key: string, player: string, channels: readonly string[], nowIso: string): Promise<readonly string[]>;
   claim(key: string, channel: string, nowIso: string): Promise<boolean>;
   claimRetry(key: string, channel: string, attempt: number, nowIso: string): Promise<boolean>;
-  settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number }, nowIso: string): Promise<void>;
+  /** `dueAt`: when a scheduled retry is due (kept on the claim, so a local runtime that lost its in-memory queue can resume it). */
+  settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number; dueAt?: string }, nowIso: string): Promise<void>;
   /**
    * Like claim / claimRetry, and says whether the claim was taken over from a worker that left
    * it 'sending' past the lease (then `from` is when that worker claimed it): its delivery may
    * have gone out before it died.
    */
-  take(key: string, channel: string, nowIso: string, attempt?: number): Promise<false | { readonly from?: string }>;
+  take(key: string, channel: string, nowIso: string, attempt?: number, staleBefore?: string): Promise<false | { readonly from?: string }>;
   /** A channel's record as it is now. */
   inspect(key: string, channel: string): Promise<ChannelClaim | undefined>;
   /** How long a claim may stay 'sending' before it counts as left by a dead worker. */
@@ -365,6 +366,9 @@ export interface ChannelClaim {
   readonly state: 'sending' | 'retrying' | 'sent' | 'failed';
   readonly attempt: number;
   readonly claimedAt: string;
+  readonly settledAt?: string;
+  /** A scheduled retry: when it is due. */
+  readonly dueAt?: string;
 }
 
 export class DynamoNoticeLedger implements NoticeLedger {
@@ -412,8 +416,10 @@ export class DynamoNoticeLedger implements NoticeLedger {
     return (await this.take(key, channel, nowIso, attempt)) !== false;
   }
 
-  async take(key: string, channel: string, nowIso: string, attempt?: number): Promise<false | { readonly from?: string }> {
-    const old = attempt === undefined ? await this.claimFirst(key, channel, nowIso) : await this.claimAttempt(key, channel, attempt, nowIso);
+  /** `staleBefore`: a claim made before this time also counts as a dead worker's (a local runtime started after it: the one before is gone). */
+  async take(key: string, channel: string, nowIso: string, attempt?: number, staleBefore?: string): Promise<false | { readonly from?: string }> {
+    const stale = this.staleCutoff(nowIso, staleBefore);
+    const old = attempt === undefined ? await this.claimFirst(key, channel, nowIso, stale) : await this.claimAttempt(key, channel, attempt, nowIso, stale);
     if (old === false) return false;
     return old?.['state'] === 'sending' && typeof old['claimedAt'] === 'string' ? { from: old['claimedAt'] } : {};
   }
@@ -425,6 +431,8 @@ export class DynamoNoticeLedger implements NoticeLedger {
       state: r.Item['state'] as ChannelClaim['state'],
       attempt: (r.Item['attempt'] as number | undefined) ?? 1,
       claimedAt: String(r.Item['claimedAt'] ?? ''),
+      ...(typeof r.Item['settledAt'] === 'string' ? { settledAt: r.Item['settledAt'] } : {}),
+      ...(typeof r.Item['dueAt'] === 'string' ? { dueAt: r.Item['dueAt'] } : {}),
     };
   }
 
@@ -433,8 +441,12 @@ export class DynamoNoticeLedger implements NoticeLedger {
    * Each claim carries its own token, so the SDK's retry of a claim whose reply was lost finds its own
    * claim and goes on (as a take-over: the delivery log is asked first), instead of waiting out the lease.
    */
-  private async claimFirst(key: string, channel: string, nowIso: string): Promise<Record<string, unknown> | undefined | false> {
-    const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
+  private staleCutoff(nowIso: string, staleBefore: string | undefined): string {
+    const lease = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
+    return staleBefore !== undefined && staleBefore > lease ? staleBefore : lease;
+  }
+
+  private async claimFirst(key: string, channel: string, nowIso: string, stale: string): Promise<Record<string, unknown> | undefined | false> {
     const token = randomUUID();
     return this.conditionalOld(
       new PutCommand({
@@ -457,8 +469,13 @@ export class DynamoNoticeLedger implements NoticeLedger {
     );
   }
 
-  private async claimAttempt(key: string, channel: string, attempt: number, nowIso: string): Promise<Record<string, unknown> | undefined | false> {
-    const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
+  private async claimAttempt(
+    key: string,
+    channel: string,
+    attempt: number,
+    nowIso: string,
+    stale: string,
+  ): Promise<Record<string, unknown> | undefined | false> {
     const token = randomUUID();
     return this.conditionalOld(
       new UpdateCommand({
@@ -473,15 +490,25 @@ export class DynamoNoticeLedger implements NoticeLedger {
     );
   }
 
-  async settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number }, nowIso: string): Promise<void> {
+  async settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number; dueAt?: string }, nowIso: string): Promise<void> {
     const retry = typeof state === 'object';
+    const due = retry && state.dueAt !== undefined;
     await this.doc.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
-        UpdateExpression: retry ? 'SET #s = :s, attempt = :a, settledAt = :now' : 'SET #s = :s, settledAt = :now',
+        UpdateExpression: retry
+          ? due
+            ? 'SET #s = :s, attempt = :a, settledAt = :now, dueAt = :due'
+            : 'SET #s = :s, attempt = :a, settledAt = :now REMOVE dueAt'
+          : 'SET #s = :s, settledAt = :now REMOVE dueAt',
         ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: { ':s': retry ? 'retrying' : state, ':now': nowIso, ...(retry ? { ':a': state.retryAttempt } : {}) },
+        ExpressionAttributeValues: {
+          ':s': retry ? 'retrying' : state,
+          ':now': nowIso,
+          ...(retry ? { ':a': state.retryAttempt } : {}),
+          ...(due ? { ':due': state.dueAt } : {}),
+        },
       }),
     );
   }

@@ -105,6 +105,8 @@ export interface ChaosOptions {
    * `limitMs`) until every notice was delivered exactly once, in each game's order.
    */
   readonly notices?: { readonly receiver: WebhookReceiver; readonly limitMs: number };
+  /** Kill the stream consumer between reading and checkpointing, and start it again, once every `every` commands (counted as 'consumer-kill'). */
+  readonly consumerKills?: { readonly every: number; kill(): Promise<void> };
 }
 
 /** The issue's keys exactly; a key not measured yet is null. */
@@ -116,7 +118,7 @@ export interface ChaosSummary {
   unexpected5xx: number;
   noticesDeliveredOnce: boolean | null;
   catchUpSeconds: number | null;
-  faultsInjected: Record<FaultKind, number>;
+  faultsInjected: Record<FaultKind | 'consumer-kill', number>;
 }
 
 /** What the end checks found besides the summary (for the test and the human reader). */
@@ -153,6 +155,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   /** Requests whose connection dropped before a reply (resent like a 503). */
   let dropped = 0;
   let commandCounter = 0;
+  let kills = 0;
+  /** A consumer kill and restart under way (one at a time, while the load goes on). */
+  let killing: Promise<void> | undefined;
   /** Every acknowledged (200) game command, by game. */
   const acked = new Map<string, Set<string>>();
   const tokens = new Map<string, string>();
@@ -241,6 +246,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       const command = legal[Math.floor(random() * legal.length)];
       const commandId = `cmd-${opts.seed}-${++commandCounter}`;
       sent++;
+      if (opts.consumerKills && sent % opts.consumerKills.every === 0 && !killing) {
+        kills++;
+        killing = opts.consumerKills.kill().finally(() => (killing = undefined));
+      }
       if (opts.notices && !opts.notices.receiver.outage.started && sent >= opts.commands / 10) opts.notices.receiver.goDown(DAY_MS);
       const r = await send('POST', `/v1/games/${gameId}/commands`, mover, { commandId, command, expectedVersion: me.body.summary.version });
       if (r.status === 200) acked.get(gameId)!.add(commandId);
@@ -252,6 +261,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     while (within()) await playOne(next++);
   };
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  await killing;
   faults.stop();
   const loadEnded = Date.now();
 
@@ -339,7 +349,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       unexpected5xx: unexpected.length,
       noticesDeliveredOnce: notices ? notices.ok && opts.notices!.receiver.outage.over : null,
       catchUpSeconds,
-      faultsInjected: faults.counts,
+      faultsInjected: { ...faults.counts, 'consumer-kill': kills },
     },
     games: games.length,
     gamesEnded,

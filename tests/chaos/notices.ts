@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EngineRegistry, EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
-import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
+import { startLocalNotifications, type CheckpointStore, type LocalNotifications, type ShardCheckpoint } from '../../functions/local/stream-poller.js';
 import type { RuntimeExtension } from '../../functions/local/runtime.js';
 import { decideNotices, webhookEventType } from '../../functions/notify/decide.js';
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../functions/notify/notifier.js';
@@ -76,26 +76,54 @@ export async function startReceiver(clock: ReturnType<typeof warpedClock>): Prom
   };
 }
 
+/** The stream consumer of a chaos run, which the run can kill and start again. */
+export interface ChaosConsumer {
+  readonly current: LocalNotifications;
+  /**
+   * Kills the consumer between reading and checkpointing (LocalNotifications.crash: the records
+   * handed over since the last checkpoint are not saved, scheduled notify jobs are dropped) and
+   * starts a new one, which reads on from the last checkpoint.
+   */
+  kill(): Promise<void>;
+}
+
 /**
  * The local projector + notifier on the warped clock, retrying webhooks as in AWS (requeue mode,
- * the deployed schedule). `onStart` gets the pipeline (to wait on its queue).
+ * the deployed schedule), with its stream checkpoints in memory so a new consumer resumes where a
+ * killed one last saved. `onStart` gets the consumer (to wait on its queue, to kill it).
  */
-export function warpedNotifications(clock: Clock, warp: number, onStart: (n: LocalNotifications) => void): RuntimeExtension {
+export function warpedNotifications(clock: Clock, warp: number, onStart: (c: ChaosConsumer) => void): RuntimeExtension {
   return async (ctx) => {
-    const n = await startLocalNotifications(ctx, {
-      clock,
-      delayScaleMs: 1000 / warp,
-      retry: { mode: 'requeue', attempts: 1, baseDelayMs: 0, maxDelayMs: 0, schedule: WEBHOOK_RETRY_SCHEDULE_SECONDS.map((s) => s * 1000) },
-      // A claim left 'sending' (a lost reply of the ledger, say) is taken over after 15 real seconds:
-      // shorter, and a send slowed by a busy machine was taken over while still in flight (sent twice).
-      leaseSeconds: 15 * warp,
-      // The receiver lives in this process, on a machine the run keeps busy: a reply it sent may wait
-      // past the deployed 5 s before this process reads it, and the notice then goes out again (the
-      // same webhook-id, as a timed-out delivery rightly does). Not a fault this run injects.
-      env: { ...process.env, WEBHOOK_TIMEOUT_MS: '30000' },
+    const saved = new Map<string, Map<string, ShardCheckpoint>>();
+    const checkpoints: CheckpointStore = {
+      load: async (arn) => new Map(saved.get(arn) ?? []),
+      save: async (arn, shards) => void saved.set(arn, new Map(shards)),
+    };
+    const start = () =>
+      startLocalNotifications(ctx, {
+        clock,
+        delayScaleMs: 1000 / warp,
+        retry: { mode: 'requeue', attempts: 1, baseDelayMs: 0, maxDelayMs: 0, schedule: WEBHOOK_RETRY_SCHEDULE_SECONDS.map((s) => s * 1000) },
+        // A claim left 'sending' (a lost reply of the ledger, say) is taken over after 15 real seconds:
+        // shorter, and a send slowed by a busy machine was taken over while still in flight (sent twice).
+        leaseSeconds: 15 * warp,
+        // The receiver lives in this process, on a machine the run keeps busy: a reply it sent may wait
+        // past the deployed 5 s before this process reads it, and the notice then goes out again (the
+        // same webhook-id, as a timed-out delivery rightly does). Not a fault this run injects.
+        env: { ...process.env, WEBHOOK_TIMEOUT_MS: '30000' },
+        checkpoints,
+      });
+    let current = await start();
+    onStart({
+      get current() {
+        return current;
+      },
+      async kill() {
+        await current.crash();
+        current = await start();
+      },
     });
-    onStart(n);
-    return n;
+    return { name: 'chaos stream consumer', stop: () => current.stop(), handle: (method, path) => current.handle(method, path) };
   };
 }
 

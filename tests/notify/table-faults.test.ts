@@ -47,7 +47,13 @@ const notice = (gameId: string, version: number, player: string): Notice => ({
 });
 
 /** A notifier in requeue mode on `client`; the receiver answers the statuses given (then 200); queued jobs are collected. */
-async function harness(player: string, client: DynamoDBClient, statuses: number[] = [], lanes?: WebhookLanes) {
+async function harness(
+  player: string,
+  client: DynamoDBClient,
+  statuses: number[] = [],
+  lanes?: WebhookLanes,
+  local: { now?: () => string; resumeRetriesFrom?: string } = {},
+) {
   await new DynamoSettingsStore(plain, tableName).put(player, {
     webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: 'whsec_faults_0123456789abcdef', format: 'json' }],
   });
@@ -66,7 +72,8 @@ async function harness(player: string, client: DynamoDBClient, statuses: number[
         return { status };
       },
     },
-    clock: { now: () => NOW },
+    clock: { now: local.now ?? (() => NOW) },
+    ...(local.resumeRetriesFrom !== undefined ? { resumeRetriesFrom: local.resumeRetriesFrom } : {}),
     appUrl: 'http://localhost:3000',
     retry: { mode: 'requeue', attempts: 5, baseDelayMs: 30_000, maxDelayMs: 900_000 },
     queue: { enqueue: async (jobs) => void queued.push(...jobs) },
@@ -143,5 +150,25 @@ describe("faults at the notifier's table calls", () => {
     expect(handed).toMatchObject({ channel: 'wh1', notice: { version: 31 } });
     expect(await h.notifier.handle(handed)).toEqual([{ channel: 'wh1', outcome: 'sent' }]);
     expect(h.posts.map((p) => p.version)).toEqual([30, 31]);
+  });
+
+  it('a local notifier started again resumes a retry the run before had queued in memory, when it is due', async () => {
+    let now = NOW;
+    const later = (ms: number) => new Date(Date.parse(NOW) + ms).toISOString();
+    const before = await harness('ivan', plain, [503]);
+    const n = notice('resume', 50, 'ivan');
+    expect(await before.notifier.handle({ notice: n })).toEqual([{ channel: 'wh1', outcome: 'retrying' }]);
+    // That run is killed: its queued retry (attempt 2, due in 30 s) is gone with it.
+    expect(before.queued).toMatchObject([{ channel: 'wh1', attempt: 2 }]);
+    now = later(10_000);
+    const after = await harness('ivan', plain, [], undefined, { now: () => now, resumeRetriesFrom: now });
+    // The notice is read again from the stream: its retry is queued again, due when it was.
+    expect(await after.notifier.handle({ notice: n })).toEqual([{ channel: 'wh1', outcome: 'retrying' }]);
+    expect(after.queued).toMatchObject([{ channel: 'wh1', attempt: 2, dueAt: later(30_000) }]);
+    now = later(30_000);
+    expect(await after.notifier.handle(after.queued[0]!)).toEqual([{ channel: 'wh1', outcome: 'sent' }]);
+    expect([...before.posts, ...after.posts].map((p) => p.status)).toEqual([503, 200]);
+    // Read once more: nothing left to resume.
+    expect(await after.notifier.handle({ notice: n })).toEqual([{ channel: 'wh1', outcome: 'duplicate' }]);
   });
 });

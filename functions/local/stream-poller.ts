@@ -503,6 +503,8 @@ export async function startLocalNotifications(
     const notifierRef: { current?: Notifier } = {};
     const queue = new InProcessQueue((job) => notifierRef.current!.handle(job).then(() => undefined), {
       delayScaleMs: opts.delayScaleMs ?? 1000,
+      // Jobs that never sleep (one attempt each, as in AWS) run 16 at once, like a bounded Lambda concurrency.
+      ...(retry.mode === 'requeue' ? { concurrency: 16 } : {}),
       onError: (e, job) => ctx.log(`[notify] ${job.notice.kind} for ${job.notice.player} failed: ${(e as Error).message}`),
     });
     const notifier = createNotifier({

@@ -77,6 +77,8 @@ export class InProcessQueue implements NotifyQueue {
       redeliverSeconds?: number;
       /** Runs of a job before it is given up (default 5, the notifier queue's maxReceiveCount). */
       maxReceives?: number;
+      /** Jobs run at once (default: no bound; keep it unbounded when jobs sleep between retries, as in 'inline' mode). */
+      concurrency?: number;
     } = {},
   ) {}
 
@@ -98,7 +100,12 @@ export class InProcessQueue implements NotifyQueue {
         const attempt = async () => {
           for (let receive = 1; ; receive++) {
             try {
-              return await this.origin.run(origin, () => this.run(job));
+              await this.slot();
+              try {
+                return await this.origin.run(origin, () => this.run(job));
+              } finally {
+                this.freeSlot();
+              }
             } catch (e) {
               if (receive >= (this.opts.maxReceives ?? 5) || this.stopped) throw e;
               await new Promise((r) => setTimeout(r, (this.opts.redeliverSeconds ?? 180) * (this.opts.delayScaleMs ?? 1000)));
@@ -119,6 +126,28 @@ export class InProcessQueue implements NotifyQueue {
       delaySeconds * (this.opts.delayScaleMs ?? 1000),
     );
     this.timers.add(t);
+  }
+
+  private running = 0;
+  private readonly slotWaiters: (() => void)[] = [];
+
+  /**
+   * At most `concurrency` jobs run at once (SQS hands a Lambda a bounded batch, and reserved
+   * concurrency bounds the Lambdas): a burst of thousands of jobs, as a restart that reads the
+   * stream again enqueues, would otherwise all call the table at once and starve the projector.
+   */
+  private async slot(): Promise<void> {
+    if (this.running < (this.opts.concurrency ?? Infinity)) {
+      this.running++;
+      return;
+    }
+    await new Promise<void>((r) => this.slotWaiters.push(r));
+  }
+
+  private freeSlot(): void {
+    const next = this.slotWaiters.shift();
+    if (next) next();
+    else this.running--;
   }
 
   /** Everything enqueued so far, for finishedThrough(). */

@@ -73,6 +73,7 @@ try {
   log(
     `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.droppedConnections} after a dropped connection, ${report.seconds.toFixed(1)} s`,
   );
+  if (consumer) log(`stream consumer: ${consumer.current.poller.delivered} records handed over since its last start`);
   if (report.notices) {
     const n = report.notices;
     log(

@@ -5,7 +5,9 @@ import { mineExitFails, tileSpec, wireExitPasses, type Dir } from './data/tiles.
 import { colOf, direction, isSpace, neighbours, opposite, rowOf } from './map.js';
 import { other, tileAt, unitIn, type Command, type State } from './model.js';
 import { no, Out, type Decision } from './out.js';
-import { attackProblem, drawDamage, resolveAttack } from './combat.js';
+import { resolveAttack } from './combat.js';
+import { drawDamage } from './damage.js';
+import { attackProblem } from './targets.js';
 import { cardOf, isFoot, isTankLike, movementAllowance, occupyProblem, onMap, RULE, sideUnitsAt, STACK_LIMIT } from './rules.js';
 import { checkVictory } from './turn.js';
 import { entrySpaces } from './commitment.js';

@@ -3,7 +3,8 @@ import type { LeaderboardRow, RatingsState } from './ratings.js';
 import { PROVISIONAL_DEVIATION, leaderboard, ratingOf } from './ratings.js';
 import type { Standing } from './standings.js';
 import type { TimeControl } from '../kernel/clock.js';
-import { tournamentStandings, type Format, type PairingResult, type TournamentState } from './tournament.js';
+import { tournamentStandings } from './scoring.js';
+import type { Format, PairingResult, TournamentState } from './tournament.js';
 
 /**
  * The shapes the API replies with, built from folded state so handlers stay thin: ids are

@@ -3,8 +3,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EngineRegistry, TimeControl } from '../../domain/kernel/index.js';
 import type { ClubState } from '../../domain/tournament/club.js';
 import { decideRatings, evolveRatings, initialRatingsState, type RatingCommand, type RatingEvent, type RatingsState } from '../../domain/tournament/ratings.js';
+import { decideTournament } from '../../domain/tournament/decide-tournament.js';
 import {
-  decideTournament,
   evolveTournament,
   initialTournamentState,
   tournamentCommandSchema,

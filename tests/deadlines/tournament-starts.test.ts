@@ -1,6 +1,7 @@
 import { ConflictException, type CreateScheduleCommand } from '@aws-sdk/client-scheduler';
 import { describe, expect, it } from 'vitest';
-import { decideTournament, evolveTournament, type TournamentCommand, type TournamentState } from '../../domain/tournament/tournament.js';
+import { decideTournament } from '../../domain/tournament/decide-tournament.js';
+import { evolveTournament, type TournamentCommand, type TournamentState } from '../../domain/tournament/tournament.js';
 import { refusal } from '../../functions/app/aggregate.js';
 import { LIST_PK } from '../../functions/app/tournament-service.js';
 import {

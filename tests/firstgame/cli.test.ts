@@ -74,6 +74,12 @@ describe('the first game, as a new user plays it', () => {
     const bad = await cli('carol', 'settings', 'add-webhook', 'http://127.0.0.1:9/x', '--format', 'xml');
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--format is json, discord or slack/);
+    // settings reminder switches its names as settings mail does (one helper, functions/cli/commands/account.ts).
+    expect(ok(await cli('carol', 'settings', 'reminder', '80%', 'off'))).toMatch(/reminders: all but 80%/);
+    expect(await request('GET', '/v1/me/settings', 'carol')).toMatchObject({ emailOff: ['started'], remindersOff: ['80%'] });
+    const level = await cli('carol', 'settings', 'reminder', '90%', 'off');
+    expect(level.code).toBe(2);
+    expect(level.err).toContain('settings reminder <50%|80%|24h> on|off');
   }, 60_000);
 
   it('do with a draft on this computer: the seal carries it, other order commands are refused with the reason', async () => {

@@ -1,4 +1,4 @@
-import { roundSupply } from '../../domain/front-line/decide.js';
+import { roundSupply } from '../../domain/front-line/rounds.js';
 import type { Kind, SupplyType } from '../../domain/front-line/data.js';
 import type { Edge, Leadership, State, Unit } from '../../domain/front-line/model.js';
 import { fresh } from './harness.js';

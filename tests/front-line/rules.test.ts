@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scriptedRng } from '../../domain/kernel/index.js';
 import { moveTargets, occupationPoints, paratroopTargets, readTable, retreatSquares, unitById } from '../../domain/front-line/board.js';
 import { BATTLEFIELDS, RESULTS_TABLE } from '../../domain/front-line/data.js';
-import { finalScore } from '../../domain/front-line/decide.js';
+import { finalScore } from '../../domain/front-line/rounds.js';
 import { frontLine } from '../../domain/front-line/engine.js';
 import { optionsSchema, type Command, type State } from '../../domain/front-line/model.js';
 import { given } from './given.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_CATALOG, indexCatalog } from '../../domain/frontline-general/data/catalog.js';
-import { attackProblem } from '../../domain/spearpoint-map/combat.js';
+import { attackProblem } from '../../domain/spearpoint-map/targets.js';
 import { defenseOf, lineOfSight } from '../../domain/spearpoint-map/rules.js';
 import { given } from './given.js';
 

@@ -4,7 +4,9 @@ import { BUILT_IN_CATALOG, indexCatalog } from '../../domain/frontline-general/d
 import { mineExitFails, wireExitPasses } from '../../domain/spearpoint-map/data/tiles.js';
 import { crossed, distance } from '../../domain/spearpoint-map/map.js';
 import { pathTo } from '../../domain/spearpoint-map/movement.js';
-import { assaultValue, attackVoid, featureRule, resolveAttack } from '../../domain/spearpoint-map/combat.js';
+import { assaultValue } from '../../domain/spearpoint-map/close-assault.js';
+import { attackVoid, resolveAttack } from '../../domain/spearpoint-map/combat.js';
+import { featureRule } from '../../domain/spearpoint-map/features.js';
 import { defenseOf, hitNeeded, lineOfSight, movementAllowance, spotters } from '../../domain/spearpoint-map/rules.js';
 import { given, refused, run } from './given.js';
 import { engine } from './play.js';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
+import { decideTournament } from '../../domain/tournament/decide-tournament.js';
 import {
-  decideTournament,
   evolveTournament,
   initialTournamentState,
   tournamentCommandSchema,

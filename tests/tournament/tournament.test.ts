@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TOURNAMENT_ERRORS as E, gamesWanted, tournamentStandings, type TournamentEvent, type TournamentState } from '../../domain/tournament/tournament.js';
+import { tournamentStandings } from '../../domain/tournament/scoring.js';
+import { TOURNAMENT_ERRORS as E, gamesWanted, type TournamentEvent, type TournamentState } from '../../domain/tournament/tournament.js';
 import { SYSTEM, bindAll, created, director, expectEvents, expectRefused, given, joined, member, openPairings, run } from './given.js';
 import { seeded } from '../support/seeded.js';
 

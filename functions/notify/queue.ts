@@ -99,6 +99,8 @@ export class InProcessQueue implements NotifyQueue {
         // Run again in place after a throw, so the recipient's later notices of the game stay behind it.
         const attempt = async () => {
           for (let receive = 1; ; receive++) {
+            // Stopped (or killed) while it waited behind the lane's earlier job: it does not run, as in a process that is gone.
+            if (this.stopped) return;
             try {
               await this.slot();
               try {

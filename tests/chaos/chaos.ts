@@ -73,7 +73,12 @@ try {
   log(
     `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.droppedConnections} after a dropped connection, ${report.seconds.toFixed(1)} s`,
   );
-  if (consumer) log(`stream consumer: ${consumer.current.poller.delivered} records handed over since its last start`);
+  if (consumer) {
+    const cp = consumer.checkpointsSaved;
+    log(
+      `stream consumer: ${consumer.current.poller.delivered} records handed over since its last start; checkpoints saved ${cp.count} times, last ${cp.lastAt === undefined ? 'never' : `${((Date.now() - cp.lastAt) / 1000).toFixed(1)} s ago`}`,
+    );
+  }
   if (report.notices) {
     const n = report.notices;
     log(

@@ -85,6 +85,8 @@ export interface ChaosConsumer {
    * starts a new one, which reads on from the last checkpoint.
    */
   kill(): Promise<void>;
+  /** How many times a consumer saved its stream checkpoints, and when it last did (ms since the epoch). */
+  readonly checkpointsSaved: { count: number; lastAt?: number };
 }
 
 /**
@@ -95,9 +97,14 @@ export interface ChaosConsumer {
 export function warpedNotifications(clock: Clock, warp: number, onStart: (c: ChaosConsumer) => void): RuntimeExtension {
   return async (ctx) => {
     const saved = new Map<string, Map<string, ShardCheckpoint>>();
+    const checkpointsSaved: { count: number; lastAt?: number } = { count: 0 };
     const checkpoints: CheckpointStore = {
       load: async (arn) => new Map(saved.get(arn) ?? []),
-      save: async (arn, shards) => void saved.set(arn, new Map(shards)),
+      save: async (arn, shards) => {
+        saved.set(arn, new Map(shards));
+        checkpointsSaved.count++;
+        checkpointsSaved.lastAt = Date.now();
+      },
     };
     const start = () =>
       startLocalNotifications(ctx, {
@@ -122,6 +129,7 @@ export function warpedNotifications(clock: Clock, warp: number, onStart: (c: Cha
         await current.crash();
         current = await start();
       },
+      checkpointsSaved,
     });
     return { name: 'chaos stream consumer', stop: () => current.stop(), handle: (method, path) => current.handle(method, path) };
   };

@@ -24,4 +24,26 @@ describe('the local notify queue', () => {
     expect(most).toBe(2);
     expect(ran.sort()).toEqual(jobs.map((j) => j.notice.gameId).sort());
   });
+
+  it("once stopped (a killed consumer), a job waiting behind its lane's running one does not run", async () => {
+    const ran: number[] = [];
+    let release: () => void = () => {};
+    const queue = new InProcessQueue(
+      async (job) => {
+        ran.push(job.notice.version);
+        if (job.notice.version === 7) await new Promise<void>((r) => (release = r));
+      },
+      { delayScaleMs: 0 },
+    );
+    // One player's notices of one game: v42 waits behind v7 in their lane.
+    const first = turnNotice('lane', { version: 7 });
+    await queue.enqueue([{ notice: first }, { notice: { ...first, version: 42, key: `${first.gameId}#turn#p2#42` } }]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ran).toEqual([7]);
+    queue.stop();
+    release();
+    await queue.idle();
+    // Before: v42 still ran after the stop, ahead of v7's retry in the consumer started next (out of order).
+    expect(ran).toEqual([7]);
+  });
 });

@@ -17,7 +17,7 @@
  *     sk = B#<first seq>         a batch: the tip's events moved out when a snapshot was written
  *                                (first, last, cmds: the command keys, evs: compressed command records)
  *   A load is one Query (sk >= EV#, newest first: SNAP, SECRET, PART#s, HEAD); an append one conditional
- *   UpdateItem of HEAD, or one TransactWriteItems (batch items, SNAP, HEAD) when a snapshot is due.
+ *   PutItem of HEAD (the tip as loaded, the command added), or one TransactWriteItems (batch items, SNAP, HEAD) when a snapshot is due.
  *   The item-per-event layout (games created before the tip; still loaded and appended to):
  *     sk = EV#<seq, 10 digits>   an event: gameId, seq, type, envelope (the EventEnvelope as JSON)
  *     sk = HEAD                  as above without layout, evs, snapVersion; recent is a map commandId -> {from,to}
@@ -26,13 +26,13 @@
  *   Sort keys order B# < CMD# < EV# < HEAD < PART# < SECRET < SNAP, so the same reverse Query returns an
  *   older game's snapshot, secret, parts, head and newest events: either layout loads in one round trip.
  *   Read models (built by the projector from HEAD's stream records):
- *     pk = INBOX#<player>  sk = GAME#<gameId>    that player's games, whose move, since when
- *     pk = LOBBY           sk = GAME#<gameId>    open games with free seats
- *     Each inbox and lobby item has a PAGE# twin in its partition, keyed by list order, so
- *     the listings page with one Query (Limit + ExclusiveStartKey): see read-model-store.ts.
+ *     One item per entry, keyed by its place in the list, so the listings page with one Query
+ *     (Limit + ExclusiveStartKey): see projections/project.ts.
  *       INBOX#<player> sk = PAGE#0#<since>#<gameId> (your move) | PAGE#1#<updatedAt desc>#<gameId>
- *       LOBBY          sk = PAGE#<createdAt desc>#<gameId>
- *     pk = SUMMARY#<gameId> sk = SUMMARY         the public GameSummary
+ *                      that player's games, whose move, since when
+ *       LOBBY          sk = PAGE#<createdAt desc>#<gameId>   open games with free seats
+ *     (Tables written before kept a GAME#<gameId> item beside each; the projector and the rebuild remove them.)
+ *     pk = SUMMARY#<gameId> sk = SUMMARY         the public GameSummary, and where the game's entries are (entries)
  *     pk = PLAYER#<player> sk = SETTINGS         notification channels; the email's verification state:
  *                                                emailVerifiedAt, or a pending emailVerification {tokenHash
  *                                                (SHA-256 of the mailed token, never the token), expiresAt},

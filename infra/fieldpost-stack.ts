@@ -276,6 +276,8 @@ export class FieldpostStack extends Stack {
       new DynamoEventSource(table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
         batchSize: PROJECTOR_STREAM.batchSize,
+        // A schedule a second later for a wake hours ahead; fewer invocations under load.
+        maxBatchingWindow: PROJECTOR_STREAM.maxBatchingWindow,
         bisectBatchOnError: true,
         retryAttempts: PROJECTOR_STREAM.retryAttempts,
         maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
@@ -293,6 +295,8 @@ export class FieldpostStack extends Stack {
       new DynamoEventSource(table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
         batchSize: PROJECTOR_STREAM.batchSize,
+        // A round paired a second after its last game ends; fewer invocations under load.
+        maxBatchingWindow: PROJECTOR_STREAM.maxBatchingWindow,
         bisectBatchOnError: true,
         retryAttempts: PROJECTOR_STREAM.retryAttempts,
         maxRecordAge: PROJECTOR_STREAM.maxRecordAge,

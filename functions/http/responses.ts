@@ -156,10 +156,13 @@ export const inboxBody = z.object({
       title: z.string(),
       engine: z.string(),
       status: z.enum(['open', 'active', 'ended']),
-      version: z.number().int(),
-      hash: z.string(),
+      version: z
+        .number()
+        .int()
+        .describe('The version of the last append that changed this entry (its status, seats, whose move, outcome or clocks); the game may be at a later one'),
+      hash: z.string().describe('The hash of that version'),
       createdBy: z.string(),
-      updatedAt: z.string(),
+      updatedAt: z.string().describe('When that append was made: the listing orders games not waiting for you by it, newest first'),
       seats: z.array(seatFlag),
       invited: z.boolean(),
       yourMove: z.boolean(),
@@ -186,8 +189,8 @@ export const lobbyBody = z.object({
       engine: z.string(),
       createdBy: z.string(),
       createdAt: z.string(),
-      updatedAt: z.string(),
-      version: z.number().int(),
+      updatedAt: z.string().describe('When the last append that changed this entry (its seats) was made'),
+      version: z.number().int().describe('The version of that append; the game may be at a later one'),
       freeSeats: z.array(z.object({ id: z.string(), name: z.string() })),
       seats: z.array(z.object({})),
       rated: z.literal(true).optional().describe("The result moves both players' ratings"),

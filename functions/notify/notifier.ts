@@ -233,7 +233,7 @@ export class Notifier {
     }
     // Whoever holds it may never finish (a lost reply on the claim, a crash): the game's later
     // notices to this webhook wait behind it, and are handed on when it settles.
-    if (ch.kind === 'webhook' && lanes) await lanes.hold(notice.player, channel, notice.gameId, notice.version);
+    if (ch.kind === 'webhook' && lanes) await lanes.hold(notice.player, channel, notice.gameId, notice.version, clock.now());
     const leaseEnds = Date.parse(claim.claimedAt) + ledger.leaseSeconds * 1000;
     // A claim made before this (local) runtime started was left by the one before, which is gone: taken over at once.
     const wait = from !== undefined && claim.claimedAt < from ? 0 : Math.max(1, Math.ceil((leaseEnds - Date.parse(clock.now())) / 1000) + 1);
@@ -265,7 +265,7 @@ export class Notifier {
     let accepted = false;
     try {
       // An earlier notice of this game to this webhook is still retrying: wait behind it, to be handed on when it settles.
-      if (lane && (await lanes!.waitBehind(...lane, { notice, channel: ch.id, attempt: firstAttempt }))) {
+      if (lane && (await lanes!.waitBehind(...lane, { notice, channel: ch.id, attempt: firstAttempt }, this.deps.clock.now()))) {
         await ledger.settle(notice.key, ch.id, { retryAttempt: firstAttempt }, this.deps.clock.now());
         return { channel: ch.id, outcome: 'retrying' };
       }
@@ -312,7 +312,7 @@ export class Notifier {
           if (lane) await this.handOn(await (r.ok ? persist : once)(() => lanes!.done(...lane)));
           return { channel: ch.id, outcome };
         }
-        if (lane) await lanes!.hold(...lane);
+        if (lane) await lanes!.hold(...lane, this.deps.clock.now());
         if (requeue) {
           const due = new Date(Date.parse(at) + wait).toISOString();
           await ledger.settle(notice.key, ch.id, { retryAttempt: attempt + 1, dueAt: due }, this.deps.clock.now());

@@ -557,9 +557,9 @@ export class DynamoNoticeLedger implements NoticeLedger {
  */
 export interface WebhookLanes {
   /** True when an earlier notice of the game is still open: the job is parked and will be handed on. */
-  waitBehind(player: string, channel: string, gameId: string, version: number, job: NotifyJob): Promise<boolean>;
+  waitBehind(player: string, channel: string, gameId: string, version: number, job: NotifyJob, nowIso: string): Promise<boolean>;
   /** The notice failed and will be retried: later notices wait behind it. */
-  hold(player: string, channel: string, gameId: string, version: number): Promise<void>;
+  hold(player: string, channel: string, gameId: string, version: number, nowIso: string): Promise<void>;
   /** The notice is settled (sent, or given up): the parked job that is next in the game's order, now due. */
   done(player: string, channel: string, gameId: string, version: number): Promise<NotifyJob | undefined>;
 }
@@ -580,7 +580,7 @@ export class DynamoWebhookLanes implements WebhookLanes {
     return { open: [...(open ?? [])].sort((a, b) => a - b), waiting: (r.Item?.['waiting'] as Record<string, string> | undefined) ?? {} };
   }
 
-  async waitBehind(player: string, channel: string, gameId: string, version: number, job: NotifyJob): Promise<boolean> {
+  async waitBehind(player: string, channel: string, gameId: string, version: number, job: NotifyJob, nowIso: string): Promise<boolean> {
     const key = this.key(player, channel, gameId);
     for (;;) {
       const { open } = await this.read(key);
@@ -592,10 +592,10 @@ export class DynamoWebhookLanes implements WebhookLanes {
           new UpdateCommand({
             TableName: this.tableName,
             Key: key,
-            UpdateExpression: 'SET waiting.#v = :job ADD #open :v',
+            UpdateExpression: 'SET waiting.#v = :job, expiresAt = :exp ADD #open :v',
             ConditionExpression: 'contains(#open, :ahead)',
             ExpressionAttributeNames: { '#v': `v${version}`, '#open': 'open' },
-            ExpressionAttributeValues: { ':job': JSON.stringify(job), ':v': new Set([version]), ':ahead': ahead },
+            ExpressionAttributeValues: { ':job': JSON.stringify(job), ':v': new Set([version]), ':ahead': ahead, ':exp': expiresAt(nowIso) },
           }),
         );
         return true;
@@ -605,14 +605,15 @@ export class DynamoWebhookLanes implements WebhookLanes {
     }
   }
 
-  async hold(player: string, channel: string, gameId: string, version: number): Promise<void> {
+  async hold(player: string, channel: string, gameId: string, version: number, nowIso: string): Promise<void> {
     await this.doc.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.key(player, channel, gameId),
-        UpdateExpression: 'SET #t = :type, waiting = if_not_exists(waiting, :none) ADD #open :v',
+        // A lane outlives its retries by the records' TTL, then expires (every hold and park moves it on).
+        UpdateExpression: 'SET #t = :type, waiting = if_not_exists(waiting, :none), expiresAt = :exp ADD #open :v',
         ExpressionAttributeNames: { '#t': 'type', '#open': 'open' },
-        ExpressionAttributeValues: { ':type': 'webhook-lane', ':none': {}, ':v': new Set([version]) },
+        ExpressionAttributeValues: { ':type': 'webhook-lane', ':none': {}, ':v': new Set([version]), ':exp': expiresAt(nowIso) },
       }),
     );
   }

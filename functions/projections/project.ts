@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { GameSummary, Outcome } from '../../domain/kernel/index.js';
 import { newlyAsked } from './asked.js';
 import { seatClocks, type SeatClock } from '../app/clocks.js';
@@ -13,7 +14,44 @@ export const SUMMARY_SK = 'SUMMARY';
 export const LOBBY_PK = 'LOBBY';
 export const summaryPk = (gameId: string) => `SUMMARY#${gameId}`;
 export const inboxPk = (player: string) => `INBOX#${player}`;
+/** The sort key of the inbox and lobby items before issue 16 (each had a PAGE# twin): read only to clean them up. */
 export const gameSk = (gameId: string) => `GAME#${gameId}`;
+
+/**
+ * ONE ITEM PER ENTRY. The inbox and lobby are listed in an order no GAME#<gameId> key has ("your
+ * move" first, longest waiting first, then most recently changed; the lobby newest first), so
+ * each entry's sort key is its place in that order:
+ *   INBOX#<player>  PAGE#0#<since>#<gameId>                  your move, oldest first
+ *                   PAGE#1#<updatedAt, digits 9-d>#<gameId>  the rest, newest change first
+ *   LOBBY           PAGE#<createdAt, digits 9-d>#<gameId>    newest game first
+ * A page is then one Query with Limit and ExclusiveStartKey; ties fall to the gameId. Where a
+ * game's entries are now (their sort keys move with the order) is kept on its SUMMARY item
+ * (`entries`), which the projector reads anyway. Tables written before kept a GAME#<gameId>
+ * item beside each PAGE# item: the projector deletes a game's old pair at its next change, the
+ * rebuild sweeps the rest.
+ */
+export const PAGE_PREFIX = 'PAGE#';
+/** Complementing every digit reverses the order of timestamps written in one format (ISO-8601). */
+const descending = (t: string) => t.replace(/[0-9]/g, (d) => String(9 - Number(d)));
+export const inboxPageSk = (i: Pick<InboxModel, 'yourMove' | 'since' | 'updatedAt' | 'gameId'>): string =>
+  i.yourMove ? `${PAGE_PREFIX}0#${i.since}#${i.gameId}` : `${PAGE_PREFIX}1#${descending(i.updatedAt)}#${i.gameId}`;
+export const lobbyPageSk = (l: Pick<LobbyModel, 'createdAt' | 'gameId'>): string => `${PAGE_PREFIX}${descending(l.createdAt)}#${l.gameId}`;
+
+/**
+ * Where one entry of a game is (an inbox entry has `player`, the lobby entry none), and its
+ * stamp: the version, hash and time of the append that last changed the entry's content.
+ * `digest` is a hash of that content (the entry without its key and stamp). An append that
+ * leaves an entry's content as it was keeps the stamp, so the item is the same and is not
+ * written again; the rebuild folds the same summaries and gets the same stamps.
+ */
+export interface Entry {
+  readonly player?: string;
+  readonly sk: string;
+  readonly digest: string;
+  readonly version: number;
+  readonly hash?: string;
+  readonly updatedAt: string;
+}
 
 /** When a seat became pending: the time and version of the append that made it so. */
 export interface Since {
@@ -30,6 +68,8 @@ export interface SummaryModel {
   readonly summary: GameSummary;
   /** Per pending seat, since when it has been pending. Public: anyone can see whose move it is. */
   readonly pendingSince: Readonly<Record<string, Since>>;
+  /** The game's inbox and lobby entries (absent on a SUMMARY written before issue 16's one item per entry). */
+  readonly entries?: readonly Entry[];
 }
 
 export interface SeatRef {
@@ -48,6 +88,7 @@ export interface Asked extends SeatRef {
 
 export interface InboxModel {
   readonly pk: string;
+  /** inboxPageSk of the item. */
   readonly sk: string;
   readonly type: 'inbox';
   readonly gameId: string;
@@ -55,6 +96,7 @@ export interface InboxModel {
   readonly title: string;
   readonly engine: string;
   readonly status: GameSummary['status'];
+  /** The stamp (Entry): the version, hash and time of the append that last changed this entry. */
   readonly version: number;
   readonly hash: string;
   readonly createdBy: string;
@@ -75,6 +117,7 @@ export interface InboxModel {
 
 export interface LobbyModel {
   readonly pk: typeof LOBBY_PK;
+  /** lobbyPageSk of the item. */
   readonly sk: string;
   readonly type: 'lobby';
   readonly gameId: string;
@@ -118,17 +161,33 @@ export function pendingSince(prev: SummaryModel | undefined, next: GameSummary):
   return out;
 }
 
+/** A hash of an entry's content: the item without its key and its stamp. */
+function digestOf(item: InboxModel | LobbyModel): string {
+  const content = Object.fromEntries(Object.entries(item).filter(([k]) => !STAMP_AND_KEY.has(k)));
+  return createHash('sha256').update(JSON.stringify(content)).digest('base64url').slice(0, 16);
+}
+const STAMP_AND_KEY = new Set(['pk', 'sk', 'version', 'hash', 'updatedAt']);
+
+/** The item with the stamp it had before when its content is unchanged, and its sort key; and its Entry. */
+function stamp<T extends InboxModel | LobbyModel>(item: T, before: readonly Entry[] | undefined, player: string | undefined, skOf: (x: T) => string) {
+  const digest = digestOf(item);
+  const old = before?.find((e) => e.player === player && e.digest === digest);
+  const kept = old ? { ...item, version: old.version, updatedAt: old.updatedAt, ...(old.hash !== undefined ? { hash: old.hash } : {}) } : item;
+  const out = { ...kept, sk: skOf(kept) };
+  const h = (out as { hash?: string }).hash;
+  const entry: Entry = {
+    ...(player !== undefined ? { player } : {}),
+    sk: out.sk,
+    digest,
+    version: out.version,
+    ...(h !== undefined ? { hash: h } : {}),
+    updatedAt: out.updatedAt,
+  };
+  return { item: out, entry };
+}
+
 export function projectGame(prev: SummaryModel | undefined, next: GameSummary): GameProjection {
   const since = pendingSince(prev, next);
-  const summary: SummaryModel = {
-    pk: summaryPk(next.gameId),
-    sk: SUMMARY_SK,
-    type: 'summary',
-    gameId: next.gameId,
-    version: next.version,
-    summary: next,
-    pendingSince: since,
-  };
   const seatName = new Map(next.seats.map((s) => [s.id, s.name]));
   const asked: Asked[] = next.pending.map((p) => {
     const s = since[p.seat]!;
@@ -147,14 +206,14 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
   const clocks = seatClocks(next, next.updatedAt);
   const earliest = (xs: readonly Asked[]): string | undefined => [...xs].sort((a, b) => a.sinceVersion - b.sinceVersion)[0]?.since;
 
-  const inbox = playersOf(next).map((player): InboxModel => {
+  const fresh = playersOf(next).map((player): InboxModel => {
     const mine = next.seats.filter((s) => s.player === player);
     const mineIds = new Set(mine.map((s) => s.id));
     const myAsked = asked.filter((a) => mineIds.has(a.seat));
     const outcome = next.outcome ? { ...next.outcome, result: resultFor(next, mineIds) } : undefined;
     return {
       pk: inboxPk(player),
-      sk: gameSk(next.gameId),
+      sk: '',
       type: 'inbox',
       gameId: next.gameId,
       player,
@@ -177,11 +236,11 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
   });
 
   const free = next.seats.filter((s) => !s.joined && s.player === null);
-  const lobby: LobbyModel | undefined =
+  const freshLobby: LobbyModel | undefined =
     next.status === 'open' && free.length > 0
       ? {
           pk: LOBBY_PK,
-          sk: gameSk(next.gameId),
+          sk: '',
           type: 'lobby',
           gameId: next.gameId,
           title: next.title,
@@ -195,6 +254,22 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
           ...(next.rated ? { rated: true as const } : {}),
         }
       : undefined;
+
+  const before = prev?.entries;
+  const inboxStamped = fresh.map((i) => stamp(i, before, i.player, inboxPageSk));
+  const lobbyStamped = freshLobby ? stamp(freshLobby, before, undefined, lobbyPageSk) : undefined;
+  const inbox = inboxStamped.map((x) => x.item);
+  const lobby = lobbyStamped?.item;
+  const summary: SummaryModel = {
+    pk: summaryPk(next.gameId),
+    sk: SUMMARY_SK,
+    type: 'summary',
+    gameId: next.gameId,
+    version: next.version,
+    summary: next,
+    pendingSince: since,
+    entries: [...inboxStamped.map((x) => x.entry), ...(lobbyStamped ? [lobbyStamped.entry] : [])],
+  };
 
   const now = new Set(playersOf(next));
   const dropInbox = prev ? playersOf(prev.summary).filter((p) => !now.has(p)) : [];

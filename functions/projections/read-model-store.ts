@@ -3,59 +3,37 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCom
 import type { GameSummary } from '../../domain/kernel/index.js';
 import {
   gameSk,
+  inboxPageSk,
   inboxPk,
   LOBBY_PK,
+  lobbyPageSk,
+  PAGE_PREFIX,
   projectFrom,
-  projectGame,
   summaryPk,
   SUMMARY_SK,
+  type Entry,
   type GameProjection,
   type InboxModel,
   type LobbyModel,
   type SummaryModel,
 } from './project.js';
 
-/** Whether the read models of `prev` put the game in the lobby (so a lobby item may be there to move or remove). */
-const mayBeInLobby = (prev: SummaryModel | undefined): boolean => prev !== undefined && projectGame(undefined, prev.summary).lobby !== undefined;
-
-/**
- * PAGE ITEMS. The inbox and lobby are listed in an order no GAME#<gameId> key has ("your
- * move" first, longest waiting first, then most recently changed; the lobby newest first), so
- * each GAME# item has a twin in the same partition whose sort key is that order:
- *   INBOX#<player>  PAGE#0#<since>#<gameId>             your move, oldest first
- *                   PAGE#1#<updatedAt, digits 9-d>#<gameId>  the rest, newest change first
- *   LOBBY           PAGE#<createdAt, digits 9-d>#<gameId>    newest game first
- * A page is then one Query with Limit and ExclusiveStartKey. The twin is a full copy (type
- * 'inbox-page' / 'lobby-page'), written just before its GAME# item (ReadModelStore.write). Ties fall to the gameId, as they did when the whole list
- * was sorted in memory after a Query in GAME#<gameId> order.
- */
-export const PAGE_PREFIX = 'PAGE#';
-/** Complementing every digit reverses the order of timestamps written in one format (ISO-8601). */
-const descending = (t: string) => t.replace(/[0-9]/g, (d) => String(9 - Number(d)));
-export const inboxPageSk = (i: Pick<InboxModel, 'yourMove' | 'since' | 'updatedAt' | 'gameId'>): string =>
-  i.yourMove ? `${PAGE_PREFIX}0#${i.since}#${i.gameId}` : `${PAGE_PREFIX}1#${descending(i.updatedAt)}#${i.gameId}`;
-export const lobbyPageSk = (l: Pick<LobbyModel, 'createdAt' | 'gameId'>): string => `${PAGE_PREFIX}${descending(l.createdAt)}#${l.gameId}`;
+export { PAGE_PREFIX } from './project.js';
 /** The key range of each inbox listing: everything, your move only, or the others only. */
 export const inboxPagePrefix = (yourMove?: boolean): string => (yourMove === undefined ? PAGE_PREFIX : `${PAGE_PREFIX}${yourMove ? 0 : 1}#`);
 
 /** Every `pk|sk` a projection puts in the table (the rebuild keeps these and sweeps the rest). */
 export function projectionKeys(p: GameProjection): string[] {
-  const keys = [`${p.summary.pk}|${p.summary.sk}`];
-  for (const i of p.inbox) keys.push(`${i.pk}|${i.sk}`, `${i.pk}|${inboxPageSk(i)}`);
-  if (p.lobby) keys.push(`${p.lobby.pk}|${p.lobby.sk}`, `${p.lobby.pk}|${lobbyPageSk(p.lobby)}`);
-  return keys;
+  return [p.summary, ...p.inbox, ...(p.lobby ? [p.lobby] : [])].map((i) => `${i.pk}|${i.sk}`);
 }
+
+/** The partition an entry is in. */
+const entryPk = (e: Pick<Entry, 'player'>): string => (e.player === undefined ? LOBBY_PK : inboxPk(e.player));
 
 /** One page of a listing, in list order; `next` is the sort key to start after, if more may follow. */
 export interface Page<T> {
   readonly items: T[];
   readonly next?: string;
-}
-
-/** Where the current page items of a game are, read just before replacing them. */
-interface CurrentPages {
-  readonly inbox: ReadonlyMap<string, string>;
-  readonly lobby?: string;
 }
 
 /** A filtered listing may read past many non-matching items; a request stops after this many Queries. */
@@ -64,6 +42,14 @@ const MAX_QUERIES_PER_PAGE = 8;
 export const documentClient = (client: DynamoDBClient) => DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
 export type ApplyResult = 'applied' | 'stale';
+
+/** The entries a game has in the table, and the partitions that still hold its GAME# item of before one item per entry. */
+interface Entries {
+  readonly entries: readonly Entry[];
+  readonly legacy: readonly string[];
+}
+
+const playersOf = (prev: SummaryModel): string[] => prev.summary.seats.map((s) => s.player).filter((p): p is string => p !== null);
 
 /**
  * The read models on the one table. A game's items are written one by one, each only over an
@@ -83,7 +69,7 @@ export class ReadModelStore {
 
   async getSummary(gameId: string): Promise<SummaryModel | undefined> {
     const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk: summaryPk(gameId), sk: SUMMARY_SK }, ConsistentRead: true }));
-    return r.Item as SummaryModel | undefined;
+    return r.Item ? fromStored(r.Item as SummaryModel) : undefined;
   }
 
   /**
@@ -101,7 +87,7 @@ export class ReadModelStore {
         [...before, next].filter((s) => !prev || s.version > prev.version),
       )!;
       try {
-        await this.write(projection, prev, await this.currentPages(projection, prev));
+        await this.write(projection, prev, await this.entriesOf(projection, prev));
         return 'applied';
       } catch (e) {
         // Someone else moved the summary between our read and write: read again and decide.
@@ -123,7 +109,7 @@ export class ReadModelStore {
       const prev = await this.getSummary(projection.summary.gameId);
       if (prev && prev.version > projection.summary.version) return 'stale';
       try {
-        await this.write(projection, prev, await this.currentPages(projection, prev));
+        await this.write(projection, prev, await this.entriesOf(projection, prev));
         return 'applied';
       } catch (e) {
         if (!isConditionFailure(e)) throw e;
@@ -134,45 +120,58 @@ export class ReadModelStore {
   }
 
   /**
-   * The page items the table holds now for the players and lobby entry a projection touches,
-   * read from their GAME# items (ConsistentRead). Reading, rather than recomputing from the
-   * previous summary, keeps a twin written by older code from being left behind. Any change
-   * after this read also changes the SUMMARY version, which the write is gated on.
+   * The entries the table holds for the game: those its SUMMARY lists. A SUMMARY written before
+   * one item per entry lists none; then each GAME# item the game may have (one per player the
+   * projection touches, and the lobby's) is read (ConsistentRead) for where its PAGE# twin is, and
+   * both are replaced. Any change after this read also changes the SUMMARY version, which the
+   * write is gated on.
    */
-  private async currentPages(p: GameProjection, prev: SummaryModel | undefined): Promise<CurrentPages> {
+  private async entriesOf(p: GameProjection, prev: SummaryModel | undefined): Promise<Entries> {
+    if (!prev) return { entries: [], legacy: [] };
+    if (prev.entries) return { entries: prev.entries, legacy: [] };
     const gameId = p.summary.gameId;
-    const players = [...p.inbox.map((i) => i.player), ...p.dropInbox];
-    const get = async (pk: string) =>
-      (
-        await this.doc.send(
+    const keys = [
+      ...new Set([...p.inbox.map((i) => i.player), ...p.dropInbox, ...playersOf(prev)].map(inboxPk)),
+      ...(p.lobby || prev.summary.status === 'open' ? [LOBBY_PK] : []),
+    ];
+    const found = await Promise.all(
+      keys.map(async (pk) => {
+        const r = await this.doc.send(
           new GetCommand({
             TableName: this.tableName,
             Key: { pk, sk: gameSk(gameId) },
             ConsistentRead: true,
-            ProjectionExpression: 'gameId, yourMove, #since, updatedAt, createdAt',
+            ProjectionExpression: 'gameId, player, yourMove, #since, updatedAt, createdAt',
             ExpressionAttributeNames: { '#since': 'since' },
           }),
-        )
-      ).Item;
-    const [lobby, ...inbox] = await Promise.all([p.lobby || mayBeInLobby(prev) ? get(LOBBY_PK) : undefined, ...players.map((player) => get(inboxPk(player)))]);
-    const pages = new Map<string, string>();
-    players.forEach((player, n) => {
-      const item = inbox[n];
-      if (item) pages.set(player, inboxPageSk(item as unknown as InboxModel));
-    });
-    return { inbox: pages, ...(lobby ? { lobby: lobbyPageSk(lobby as unknown as LobbyModel) } : {}) };
+        );
+        return r.Item ? { pk, item: r.Item } : undefined;
+      }),
+    );
+    const present = found.filter((f) => f !== undefined);
+    return {
+      // No digest: every entry is written anew.
+      entries: present.map(({ pk, item }) =>
+        pk === LOBBY_PK
+          ? { sk: lobbyPageSk(item as LobbyModel), digest: '', version: 0, updatedAt: '' }
+          : { player: pk.slice('INBOX#'.length), sk: inboxPageSk(item as InboxModel), digest: '', version: 0, updatedAt: '' },
+      ),
+      legacy: present.map((f) => f.pk),
+    };
   }
 
   /**
-   * The projection's items, each its own conditional write (no transaction: half the write
-   * units). Each item carries the summary version it was projected from and is written only if
-   * the table holds no newer one, so a repeated or late write changes nothing; the SUMMARY item
-   * is written last, gated on the version read, so a write cut short is redone whole by the
-   * record's retry. Order keeps a listing free of duplicates across a crash: old page twins go
-   * first (the GAME# items still point at them until then), then the new twins, then the GAME#
-   * items, then the summary. A game that was not and is not in the lobby touches no lobby item.
+   * The projection's changed items, each its own conditional write (no transaction: half the
+   * write units). An entry whose content and stamp are as the table holds them is not written
+   * (its stamp is the append that last changed it: project.ts Entry). Each item written carries
+   * a version and is written only if the table holds no newer one, so a repeated or late write
+   * changes nothing; the SUMMARY item is written last, gated on the version read, so a write cut
+   * short is redone whole by the record's retry. Order keeps a listing free of duplicates
+   * across a crash: entries that move (a new sort key) or go are deleted first, then the new
+   * items written, then the summary. A game that was not and is not in the lobby touches no
+   * lobby item.
    */
-  private async write(p: GameProjection, prev: SummaryModel | undefined, current: CurrentPages): Promise<void> {
+  private async write(p: GameProjection, prev: SummaryModel | undefined, current: Entries): Promise<void> {
     const T = this.tableName;
     const v = p.summary.version;
     const notNewer = { ConditionExpression: 'attribute_not_exists(pk) OR version <= :v', ExpressionAttributeValues: { ':v': v } };
@@ -181,53 +180,46 @@ export class ReadModelStore {
       ignoreNewer(
         this.doc.send(new DeleteCommand({ TableName: T, Key: { pk, sk }, ConditionExpression: 'version <= :v', ExpressionAttributeValues: { ':v': v } })),
       );
-    const first: Promise<void>[] = [];
+    const held = new Map(current.entries.map((e) => [entryPk(e), e]));
+    const next = new Map(p.summary.entries!.map((e) => [entryPk(e), e]));
+    const first: Promise<void>[] = current.legacy.map((pk) => del(pk, gameSk(p.summary.gameId)));
     const then: (() => Promise<void>)[] = [];
-    const dropPage = (pk: string, old: string | undefined, kept?: string) => {
-      if (old !== undefined && old !== kept) first.push(del(pk, old));
-    };
-    for (const i of p.inbox) {
-      const page = inboxPageSk(i);
-      dropPage(i.pk, current.inbox.get(i.player), page);
-      first.push(put({ ...i, sk: page, type: 'inbox-page' }));
-      then.push(() => put(i));
-    }
-    for (const player of p.dropInbox) {
-      dropPage(inboxPk(player), current.inbox.get(player));
-      then.push(() => del(inboxPk(player), gameSk(p.summary.gameId)));
-    }
-    if (p.lobby) {
-      const lobby = p.lobby;
-      const page = lobbyPageSk(lobby);
-      dropPage(LOBBY_PK, current.lobby, page);
-      first.push(put({ ...lobby, sk: page, type: 'lobby-page' }));
-      then.push(() => put(lobby));
-    } else if (current.lobby !== undefined) {
-      dropPage(LOBBY_PK, current.lobby);
-      then.push(() => del(LOBBY_PK, gameSk(p.summary.gameId)));
+    for (const [pk, old] of held) if (next.get(pk)?.sk !== old.sk) first.push(del(pk, old.sk));
+    for (const item of [...p.inbox, ...(p.lobby ? [p.lobby] : [])]) {
+      const old = held.get(item.pk);
+      const e = next.get(item.pk)!;
+      if (old && old.sk === e.sk && old.digest === e.digest && old.version === e.version) continue;
+      then.push(() => put(item));
     }
     await Promise.all(first);
     await Promise.all(then.map((w) => w()));
     const gate = prev
       ? { ConditionExpression: 'version = :prev', ExpressionAttributeValues: { ':prev': prev.version } }
       : { ConditionExpression: 'attribute_not_exists(pk)' };
-    await this.doc.send(new PutCommand({ TableName: T, Item: p.summary, ...gate }));
+    await this.doc.send(new PutCommand({ TableName: T, Item: toStored(p.summary), ...gate }));
   }
 
-  /** Whether a PAGE# item is the twin its partition's GAME# item has now (the rebuild's sweep asks). */
-  async pageIsCurrent(pk: string, sk: string, gameId: string): Promise<boolean> {
+  /**
+   * Whether the PAGE# item pk/sk of a game is an entry its SUMMARY lists, by the SUMMARY's
+   * version (the rebuild's sweep asks, and deletes an item that is not only if its version is
+   * not newer than that). A SUMMARY of before one item per entry: whether the GAME# item there
+   * points at it.
+   */
+  async pageIsCurrent(pk: string, sk: string, gameId: string): Promise<{ current: boolean; version?: number }> {
+    const s = await this.getSummary(gameId);
+    if (s?.entries) return { current: s.entries.some((e) => entryPk(e) === pk && e.sk === sk), version: s.version };
     const r = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: gameSk(gameId) }, ConsistentRead: true }));
-    if (!r.Item) return false;
-    return (pk === LOBBY_PK ? lobbyPageSk(r.Item as LobbyModel) : inboxPageSk(r.Item as InboxModel)) === sk;
+    const current = r.Item !== undefined && (pk === LOBBY_PK ? lobbyPageSk(r.Item as LobbyModel) : inboxPageSk(r.Item as InboxModel)) === sk;
+    return { current, ...(s ? { version: s.version } : {}) };
   }
 
-  /** A player's games, all of them, in GAME#<gameId> order (the HTTP listing pages instead: inboxPage). */
+  /** A player's games, all of them, in list order (the HTTP listing pages instead: inboxPage). */
   async inbox(player: string): Promise<InboxModel[]> {
-    return (await this.queryAll(inboxPk(player), 'GAME#')) as unknown as InboxModel[];
+    return (await this.queryAll(inboxPk(player), PAGE_PREFIX)) as unknown as InboxModel[];
   }
 
   async lobby(): Promise<LobbyModel[]> {
-    return (await this.queryAll(LOBBY_PK, 'GAME#')) as unknown as LobbyModel[];
+    return (await this.queryAll(LOBBY_PK, PAGE_PREFIX)) as unknown as LobbyModel[];
   }
 
   /**
@@ -330,6 +322,47 @@ export class ReadModelStore {
     } while (start);
     return out;
   }
+}
+
+/**
+ * The SUMMARY item as stored, without what it would hold twice: the summary's gameId and
+ * version (the item's own), each entry's sort key without its `#<gameId>` end, and the stamp of
+ * an entry stamped with the summary's own version (the summary holds the same version, hash
+ * and time), and the stamp of an inbox entry stamped by the same append as an earlier one.
+ * This keeps the item of a two-player game under 1 KB (one write unit, not two).
+ */
+function toStored(s: SummaryModel): SummaryModel {
+  const { gameId: _g, version: _v, ...summary } = s.summary;
+  const tail = `#${s.gameId}`;
+  const stamped = new Set<number>();
+  const entries = s.entries?.map((e) => {
+    const sk = e.sk.endsWith(tail) ? e.sk.slice(0, -tail.length) : e.sk;
+    const { version: _ev, hash: _h, updatedAt: _u, ...rest } = e;
+    if (e.version === s.version) return { ...rest, sk } as Entry;
+    // Inbox entries last changed by the same append share its stamp: the first one holds it.
+    if (e.player === undefined) return { ...e, sk };
+    if (stamped.has(e.version)) return { ...rest, sk, version: e.version } as Entry;
+    stamped.add(e.version);
+    return { ...e, sk };
+  });
+  return { ...s, summary: summary as GameSummary, ...(entries ? { entries } : {}) };
+}
+
+function fromStored(s: SummaryModel): SummaryModel {
+  const summary: GameSummary = { ...s.summary, gameId: s.gameId, version: s.version };
+  const stamps = new Map<number, Entry>();
+  const entries = s.entries?.map((e): Entry => {
+    const sk = `${e.sk}#${s.gameId}`;
+    if (e.version === undefined)
+      return { ...e, sk, version: s.version, ...(e.player !== undefined ? { hash: summary.hash } : {}), updatedAt: summary.updatedAt };
+    if (e.updatedAt !== undefined) {
+      if (e.player !== undefined && !stamps.has(e.version)) stamps.set(e.version, e);
+      return { ...e, sk };
+    }
+    const first = stamps.get(e.version)!;
+    return { ...e, sk, hash: first.hash!, updatedAt: first.updatedAt };
+  });
+  return { ...s, summary, ...(entries ? { entries } : {}) };
 }
 
 /** A conditional write whose condition failed found a newer projection there (or nothing to delete): nothing to do. */

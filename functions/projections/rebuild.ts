@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { foldEvent, summarize, type AnyEngine, type EngineRegistry, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
 import { DynamoEventStore } from '../store/dynamo-event-store.js';
 import { gameSk, LOBBY_PK, projectSequence, summaryPk, SUMMARY_SK, type GameProjection } from './project.js';
-import { documentClient, PAGE_PREFIX, projectionKeys, ReadModelStore } from './read-model-store.js';
+import { documentClient, isConditionFailure, PAGE_PREFIX, projectionKeys, ReadModelStore } from './read-model-store.js';
 
 /**
  * Rebuilding the read models from the truth: every game's events, folded with its engine.
@@ -117,11 +117,29 @@ export async function rebuildReadModels(opts: {
     const sk = String(item['sk']);
     if (!isReadModelPk(pk) || keep.has(`${pk}|${sk}`) || keep.has(`*|${sk}`)) continue;
     if (sk.startsWith(PAGE_PREFIX)) {
-      // A page twin stays exactly while a GAME# item exists now and points at it. Its GAME# item
-      // comes earlier in the scan (sk order), so a stray one is already gone; one the live
-      // projector wrote after the scan passed it (a game back in the lobby) keeps its twin.
-      if (await models.pageIsCurrent(pk, sk, String(item['gameId'] ?? ''))) continue;
+      // An entry stays while its game's SUMMARY lists it. One the live projector wrote after
+      // that SUMMARY was read has a newer version, and the conditional delete leaves it.
+      const gameId = String(item['gameId'] ?? '');
+      const at = await models.pageIsCurrent(pk, sk, gameId);
+      if (at.current || (at.version === undefined && (await isNewGame(gameId)))) continue;
+      if (at.version !== undefined) {
+        try {
+          await doc.send(
+            new DeleteCommand({
+              TableName: target,
+              Key: { pk, sk },
+              ConditionExpression: 'attribute_not_exists(version) OR version <= :v',
+              ExpressionAttributeValues: { ':v': at.version },
+            }),
+          );
+          removed++;
+        } catch (e) {
+          if (!isConditionFailure(e)) throw e;
+        }
+        continue;
+      }
     } else {
+      // A GAME# item of before one item per entry, or a SUMMARY of a game that is gone.
       const gameId = pk.startsWith('SUMMARY#') ? pk.slice('SUMMARY#'.length) : sk.slice('GAME#'.length);
       if (await isNewGame(gameId)) continue;
     }

@@ -1,5 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
 import {
   AppError,
@@ -21,7 +29,8 @@ import { PART, SnapshotCodec, type EncodedSnapshot } from './snapshot-parts.js';
  * holds, besides the head, the events after the snapshot (one compressed record per command);
  * SNAP holds the snapshot, its large constant values (the card catalog) are PART# items written
  * once per game (store/snapshot-parts.ts), and SECRET holds the seed. A load is one Query
- * returning SNAP, SECRET, the parts and HEAD; an append is one conditional UpdateItem of HEAD, or, when the service hands a new
+ * returning SNAP, SECRET, the parts and HEAD; an append is one conditional PutItem of HEAD (the tip this store loaded, with
+ * the command added; an UpdateItem when this store has not loaded it), or, when the service hands a new
  * snapshot, one TransactWriteItems that moves the tip's events out to batch items (B#<first seq>),
  * writes SNAP and empties the tip. Games written in the item-per-event layout (EV#<seq> items,
  * a CMD# item per command) keep loading and appending as they were: the same Query returns
@@ -92,6 +101,8 @@ const batchSk = (firstSeq: number): string => `${BATCH}${String(firstSeq).padSta
  */
 interface TipSeen {
   readonly version: number;
+  /** The version of the snapshot the tip's events follow. */
+  readonly snapVersion: number;
   readonly evs: readonly Uint8Array[];
   /** The events of each record of `evs`, unpacked. */
   readonly decoded: readonly (readonly EventEnvelope[])[];
@@ -278,7 +289,7 @@ export class DynamoEventStore implements EventStore {
     }
     const recent = item['recent'] as Uint8Array | undefined;
     const recentDecoded = before?.recentDecoded && before.recent && recent && sameBytes(before.recent, recent) ? before.recentDecoded : decodeRecent(recent);
-    this.remember(gameId, 'tip', { version, evs, decoded, recent, recentDecoded }, parts);
+    this.remember(gameId, 'tip', { version, snapVersion, evs, decoded, recent, recentDecoded }, parts);
     return { gameId, version, hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: recentDecoded };
   }
 
@@ -301,7 +312,7 @@ export class DynamoEventStore implements EventStore {
     }
   }
 
-  /** The tip layout: one conditional UpdateItem, or one transaction that moves the tip out with a new snapshot. */
+  /** The tip layout: one conditional PutItem (or UpdateItem), or one transaction that moves the tip out with a new snapshot. */
   private async appendTip(req: AppendRequest): Promise<void> {
     const { gameId, expectedVersion, events, commandId } = req;
     const pk = gamePk(gameId);
@@ -345,38 +356,55 @@ export class DynamoEventStore implements EventStore {
     }
     if (expectedVersion === 0) return this.createTip(req, head, batch, snap);
     if (!snap) {
+      const refusal = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const };
       try {
-        await this.doc.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk, sk: 'HEAD' },
-            UpdateExpression:
-              'SET #v = :v, #h = :h, engine = :engine, #s = :status, updatedAt = :at, summary = :summary, recent = :recent, evs = list_append(evs, :evs)',
-            ConditionExpression: '#v = :expected AND layout = :tip',
-            ExpressionAttributeNames: { '#v': 'version', '#h': 'hash', '#s': 'status' },
-            ExpressionAttributeValues: {
-              ':v': head.version,
-              ':h': head.hash,
-              ':engine': head.engine,
-              ':status': head.status,
-              ':at': head.updatedAt,
-              ':summary': head.summary,
-              ':recent': head.recent,
-              ':evs': [batch],
-              ':expected': expectedVersion,
-              ':tip': TIP,
-            },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        );
+        if (known?.version === expectedVersion)
+          // The tip as this store loaded it, with this command: the whole item, put over the one
+          // it read (the same bytes as an update; an update expression costs DynamoDB more time).
+          await this.doc.send(
+            new PutCommand({
+              TableName: this.tableName,
+              Item: { pk, sk: 'HEAD', layout: TIP, ...head, evs: [...known.evs, batch], snapVersion: known.snapVersion },
+              ConditionExpression: '#v = :expected AND layout = :tip',
+              ExpressionAttributeNames: { '#v': 'version' },
+              ExpressionAttributeValues: { ':expected': expectedVersion, ':tip': TIP },
+              ...refusal,
+            }),
+          );
+        else
+          await this.doc.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { pk, sk: 'HEAD' },
+              UpdateExpression:
+                'SET #v = :v, #h = :h, engine = :engine, #s = :status, updatedAt = :at, summary = :summary, recent = :recent, evs = list_append(evs, :evs)',
+              ConditionExpression: '#v = :expected AND layout = :tip',
+              ExpressionAttributeNames: { '#v': 'version', '#h': 'hash', '#s': 'status' },
+              ExpressionAttributeValues: {
+                ':v': head.version,
+                ':h': head.hash,
+                ':engine': head.engine,
+                ':status': head.status,
+                ':at': head.updatedAt,
+                ':summary': head.summary,
+                ':recent': head.recent,
+                ':evs': [batch],
+                ':expected': expectedVersion,
+                ':tip': TIP,
+              },
+              ...refusal,
+            }),
+          );
       } catch (e) {
         throw this.tipRefusal(e, gameId, commandId, expectedVersion);
       }
       if (known?.version === expectedVersion)
         this.remember(gameId, 'tip', {
           version: head.version,
+          snapVersion: known.snapVersion,
           evs: [...known.evs, batch],
-          decoded: [...known.decoded, decodeCommand(gameId, batch)],
+          // The command's events as handed in: the record just encoded from them, not unpacked again.
+          decoded: [...known.decoded, events],
           recent: head.recent,
         });
       else this.seen.delete(gameId);
@@ -393,31 +421,18 @@ export class DynamoEventStore implements EventStore {
       if (out.Item['version'] !== expectedVersion) throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
       tipEvs = (out.Item['evs'] as Uint8Array[] | undefined) ?? [];
     }
-    const batches = batchItems(pk, gameId, [...tipEvs, batch], tipDecoded);
+    const batches = batchItems(pk, gameId, [...tipEvs, batch], tipDecoded && [...tipDecoded, events]);
     const items = [
       ...batches.map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
       ...[snap.item, ...snap.parts].map((Item) => ({ Put: { TableName: this.tableName, Item } })),
       {
-        Update: {
+        // The whole new tip, empty, put over the one read: PutItem only (the deadline function may not update).
+        Put: {
           TableName: this.tableName,
-          Key: { pk, sk: 'HEAD' },
-          UpdateExpression:
-            'SET #v = :v, #h = :h, engine = :engine, #s = :status, updatedAt = :at, summary = :summary, recent = :recent, evs = :evs, snapVersion = :snap',
+          Item: { pk, sk: 'HEAD', layout: TIP, ...head, evs: [], snapVersion: snap.item['version'] as number },
           ConditionExpression: '#v = :expected AND layout = :tip',
-          ExpressionAttributeNames: { '#v': 'version', '#h': 'hash', '#s': 'status' },
-          ExpressionAttributeValues: {
-            ':v': head.version,
-            ':h': head.hash,
-            ':engine': head.engine,
-            ':status': head.status,
-            ':at': head.updatedAt,
-            ':summary': head.summary,
-            ':recent': head.recent,
-            ':evs': [],
-            ':snap': snap.item['version'] as number,
-            ':expected': expectedVersion,
-            ':tip': TIP,
-          },
+          ExpressionAttributeNames: { '#v': 'version' },
+          ExpressionAttributeValues: { ':expected': expectedVersion, ':tip': TIP },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
         },
       },
@@ -438,7 +453,12 @@ export class DynamoEventStore implements EventStore {
     }
     this.stats.snapshotsWritten += 1;
     this.stats.calves += 1;
-    this.remember(gameId, 'tip', { version: head.version, evs: [], decoded: [], recent: head.recent }, this.storedParts(gameId, snap));
+    this.remember(
+      gameId,
+      'tip',
+      { version: head.version, snapVersion: snap.item['version'] as number, evs: [], decoded: [], recent: head.recent },
+      this.storedParts(gameId, snap),
+    );
   }
 
   private async createTip(req: AppendRequest, head: Record<string, unknown>, batch: Uint8Array, snap: EncodedSnapshot | undefined): Promise<void> {
@@ -468,7 +488,13 @@ export class DynamoEventStore implements EventStore {
     this.remember(
       gameId,
       'tip',
-      { version: head['version'] as number, evs: tip.evs, decoded: tip.evs.map((b) => decodeCommand(gameId, b)), recent: head['recent'] as Uint8Array },
+      {
+        version: head['version'] as number,
+        snapVersion: tip.snapVersion,
+        evs: tip.evs,
+        decoded: tip.evs.map((b) => decodeCommand(gameId, b)),
+        recent: head['recent'] as Uint8Array,
+      },
       this.storedParts(gameId, snap),
     );
   }
@@ -739,31 +765,49 @@ export class DynamoEventStore implements EventStore {
     return out;
   }
 
-  /** The tip layout's events after `after`: the batch items that hold any, then the tip (HEAD sorts after every batch). */
+  /**
+   * The tip layout's events after `after`. Read newest first, from HEAD (which sorts after every
+   * batch) down to the batch item that holds event `after` + 1, in small pages: a feed that asks
+   * for the newest events reads the tip and perhaps a batch or two, not the whole game (DynamoDB
+   * bills every item a Query reads, filtered out or not).
+   */
   private async readTipEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]> {
-    const out: EventEnvelope[] = [];
+    const items: Record<string, unknown>[] = [];
     let startKey: Record<string, unknown> | undefined;
-    do {
+    let pageSize = 2;
+    reading: do {
       const page: QueryCommandOutput = await this.doc.send(
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :b AND :head',
-          FilterExpression: 'attribute_not_exists(#last) OR #last > :after',
-          ExpressionAttributeNames: { '#last': 'last' },
-          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':b': BATCH, ':head': 'HEAD', ':after': after },
+          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':b': BATCH, ':head': 'HEAD' },
           ConsistentRead: true,
+          ScanIndexForward: false,
+          Limit: pageSize,
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),
         }),
       );
       for (const item of page.Items ?? []) {
         const sk = item['sk'] as string;
-        if (sk !== 'HEAD' && !sk.startsWith(BATCH)) continue;
-        for (const b of (item['evs'] as Uint8Array[] | undefined) ?? []) {
-          for (const e of decodeCommand(gameId, b, true)) if (e.seq > after && out.length < limit) out.push(e);
+        if (sk === 'HEAD') {
+          items.push(item);
+          // The tip holds the events after its snapshot.
+          if (((item['snapVersion'] as number | undefined) ?? 0) <= after) break reading;
+        } else if (sk.startsWith(BATCH)) {
+          items.push(item);
+          if ((item['first'] as number) <= after + 1) break reading;
         }
       }
       startKey = page.LastEvaluatedKey;
-    } while (startKey && out.length < limit);
+      pageSize = 25;
+    } while (startKey);
+    const out: EventEnvelope[] = [];
+    for (const item of items.reverse()) {
+      for (const b of (item['evs'] as Uint8Array[] | undefined) ?? []) {
+        for (const e of decodeCommand(gameId, b, true)) if (e.seq > after && out.length < limit) out.push(e);
+        if (out.length >= limit) return out;
+      }
+    }
     return out;
   }
 }

@@ -271,7 +271,7 @@ describe('retries in the tip layout', () => {
 });
 
 describe('a long game', () => {
-  it('every command costs exactly one Query and one write (UpdateItem, or TransactWriteItems when the tip moves out), however long the game', async () => {
+  it('every command costs exactly one Query and one write (a PutItem of the tip, or TransactWriteItems when the tip moves out), however long the game', async () => {
     const gameId = await started();
     const stats = { ...store.stats };
     let i = 0;
@@ -281,7 +281,7 @@ describe('a long game', () => {
       const { QueryCommand, ...writes } = calls.counts;
       expect(QueryCommand, `command ${i}`).toBe(1);
       expect(writes, `command ${i}`).toSatisfy(
-        (w: Record<string, number>) => Object.keys(w).length === 1 && (w['UpdateItemCommand'] === 1 || w['TransactWriteItemsCommand'] === 1),
+        (w: Record<string, number>) => Object.keys(w).length === 1 && (w['PutItemCommand'] === 1 || w['TransactWriteItemsCommand'] === 1),
       );
       calls.reset();
     });

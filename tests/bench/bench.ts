@@ -259,12 +259,15 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const [cmdP50, baseP50] = [pct(g.command.ms, 50), pct(g.baselineMs, 50)];
   const gbs = (msList: number[], mb: number) => (sum(msList) / 1000) * (mb / 1024);
-  const apiRequests = g.commands + g.views;
+  // The traffic model (tests/bench/spearpoint-game.ts): per command, the acting player's client
+  // does what the web client does: GET the view and the events after the last one it shows, then
+  // POST the command. Its polling while a game is open is priced per hour below, not per game.
+  const apiRequests = g.commands + g.views + g.feeds;
   const dollars = {
-    dynamoReads: (g.command.rru + g.view.rru + g.projector.rru) * PRICES.dynamoReadRequestUnit,
+    dynamoReads: (g.command.rru + g.view.rru + g.feed.rru + g.projector.rru) * PRICES.dynamoReadRequestUnit,
     dynamoWrites: (g.command.wru + g.projector.wru) * PRICES.dynamoWriteRequestUnit,
     streamReads: g.records.length * PRICES.dynamoStreamReadByLambda,
-    apiLambda: gbs([...g.command.ms, ...g.view.ms], MEMORY_MB.api) * PRICES.lambdaGbSecondArm + apiRequests * PRICES.lambdaRequest,
+    apiLambda: gbs([...g.command.ms, ...g.view.ms, ...g.feed.ms], MEMORY_MB.api) * PRICES.lambdaGbSecondArm + apiRequests * PRICES.lambdaRequest,
     httpApi: apiRequests * PRICES.httpApiRequest,
     projectorLambda: gbs(g.projector.ms, MEMORY_MB.projector) * PRICES.lambdaGbSecondArm + g.records.length * PRICES.lambdaRequest,
   };
@@ -274,6 +277,14 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
   const mail =
     g.projector.jobs * (3 * PRICES.sqsRequest + PRICES.sesEmail + 0.1 * (MEMORY_MB.notifier / 1024) * PRICES.lambdaGbSecondArm + PRICES.lambdaRequest);
   const storageMonth = (g.storedBytes / 1024 ** 3) * PRICES.dynamoStorageGbMonth;
+  // The floor of the request charges alone: every API request pays API Gateway and a Lambda
+  // invocation, whatever the code does. With DynamoDB's least per command (1 write unit for the
+  // command, 1 read unit to load it; 1 read and 1 write unit for the projector), the floor of any
+  // design that keeps this request model and API Gateway.
+  const perRequest = PRICES.httpApiRequest + PRICES.lambdaRequest;
+  const requestFloor = apiRequests * perRequest;
+  const dynamoFloor = g.commands * (2 * PRICES.dynamoWriteRequestUnit + 2 * PRICES.dynamoReadRequestUnit);
+  const pollPerHour = (3600 / 2) * perRequest;
   Object.assign(figures, {
     latencyRatioP50: cmdP50 / baseP50,
     spearpointCommandP50Ms: cmdP50,
@@ -290,14 +301,22 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     headBytes: g.headBytes,
     snapshotBytes: g.snapBytes,
     partBytes: g.partBytes,
+    rruPerFeed: g.feed.rru / g.feeds,
+    apiRequestsPerGame: apiRequests,
     costPerGameUsd: withoutMail,
     costPerGameWithMailUsd: withoutMail + mail,
+    costFloorUsd: { requests: requestFloor, withDynamo: requestFloor + dynamoFloor, pollingPerOpenHour: pollPerHour },
     cost: { ...dollars, mail, storagePerMonth: storageMonth, prices: PRICES.asOf },
   });
   say('');
-  say(`7. A finished Spearpoint game through the service (${g.commands} commands, ${g.views} views, ${g.events} events), DynamoDB's own units:`);
   say(
-    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; projector per HEAD change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, ${g.projector.jobs} notices`,
+    `7. A finished Spearpoint game through the service (${g.commands} commands, ${g.views} views, ${g.feeds} event-feed reads, ${g.events} events), DynamoDB's own units:`,
+  );
+  say(
+    `   traffic model (the web client's): per command the acting player GETs the view and the events after the last it shows, then POSTs the command: ${apiRequests} API requests; its polling while a game is open is not counted`,
+  );
+  say(
+    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feed.rru / g.feeds).toFixed(2)} RRU; projector per HEAD change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, ${g.projector.jobs} notices`,
   );
   say(
     `   latency p50: command ${ms(cmdP50)}, raw Query + conditional write of the same items ${ms(baseP50)}: ratio ${(cmdP50 / baseP50).toFixed(2)}x (target 1.2x)`,
@@ -309,6 +328,9 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
   for (const [k, v] of Object.entries(dollars)) say(`     ${k.padEnd(16)} $${v.toFixed(7)}`);
   say(
     `     total without mail $${withoutMail.toFixed(6)} per game (target under $0.001); with mail $${(withoutMail + mail).toFixed(6)}; storage $${storageMonth.toFixed(8)} a month`,
+  );
+  say(
+    `   floor: ${apiRequests} requests x ($${(PRICES.httpApiRequest * 1e6).toFixed(2)} API Gateway + $${(PRICES.lambdaRequest * 1e6).toFixed(2)} Lambda per million) = $${requestFloor.toFixed(6)}; with DynamoDB's least (1 WRU + 1 RRU per command and per projection) $${(requestFloor + dynamoFloor).toFixed(6)}; a game page left open polls for $${pollPerHour.toFixed(4)} an hour`,
   );
 
   const sim = await simulateProjector(client, tableName, meter, g, SIM_COPIES);

@@ -13,9 +13,12 @@ import { rawSize, type CapacityMeter } from './capacity.js';
 
 /**
  * A whole Spearpoint game through the real service and store on DynamoDB Local, each command
- * chosen at random (seeded) from the acting player's view, as a client would: the view read,
- * the command, and the projector run on the HEAD change the command made (the stream record
- * built from the item before and after, as DynamoDB Streams delivers it). Measured: DynamoDB's
+ * chosen at random (seeded) from the acting player's view, as the web client (web/src/pages/
+ * game.tsx) does it: it loads the game (GET the view and, in parallel, GET the events after the
+ * last one it shows), chooses among the legal commands, POSTs the command; then the projector
+ * runs on the HEAD change the command made (the stream record built from the item before and
+ * after, as DynamoDB Streams delivers it). Three API requests per command; the web client's
+ * polling of the events feed while a game is open (every 2 s) is left out, as time-dependent. Measured: DynamoDB's
  * own read and write units for each, the time of each, the bytes stored, and per command a raw
  * baseline that reads and writes the same items (same bytes) with no decoding, folding or rules.
  */
@@ -26,6 +29,9 @@ export interface SpearpointGameFigures {
   readonly turns: number;
   readonly command: { readonly rru: number; readonly wru: number; readonly ms: number[]; readonly calls: number };
   readonly view: { readonly rru: number; readonly ms: number[] };
+  /** The events-feed reads (GET /v1/games/{id}/events?after=), one beside each view. */
+  readonly feeds: number;
+  readonly feed: { readonly rru: number; readonly ms: number[] };
   readonly projector: { readonly rru: number; readonly wru: number; readonly ms: number[]; readonly jobs: number };
   readonly baselineMs: number[];
   readonly storedBytes: number;
@@ -67,8 +73,10 @@ export async function playSpearpointGame(
   const f = {
     commands: 0,
     views: 0,
+    feeds: 0,
     command: { rru: 0, wru: 0, ms: [] as number[], calls: 0 },
     view: { rru: 0, ms: [] as number[] },
+    feed: { rru: 0, ms: [] as number[] },
     projector: { rru: 0, wru: 0, ms: [] as number[], jobs: 0 },
     baselineMs: [] as number[],
   };
@@ -172,12 +180,22 @@ export async function playSpearpointGame(
   await after(gameId);
   f.commands = 2;
   let turns = 0;
+  const seen = new Map<string, number>();
   while (r.next.status === 'active') {
     const acting = [...r.next.yours, ...r.next.waitingFor];
     const p = acting[pick.int(acting.length)]!;
     const player = players[p.seat]!;
     const v = await metered(f.view, () => service.view(player, gameId));
     f.views++;
+    // The events after the last one this player's client shows (the web client reads them beside the view).
+    let page = await metered(f.feed, () => service.events(player, gameId, { after: seen.get(player) ?? 0, limit: 500 }));
+    f.feeds++;
+    while (page.next !== undefined) {
+      const after = page.next;
+      page = await metered(f.feed, () => service.events(player, gameId, { after, limit: 500 }));
+      f.feeds++;
+    }
+    seen.set(player, page.version);
     const legal = v.legalCommands;
     const command = legal[pick.int(legal.length)];
     if (command === undefined) throw new Error(`${player} must act in game ${gameId} but has no legal command`);

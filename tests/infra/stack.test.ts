@@ -179,6 +179,17 @@ describe('batching and memory (issue 16)', () => {
     expect(resourcesOf(template, 'AWS::Lambda::Function')[fnId.api]!.Properties['MemorySize']).toBe(MEMORY_MB.api);
     expect(MEMORY_MB.api).toBe(512);
   });
+
+  it('every mapping gathers its batch for a while: the three stream mappings (projector, scheduler, tournaments) and both queues', () => {
+    const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((m) => m.Properties);
+    const streams = mappings.filter((m) => JSON.stringify(m['EventSourceArn']).includes('StreamArn'));
+    expect(streams.length).toBe(3);
+    for (const m of streams) expect(m['MaximumBatchingWindowInSeconds']).toBe(PROJECTOR_STREAM.maxBatchingWindow.toSeconds());
+    // The projector's repair queue takes one message at a time (each is a whole stream batch read back).
+    const queues = mappings.filter((m) => !streams.includes(m) && m['BatchSize'] !== 1);
+    expect(queues.length).toBeGreaterThan(0);
+    for (const m of queues) expect(m['MaximumBatchingWindowInSeconds']).toBeGreaterThan(0);
+  });
 });
 
 describe('the projector stream mapping', () => {

@@ -3,16 +3,16 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
-import { projectGame } from '../../functions/projections/project.js';
+import { inboxPageSk, lobbyPageSk, projectGame, projectSequence } from '../../functions/projections/project.js';
 import { rebuildReadModels } from '../../functions/projections/rebuild.js';
-import { documentClient, inboxPageSk, lobbyPageSk, ReadModelStore } from '../../functions/projections/read-model-store.js';
+import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
 import { freshTable } from '../support/dynamo.js';
 import { cid, engines, playTurns, service } from './support.js';
 
 /**
- * The PAGE# twins that let the inbox and lobby be listed a page at a time in list order:
- * every GAME# read-model item has exactly one, keyed by its place in the list, and moving a
- * game moves its twin instead of leaving a copy behind.
+ * One item per inbox or lobby entry, keyed by its place in the list (PAGE#...), so the inbox
+ * and lobby are listed a page at a time in list order; moving a game moves its item instead of
+ * leaving a copy behind, and an entry whose content did not change is not written again.
  */
 let client: DynamoDBClient;
 let tableName: string;
@@ -24,25 +24,22 @@ beforeAll(async () => {
   models = new ReadModelStore(client, tableName);
 });
 
-async function partition(pk: string): Promise<Record<string, any>[]> {
-  const r = await documentClient(client).send(
-    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
+async function partition(pk: string, table = tableName, c = client): Promise<Record<string, any>[]> {
+  const r = await documentClient(c).send(
+    new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
   );
   return r.Items ?? [];
 }
 
-/** Every GAME# item of the partition has one twin, with the same content, and there is no other PAGE# item. */
-async function expectTwinned(pk: string, gameIds: readonly string[]): Promise<void> {
-  const items = await partition(pk);
-  const games = items.filter((i) => String(i['sk']).startsWith('GAME#'));
-  const pages = items.filter((i) => String(i['sk']).startsWith('PAGE#'));
-  expect(games.map((g) => g['gameId']).sort()).toEqual([...gameIds].sort());
-  const twinOf = (g: Record<string, any>) => (pk === 'LOBBY' ? lobbyPageSk(g as never) : inboxPageSk(g as never));
-  expect(pages.map((p) => p['sk']).sort()).toEqual(games.map(twinOf).sort());
-  for (const p of pages) {
-    const g = games.find((x) => x['gameId'] === p['gameId'])!;
-    expect({ ...p, sk: g['sk'], type: g['type'] }).toEqual(g);
-    expect(p['type']).toBe(pk === 'LOBBY' ? 'lobby-page' : 'inbox-page');
+/** The partition holds exactly one item per game, at its place in the list, and the SUMMARY of each lists it there. */
+async function expectOneEach(pk: string, gameIds: readonly string[]): Promise<void> {
+  const items = (await partition(pk)).filter((i) => gameIds.includes(i['gameId']) || String(i['sk']).startsWith('GAME#'));
+  expect(items.map((g) => g['gameId']).sort()).toEqual([...gameIds].sort());
+  for (const item of items) {
+    expect(item['sk']).toBe(pk === 'LOBBY' ? lobbyPageSk(item as never) : inboxPageSk(item as never));
+    expect(item['type']).toBe(pk === 'LOBBY' ? 'lobby' : 'inbox');
+    const entries = (await models.getSummary(item['gameId']))!.entries!;
+    expect(entries.filter((e) => (e.player === undefined ? 'LOBBY' : `INBOX#${e.player}`) === pk).map((e) => e.sk)).toEqual([item['sk']]);
   }
 }
 
@@ -76,46 +73,46 @@ function summary(
 describe('page items', () => {
   it('follow a game through the lobby, a reserved seat given away, turns and the end', async () => {
     await models.apply(summary(1, { p2: null, status: 'open', updated: 1 }));
-    await expectTwinned('LOBBY', ['g1']);
-    await expectTwinned('INBOX#ann', ['g1']);
+    await expectOneEach('LOBBY', ['g1']);
+    await expectOneEach('INBOX#ann', ['g1']);
 
     // Reserved for dee (out of the lobby), then given to nobody (back in), then ben joins.
     await models.apply(summary(2, { p2: 'dee', joined2: false, status: 'open', updated: 2 }));
-    await expectTwinned('LOBBY', []);
-    await expectTwinned('INBOX#dee', ['g1']);
+    await expectOneEach('LOBBY', []);
+    await expectOneEach('INBOX#dee', ['g1']);
     await models.apply(summary(3, { p2: null, status: 'open', updated: 3 }));
-    await expectTwinned('INBOX#dee', []);
-    await expectTwinned('LOBBY', ['g1']);
+    await expectOneEach('INBOX#dee', []);
+    await expectOneEach('LOBBY', ['g1']);
     await models.apply(summary(4, { p2: 'ben', turn: 'p1', updated: 4 }));
-    await expectTwinned('LOBBY', []);
+    await expectOneEach('LOBBY', []);
 
     for (let v = 5; v < 9; v++) {
       await models.apply(summary(v, { p2: 'ben', turn: v % 2 ? 'p2' : 'p1', updated: v * 10 }));
-      await expectTwinned('INBOX#ann', ['g1']);
-      await expectTwinned('INBOX#ben', ['g1']);
+      await expectOneEach('INBOX#ann', ['g1']);
+      await expectOneEach('INBOX#ben', ['g1']);
       const ann = (await partition('INBOX#ann')).find((i) => String(i['sk']).startsWith('PAGE#'))!;
       expect(String(ann['sk']).startsWith(v % 2 ? 'PAGE#1#' : 'PAGE#0#')).toBe(true);
     }
     await models.apply(summary(9, { p2: 'ben', status: 'ended', updated: 99, outcome: { winners: ['p2'], reason: 'target' } }));
-    await expectTwinned('INBOX#ann', ['g1']);
-    await expectTwinned('INBOX#ben', ['g1']);
+    await expectOneEach('INBOX#ann', ['g1']);
+    await expectOneEach('INBOX#ben', ['g1']);
     // A stale or repeated summary changes nothing.
     expect(await models.apply(summary(8, { p2: 'ben', turn: 'p1', updated: 80 }))).toBe('stale');
-    await expectTwinned('INBOX#ann', ['g1']);
+    await expectOneEach('INBOX#ann', ['g1']);
   });
 
-  it('a rebuild-style put over older read models moves the twins too', async () => {
+  it('a rebuild-style put over older read models moves the entries too', async () => {
     const s = { ...summary(20, { p2: 'ben', turn: 'p2', updated: 200 }), gameId: 'g2' };
     await models.apply({ ...s, version: 19, pending: [{ seat: 'p1', kind: 'move', prompt: 'Roll', player: 'ann' }], updatedAt: T(150) });
     expect(await models.put(projectGame(undefined, s))).toBe('applied');
-    await expectTwinned('INBOX#ann', ['g1', 'g2']);
-    await expectTwinned('INBOX#ben', ['g1', 'g2']);
+    await expectOneEach('INBOX#ann', ['g1', 'g2']);
+    await expectOneEach('INBOX#ben', ['g1', 'g2']);
     expect(await models.put(projectGame(undefined, { ...s, version: 18 }))).toBe('stale');
   });
 });
 
 describe('rebuild and page items', () => {
-  it('keeps the live twins, also of a game that moved during the rebuild, and sweeps stray ones', async () => {
+  it('keeps the live entries, also of a game that moved during the rebuild, and sweeps stray ones', async () => {
     const { client: base, tableName: table } = await freshTable('pages-rebuild');
     const svc = service(base, table);
     const store = new ReadModelStore(base, table);
@@ -124,7 +121,7 @@ describe('rebuild and page items', () => {
     await svc.join('bo', moving, { commandId: cid() });
     const quiet = (await svc.create('amy', { engine: 'dice-race', options: {}, seat: 'p1', commandId: cid() })).gameId;
     for (const id of [moving, quiet]) await store.apply((await svc.view(null, id)).summary);
-    // A twin no GAME# item points at (say, left by a crash of older code): stray.
+    // An item no SUMMARY lists (say, left by a crash of older code): stray.
     await doc.send(new PutCommand({ TableName: table, Item: { pk: 'INBOX#amy', sk: 'PAGE#1#stale#' + moving, type: 'inbox-page', gameId: moving } }));
 
     // When the sweep starts, the moving game takes a turn and the live projector applies it.
@@ -165,6 +162,31 @@ describe('rebuild and page items', () => {
   });
 });
 
+describe('the rebuild sweep and a live write under way', () => {
+  it('leaves an entry the live projector wrote for a newer version whose SUMMARY is not written yet', async () => {
+    const t = await freshTable('pages-sweep-race');
+    const svc = service(t.client, t.tableName);
+    const store = new ReadModelStore(t.client, t.tableName);
+    const doc = documentClient(t.client);
+    const gameId = (await svc.create('amy', { engine: 'dice-race', options: {}, seat: 'p1', commandId: cid() })).gameId;
+    await svc.join('bo', gameId, { commandId: cid() });
+    await store.apply((await svc.view(null, gameId)).summary);
+    const live = (await store.getSummary(gameId))!;
+    // The live projector, mid-write for the next version: its new entry is in, its SUMMARY not yet.
+    const ahead = { pk: 'INBOX#amy', sk: `PAGE#0#9999#${gameId}`, type: 'inbox', gameId, player: 'amy', version: live.version + 1 };
+    await doc.send(new PutCommand({ TableName: t.tableName, Item: ahead }));
+    // And a stray entry of an older version, listed nowhere: swept.
+    await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...ahead, sk: `PAGE#0#0000#${gameId}`, version: live.version - 1 } }));
+
+    const report = await rebuildReadModels({ client: t.client, sourceTable: t.tableName, engines });
+    expect(report.removed).toBe(1);
+    const sks = (await partition('INBOX#amy', t.tableName, t.client)).map((i) => i['sk']);
+    expect(sks).toContain(ahead.sk);
+    expect(sks).not.toContain(`PAGE#0#0000#${gameId}`);
+    expect(sks).toContain(live.entries!.find((e) => e.player === 'amy')!.sk);
+  });
+});
+
 describe('a rebuild write that keeps losing races', () => {
   it('throws (the rebuild reports the game failed) instead of claiming a newer version was kept', async () => {
     const svc = service(client, tableName);
@@ -201,15 +223,17 @@ describe('the projector writes each item on its own', () => {
     expect(calls.map((c) => c.name)).not.toContain('TransactWriteItemsCommand');
     expect(calls.filter((c) => c.pk === 'LOBBY')).toEqual([]);
     expect(calls.filter((c) => c.pk === 'INBOX#ann').length).toBeGreaterThan(0);
-    // Summary, two GAME# items, two new twins, two old twins deleted (the move passed): seven writes.
+    // One read (the SUMMARY says where the entries are); both entries moved (the move passed):
+    // each deleted at its old place and written at its new one, then the summary.
+    expect(calls.filter((c) => c.name === 'GetItemCommand')).toEqual([{ name: 'GetItemCommand', pk: 'SUMMARY#g9' }]);
     expect(
       calls
         .filter((c) => c.name !== 'GetItemCommand')
         .map((c) => c.name)
         .sort(),
-    ).toEqual(['DeleteItemCommand', 'DeleteItemCommand', 'PutItemCommand', 'PutItemCommand', 'PutItemCommand', 'PutItemCommand', 'PutItemCommand']);
+    ).toEqual(['DeleteItemCommand', 'DeleteItemCommand', 'PutItemCommand', 'PutItemCommand', 'PutItemCommand']);
 
-    // The next write stops before its SUMMARY item (a crash): the twins and GAME# items are written.
+    // The next write stops before its SUMMARY item (a crash): the entries are written.
     const doc = (store as unknown as { doc: { send: (c: unknown) => Promise<unknown> } }).doc;
     const send = doc.send.bind(doc);
     doc.send = async (c: unknown) => {
@@ -230,12 +254,115 @@ describe('the projector writes each item on its own', () => {
       ).Items ?? [];
     for (const pk of ['INBOX#ann', 'INBOX#ben']) {
       const items = await pages(pk);
-      expect(items.map((i) => `${String(i['sk']).split('#')[0]}@v${String(i['version'])}`).sort()).toEqual(['GAME@v4', 'PAGE@v4']);
+      expect(items.map((i) => `${String(i['sk']).split('#')[0]}@v${String(i['version'])}`)).toEqual(['PAGE@v4']);
     }
     expect(await pages('LOBBY')).toEqual([]);
     // An older record arriving after writes nothing.
     calls.length = 0;
     expect(await store.apply(g(3, { p2: 'ben', turn: 'p2', updated: 3 }))).toBe('stale');
     expect(calls.map((c) => c.name)).toEqual(['GetItemCommand']);
+  });
+});
+
+describe('an entry whose content did not change', () => {
+  it('is not written again: it keeps the stamp of the append that last changed it, and the rebuild gives the same', async () => {
+    const t = await freshTable('pages-unchanged');
+    const writes: string[] = [];
+    t.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: { pk?: { S?: string } }; Item?: { pk?: { S?: string } } };
+        if (context.commandName !== 'GetItemCommand') writes.push(`${context.commandName} ${input.Key?.pk?.S ?? input.Item?.pk?.S}`);
+        return next(args);
+      },
+      { step: 'serialize', name: 'projectorWrites', priority: 'low' },
+    );
+    const store = new ReadModelStore(t.client, t.tableName);
+    const g = (version: number, o: Parameters<typeof summary>[1]) => ({ ...summary(version, o), gameId: 'g7' });
+    const history = [g(1, { p2: null, status: 'open', updated: 1 }), g(2, { p2: 'ben', turn: 'p1', updated: 2 })];
+    for (const s of history) await store.apply(s);
+    const entriesAt2 = async () => [...(await partition('INBOX#ann', t.tableName, t.client)), ...(await partition('INBOX#ben', t.tableName, t.client))];
+    const before = await entriesAt2();
+    expect(before.map((i) => i['version'])).toEqual([2, 2]);
+
+    // Ann still to move, nothing else changed but the version, hash and time: only the SUMMARY is written.
+    for (const v of [3, 4, 5]) {
+      history.push(g(v, { p2: 'ben', turn: 'p1', updated: v }));
+      writes.length = 0;
+      expect(await store.apply(history.at(-1)!)).toBe('applied');
+      expect(writes).toEqual(['PutItemCommand SUMMARY#g7']);
+    }
+    expect(await entriesAt2()).toEqual(before);
+    expect((await store.getSummary('g7'))!.version).toBe(5);
+
+    // The turn passes: both entries change, and carry this append's stamp.
+    history.push(g(6, { p2: 'ben', turn: 'p2', updated: 6 }));
+    writes.length = 0;
+    await store.apply(history.at(-1)!);
+    expect(writes.filter((w) => w.startsWith('PutItemCommand INBOX#')).sort()).toEqual(['PutItemCommand INBOX#ann', 'PutItemCommand INBOX#ben']);
+    const after = await entriesAt2();
+    expect(after.map((i) => [i['version'], i['hash'], i['updatedAt']])).toEqual([
+      [6, 'h6', T(6)],
+      [6, 'h6', T(6)],
+    ]);
+    // The rebuild's fold of the same summaries gives the same items (stamps included).
+    const rebuilt = projectSequence(history)!;
+    expect([...rebuilt.inbox].sort((a, b) => a.player.localeCompare(b.player))).toEqual(after);
+    expect(rebuilt.summary.entries).toEqual((await store.getSummary('g7'))!.entries);
+  });
+});
+
+describe('a table written before one item per entry', () => {
+  it("loses a game's GAME# items and old twins at its next change, and the rebuild sweeps those of games that did not change", async () => {
+    const t = await freshTable('pages-legacy');
+    const doc = documentClient(t.client);
+    const store = new ReadModelStore(t.client, t.tableName);
+    // The old layout: a SUMMARY without entries; per entry a GAME# item and its PAGE# twin.
+    const writeOld = async (s: GameSummary) => {
+      const p = projectGame(undefined, s);
+      const { entries: _entries, ...oldSummary } = p.summary;
+      for (const i of [...p.inbox, ...(p.lobby ? [p.lobby] : [])]) {
+        await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, sk: `GAME#${s.gameId}` } }));
+        await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, type: `${i.type}-page` } }));
+      }
+      await doc.send(new PutCommand({ TableName: t.tableName, Item: oldSummary }));
+    };
+    const moving = { ...summary(4, { p2: 'ben', turn: 'p1', updated: 4 }), gameId: 'old-moving' };
+    await writeOld(moving);
+    await writeOld({ ...summary(3, { p2: null, status: 'open', updated: 3 }), gameId: 'old-open' });
+    const keys = async (pk: string) => (await partition(pk, t.tableName, t.client)).map((i) => `${String(i['sk']).split('#')[0]} ${i['gameId']}`).sort();
+    expect(await keys('INBOX#ann')).toEqual(['GAME old-moving', 'GAME old-open', 'PAGE old-moving', 'PAGE old-open']);
+
+    // The listing reads the PAGE# items, as it did.
+    expect((await store.inbox('ann')).map((i) => i.gameId).sort()).toEqual(['old-moving', 'old-open']);
+    expect(await store.apply({ ...moving, version: 5, pending: [{ seat: 'p2', kind: 'move', prompt: 'Roll', player: 'ben' }], updatedAt: T(5) })).toBe(
+      'applied',
+    );
+    expect(await keys('INBOX#ann')).toEqual(['GAME old-open', 'PAGE old-moving', 'PAGE old-open']);
+    expect(await keys('INBOX#ben')).toEqual(['PAGE old-moving']);
+
+    const report = await rebuildReadModels({ client: t.client, sourceTable: t.tableName, engines });
+    // No events in this table: both games' read models are strays to the rebuild, swept whole.
+    expect(report.games).toBe(0);
+    for (const pk of ['INBOX#ann', 'INBOX#ben', 'LOBBY', 'SUMMARY#old-moving', 'SUMMARY#old-open']) expect(await keys(pk)).toEqual([]);
+  });
+
+  it('the rebuild of a game whose read models are in the old layout leaves one item per entry', async () => {
+    const t = await freshTable('pages-legacy-rebuild');
+    const svc = service(t.client, t.tableName);
+    const doc = documentClient(t.client);
+    const gameId = (await svc.create('amy', { engine: 'dice-race', options: {}, seat: 'p1', commandId: cid() })).gameId;
+    await svc.join('bo', gameId, { commandId: cid() });
+    const p = projectGame(undefined, (await svc.view(null, gameId)).summary);
+    const { entries: _entries, ...oldSummary } = p.summary;
+    for (const i of p.inbox) {
+      await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, sk: `GAME#${gameId}` } }));
+      await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, type: 'inbox-page' } }));
+    }
+    await doc.send(new PutCommand({ TableName: t.tableName, Item: oldSummary }));
+    await rebuildReadModels({ client: t.client, sourceTable: t.tableName, engines });
+    for (const pk of ['INBOX#amy', 'INBOX#bo']) {
+      const items = await partition(pk, t.tableName, t.client);
+      expect(items.map((i) => [String(i['sk']).split('#')[0], i['type']])).toEqual([['PAGE', 'inbox']]);
+    }
   });
 });

@@ -38,8 +38,9 @@ describe('rebuild while the projector runs', () => {
     expect(report.games).toBe(1);
     const keys = (await readModelItems(base, tableName)).map((i) => `${String(i['pk'])}|${String(i['sk'])}`);
     expect(keys).toContain(`SUMMARY#${late}|SUMMARY`);
-    expect(keys).toContain(`LOBBY|GAME#${late}`);
-    expect(keys).toContain(`INBOX#carol|GAME#${late}`);
+    const entries = (await models.getSummary(late))!.entries!;
+    expect(entries.map((e) => e.player ?? 'LOBBY').sort()).toEqual(['LOBBY', 'carol']);
+    for (const e of entries) expect(keys).toContain(`${e.player === undefined ? 'LOBBY' : `INBOX#${e.player}`}|${e.sk}`);
     expect(report.removed).toBe(0);
   });
 });

@@ -15,7 +15,8 @@ import { countCalls, type CallCounter } from './call-counter.js';
 /**
  * The tip layout (functions/store/dynamo-event-store.ts): HEAD holds the head and the events
  * after the snapshot, so a load is one Query of SNAP, SECRET and HEAD, and an append one
- * conditional UpdateItem, or one TransactWriteItems when a new snapshot moves the tip out.
+ * conditional write (a PutItem of the tip it loaded, or an UpdateItem), or one TransactWriteItems
+ * when a new snapshot moves the tip out.
  */
 const SEED = 'ab'.repeat(32);
 const AT = '2026-01-01T00:00:00.000Z';
@@ -124,7 +125,7 @@ describe('the tip layout', () => {
     expect((await store.readEvents(gameId, 33, 5)).map((e) => e.seq)).toEqual([34, 35, 36, 37, 38]);
   });
 
-  it('between snapshots the tip carries the events after the snapshot, and an ordinary append is one UpdateItem', async () => {
+  it('between snapshots the tip carries the events after the snapshot; an ordinary append is one PutItem of the tip it loaded, or one UpdateItem from a store that did not load it', async () => {
     const gameId = newGame();
     const all = await play(store, gameId, 8, 2, 10); // snapshot at 10, then 6 events in the tip
     calls.reset();
@@ -133,8 +134,60 @@ describe('the tip layout', () => {
     expect(loaded.tail).toEqual(all.slice(10));
     const next = events(gameId, { version: 16, hash: all[15]!.hash }, 1, 'one');
     await store.append({ gameId, expectedVersion: 16, events: next, commandId: 'one', summary: summary(gameId, 17, next[0]!.hash), recent: loaded.recent });
-    expect(calls.counts).toEqual({ QueryCommand: 1, UpdateItemCommand: 1 });
+    expect(calls.counts).toEqual({ QueryCommand: 1, PutItemCommand: 1 });
+    const head = async () =>
+      (await store.doc.send(new GetCommand({ TableName: tableName, Key: { pk: gamePk(gameId), sk: 'HEAD' }, ConsistentRead: true }))).Item!;
+    const put = await head();
+
+    // The same command from a store that has not loaded the game: one UpdateItem, and the same item.
+    const other = newGame();
+    const twin = await play(store, other, 8, 2, 10);
+    const fresh = new DynamoEventStore({ client, tableName, snapshotInterval: 10 });
+    const recent = (await store.load(other))!.recent;
+    const evs = events(other, { version: 16, hash: twin[15]!.hash }, 1, 'one');
+    calls.reset();
+    await fresh.append({ gameId: other, expectedVersion: 16, events: evs, commandId: 'one', summary: summary(other, 17, evs[0]!.hash), recent });
+    expect(calls.counts).toEqual({ UpdateItemCommand: 1 });
+    const updated = (await fresh.doc.send(new GetCommand({ TableName: tableName, Key: { pk: gamePk(other), sk: 'HEAD' }, ConsistentRead: true }))).Item!;
+    const strip = (item: Record<string, unknown>) => ({
+      ...item,
+      pk: undefined,
+      evs: (item['evs'] as Uint8Array[]).length,
+      summary: undefined,
+      hash: undefined,
+    });
+    expect(strip(updated)).toEqual(strip(put));
+    expect(Object.keys(updated).sort()).toEqual(Object.keys(put).sort());
     expect((await store.load(gameId))!.tail.map((e) => e.seq)).toEqual([11, 12, 13, 14, 15, 16, 17]);
+    expect((await store.load(gameId))!.tail).toEqual([...all.slice(10), ...next]);
+  });
+
+  it('reads events after a version newest first and stops at the batch that holds the next one: a feed of the newest events reads no older batch', async () => {
+    const gameId = newGame();
+    const all = await play(store, gameId, 30, 2, 10); // 60 events: 6 batch items, an empty tip
+    let scanned = 0;
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        const out = await next(args);
+        scanned += (out.output as { ScannedCount?: number }).ScannedCount ?? 0;
+        return out;
+      },
+      { step: 'initialize', name: 'scannedItems' },
+    );
+    try {
+      const fresh = new DynamoEventStore({ client, tableName, snapshotInterval: 10 });
+      await fresh.readEvents(gameId, 0, 1); // learns the layout
+      scanned = 0;
+      expect(await fresh.readEvents(gameId, 55, 100)).toEqual(all.slice(55));
+      expect(scanned).toBe(2); // HEAD and the batch of 51-60
+      scanned = 0;
+      expect(await fresh.readEvents(gameId, 60, 100)).toEqual([]);
+      expect(scanned).toBeLessThanOrEqual(2);
+      expect(await fresh.readEvents(gameId, 0, 1000)).toEqual(all);
+      expect((await fresh.readEvents(gameId, 19, 3)).map((e) => e.seq)).toEqual([20, 21, 22]);
+    } finally {
+      client.middlewareStack.remove('scannedItems');
+    }
   });
 
   it('accepts a command of 500 events (one batch item, no item or transaction limit reached)', async () => {

@@ -1117,9 +1117,12 @@ export interface components {
                 engine: string;
                 /** @enum {string} */
                 status: "open" | "active" | "ended";
+                /** @description The version of the last append that changed this entry (its status, seats, whose move, outcome or clocks); the game may be at a later one */
                 version: number;
+                /** @description The hash of that version */
                 hash: string;
                 createdBy: string;
+                /** @description When that append was made: the listing orders games not waiting for you by it, newest first */
                 updatedAt: string;
                 seats: {
                     id: string;
@@ -1166,7 +1169,9 @@ export interface components {
                 engine: string;
                 createdBy: string;
                 createdAt: string;
+                /** @description When the last append that changed this entry (its seats) was made */
                 updatedAt: string;
+                /** @description The version of that append; the game may be at a later one */
                 version: number;
                 freeSeats: {
                     id: string;

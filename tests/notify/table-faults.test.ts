@@ -141,7 +141,7 @@ describe("faults at the notifier's table calls", () => {
     const lanes = new DynamoWebhookLanes(plain, tableName);
     expect(await h.notifier.handle({ notice: notice('hold', 30, 'hugo') })).toEqual([{ channel: 'wh1', outcome: 'sent' }]);
     // A worker that saw v30 'sending' held its lane after v30's own release (the race), and queued a re-check.
-    await lanes.hold('hugo', 'wh1', 'hold', 30);
+    await lanes.hold('hugo', 'wh1', 'hold', 30, NOW);
     expect(await h.notifier.handle({ notice: notice('hold', 31, 'hugo') })).toEqual([{ channel: 'wh1', outcome: 'retrying' }]);
     expect(h.queued).toEqual([]);
     // The re-check finds v30 sent: the hold goes, and v31 is handed on.

@@ -111,6 +111,8 @@ export class InProcessQueue implements NotifyQueue {
       redeliverSeconds?: number;
       /** Runs of a job before it is given up (default 5, the notifier queue's maxReceiveCount). */
       maxReceives?: number;
+      /** Jobs run at once (default: no bound; keep it unbounded when jobs sleep between retries, as in 'inline' mode). */
+      concurrency?: number;
     } = {},
   ) {}
 
@@ -131,8 +133,15 @@ export class InProcessQueue implements NotifyQueue {
         // Run again in place after a throw, so the recipient's later notices of the game stay behind it.
         const attempt = async () => {
           for (let receive = 1; ; receive++) {
+            // Stopped (or killed) while it waited behind the lane's earlier job: it does not run, as in a process that is gone.
+            if (this.stopped) return;
             try {
-              return await this.origin.run(origin, () => this.run(job));
+              await this.slot();
+              try {
+                return await this.origin.run(origin, () => this.run(job));
+              } finally {
+                this.freeSlot();
+              }
             } catch (e) {
               if (receive >= (this.opts.maxReceives ?? 5) || this.stopped) throw e;
               await new Promise((r) => setTimeout(r, (this.opts.redeliverSeconds ?? 180) * (this.opts.delayScaleMs ?? 1000)));
@@ -153,6 +162,28 @@ export class InProcessQueue implements NotifyQueue {
       delaySeconds * (this.opts.delayScaleMs ?? 1000),
     );
     this.timers.add(t);
+  }
+
+  private running = 0;
+  private readonly slotWaiters: (() => void)[] = [];
+
+  /**
+   * At most `concurrency` jobs run at once (SQS hands a Lambda a bounded batch, and reserved
+   * concurrency bounds the Lambdas): a burst of thousands of jobs, as a restart that reads the
+   * stream again enqueues, would otherwise all call the table at once and starve the projector.
+   */
+  private async slot(): Promise<void> {
+    if (this.running < (this.opts.concurrency ?? Infinity)) {
+      this.running++;
+      return;
+    }
+    await new Promise<void>((r) => this.slotWaiters.push(r));
+  }
+
+  private freeSlot(): void {
+    const next = this.slotWaiters.shift();
+    if (next) next();
+    else this.running--;
   }
 
   /** Everything enqueued so far, for finishedThrough(). */

@@ -48,7 +48,7 @@
  *   functions/handlers/picture.ts    invoked by the notifier: a player's board as PNG (reads the game, posts nowhere)
  *   functions/handlers/scheduler.ts  DynamoDB stream batches: an EventBridge Scheduler one-time schedule per game's next wake
  *   functions/handlers/deadline.ts   invoked by those schedules: a due lapse, time-out or reminder (one read, at most one write)
- * ENVIRONMENT: TABLE_NAME, NOTIFY_QUEUE_URL, MAIL_FROM, APP_URL, AUTH_MODE=cognito|local,
+ * ENVIRONMENT: TABLE_NAME, NOTIFY_QUEUE_URL (FIFO), NOTIFY_RETRY_QUEUE_URL, MAIL_FROM, APP_URL, AUTH_MODE=cognito|local,
  *   SCHEDULE_GROUP, DEADLINE_FUNCTION_ARN, SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN (scheduler only),
  *   LOCAL_JWT_SECRET (local only), DYNAMODB_ENDPOINT (local only).
  */

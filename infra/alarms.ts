@@ -13,7 +13,7 @@ export interface FieldpostAlarmsProps {
   readonly functions: Readonly<Record<HandlerName, lambda.IFunction>>;
   /** The function fed by the table stream; its iterator age says how far behind it is. */
   readonly streamConsumer: lambda.IFunction;
-  readonly deadLetterQueues: Readonly<Record<'notify' | 'streamFailure' | 'deadline', sqs.IQueue>>;
+  readonly deadLetterQueues: Readonly<Record<'notify' | 'notifyRetry' | 'streamFailure' | 'deadline', sqs.IQueue>>;
   /** 5xx answers are often handled errors (the function succeeds), so Errors misses them. */
   readonly httpApi: apigw.IHttpApi;
   readonly alarmEmail?: string;

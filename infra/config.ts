@@ -31,6 +31,13 @@ export interface FieldpostConfig {
   /** Steady-state requests per second and burst for the whole HTTP API stage. */
   readonly throttleRate: number;
   readonly throttleBurst: number;
+  /**
+   * Optional AWS WAF rule in front of the API where CloudFront fronts it (`/v1/*` of the web
+   * distribution): an address sending more than this many requests in 5 minutes is answered 429
+   * until its rate falls. Off when absent (a web ACL costs a monthly fee). A web ACL for CloudFront
+   * must live in us-east-1, so the stack must be deployed there to turn it on.
+   */
+  readonly wafRateLimit?: number;
 }
 
 /** What `cdk.json` ships: enough to synthesize anywhere; deployments override mailFrom/appUrl. */
@@ -75,6 +82,19 @@ function positiveInt(get: Lookup, key: string, fallback: number): number {
   if (v === undefined || v === null || v === '') return fallback;
   const n = typeof v === 'number' ? v : Number(v);
   if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`context "${key}" must be a positive whole number, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** AWS WAF's bounds for a rate-based rule's limit (requests per evaluation window). */
+export const WAF_RATE_LIMIT_RANGE = { min: 10, max: 2_000_000_000 } as const;
+
+/** A whole number within `range`, or undefined (off) when absent. */
+function optionalInt(get: Lookup, key: string, range: { readonly min: number; readonly max: number }): number | undefined {
+  const v = get(key);
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isInteger(n) || n < range.min || n > range.max)
+    throw new ConfigError(`context "${key}" must be a whole number from ${range.min} to ${range.max}, got ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -152,6 +172,7 @@ export function readConfig(get: Lookup): FieldpostConfig {
 
   const throttleRate = positiveInt(get, 'throttleRate', DEFAULT_CONFIG.throttleRate);
   const throttleBurst = positiveInt(get, 'throttleBurst', DEFAULT_CONFIG.throttleBurst);
+  const wafRateLimit = optionalInt(get, 'wafRateLimit', WAF_RATE_LIMIT_RANGE);
 
   return {
     mailFrom,
@@ -164,5 +185,6 @@ export function readConfig(get: Lookup): FieldpostConfig {
     logRetention: logRetention as RetentionDays,
     throttleRate,
     throttleBurst,
+    ...(wafRateLimit !== undefined ? { wafRateLimit } : {}),
   };
 }

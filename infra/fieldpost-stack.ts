@@ -145,13 +145,14 @@ export class FieldpostStack extends Stack {
       notifierTimeout,
       projectorTimeout,
     });
-    const { queue, deadLetterQueue, streamFailureQueue, projectorRepairQueue, identity } = this.notifications;
+    const { queue, deadLetterQueue, retryQueue, retryDeadLetterQueue, streamFailureQueue, projectorRepairQueue, identity } = this.notifications;
 
     // Every handler gets the same environment (functions/ports.ts); permissions, not
     // configuration, decide what each may touch.
     const environment = {
       TABLE_NAME: table.tableName,
       NOTIFY_QUEUE_URL: queue.queueUrl,
+      NOTIFY_RETRY_QUEUE_URL: retryQueue.queueUrl,
       MAIL_FROM: config.mailFrom,
       APP_URL: config.appUrl,
       AUTH_MODE: 'cognito',
@@ -227,12 +228,14 @@ export class FieldpostStack extends Stack {
     // players choose) are held to the partitions they use (functions/ports.ts).
     table.grantReadWriteData(api.fn);
     grantPartitions(table, projector.fn, ['SUMMARY#*', 'INBOX#*', 'LOBBY'], ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
-    queue.grantSendMessages(projector.fn);
+    // Both notification queues (functions/notify/queue.ts): due now to the FIFO queue, due later to the retry queue.
+    const grantNotify = (fn: lambda.IFunction) => [queue, retryQueue].forEach((q) => q.grantSendMessages(fn));
+    grantNotify(projector.fn);
     grantPartitions(table, notifier.fn, ['PLAYER#*', 'NOTIFIED#*'], ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']);
     // The stale-turn check reads the game's public summary.
     grantPartitions(table, notifier.fn, ['SUMMARY#*'], ['GetItem']);
-    // A webhook retry is a delayed copy of the job sent back to the queue (functions/notify).
-    queue.grantSendMessages(notifier.fn);
+    // A webhook retry is a delayed copy of the job sent to the retry queue; a job parked behind another is handed on to the FIFO queue (functions/notify).
+    grantNotify(notifier.fn);
     identity.grantSendEmail(notifier.fn);
     // The mail picture is the recipient's view, folded from the game's partition: the picture
     // function reads it (and writes nothing, posts nowhere); the notifier only asks it.
@@ -290,7 +293,7 @@ export class FieldpostStack extends Stack {
     // Tournaments (issue 14): the function runs the game service for the games it makes, so it
     // reaches game partitions, and the club, tournament and rating streams; it sends notices.
     grantPartitions(table, tournaments.fn, TOURNAMENT_PARTITIONS, ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'ConditionCheckItem']);
-    queue.grantSendMessages(tournaments.fn);
+    grantNotify(tournaments.fn);
     tournaments.fn.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
@@ -324,12 +327,14 @@ export class FieldpostStack extends Stack {
       }),
     );
     projector.fn.addEventSource(new SqsEventSource(projectorRepairQueue, { batchSize: 1, reportBatchItemFailures: true }));
+    // Stay well inside SES sending quotas (a fresh account may send 1 mail a second): at most 5 + 5 notifiers at once.
+    // A FIFO source takes no batching window; its batch holds each message group in order (functions/handlers/notifier.ts).
+    notifier.fn.addEventSource(new SqsEventSource(queue, { batchSize: NOTIFIER_QUEUE.batchSize, reportBatchItemFailures: true, maxConcurrency: 5 }));
     notifier.fn.addEventSource(
-      new SqsEventSource(queue, {
+      new SqsEventSource(retryQueue, {
         batchSize: NOTIFIER_QUEUE.batchSize,
         maxBatchingWindow: NOTIFIER_QUEUE.maxBatchingWindow,
         reportBatchItemFailures: true,
-        // Stay well inside SES sending quotas (a fresh account may send 1 mail a second).
         maxConcurrency: 5,
       }),
     );
@@ -344,6 +349,7 @@ export class FieldpostStack extends Stack {
       signInUrl: this.api.signInDomain.baseUrl(),
       logRetention: config.logRetention,
       ...(props.webSource ? { source: props.webSource } : {}),
+      ...(config.wafRateLimit !== undefined ? { wafRateLimit: config.wafRateLimit } : {}),
     });
     // Sign-in may come back to the configured app URL or to the distribution's own address.
     const webUrl = `https://${this.web.distribution.distributionDomainName}`;
@@ -362,7 +368,12 @@ export class FieldpostStack extends Stack {
         digest: digest.fn,
       },
       streamConsumer: projector.fn,
-      deadLetterQueues: { notify: deadLetterQueue, streamFailure: streamFailureQueue, deadline: this.deadlines.deadLetterQueue },
+      deadLetterQueues: {
+        notify: deadLetterQueue,
+        notifyRetry: retryDeadLetterQueue,
+        streamFailure: streamFailureQueue,
+        deadline: this.deadlines.deadLetterQueue,
+      },
       httpApi: this.api.httpApi,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
@@ -376,8 +387,10 @@ export class FieldpostStack extends Stack {
     out('UserPoolId', this.api.userPool.userPoolId, 'Cognito user pool: create player accounts here');
     out('UserPoolClientId', this.api.userPoolClient.userPoolClientId, 'App client id for sign-in (no secret)');
     out('TableName', table.tableName, 'The event and read-model table');
-    out('NotifyQueueUrl', queue.queueUrl, 'Notification jobs (projector to notifier)');
-    out('NotifyDeadLetterQueueUrl', deadLetterQueue.queueUrl, 'Notification jobs that failed repeatedly');
+    out('NotifyQueueUrl', queue.queueUrl, 'Notification jobs due now (FIFO, a message group per recipient and game)');
+    out('NotifyDeadLetterQueueUrl', deadLetterQueue.queueUrl, 'Notification jobs that failed repeatedly (FIFO)');
+    out('NotifyRetryQueueUrl', retryQueue.queueUrl, 'Notification jobs due later (retries)');
+    out('NotifyRetryDeadLetterQueueUrl', retryDeadLetterQueue.queueUrl, 'Notification retries that failed repeatedly');
     out(
       'StreamFailureQueueUrl',
       streamFailureQueue.queueUrl,

@@ -63,10 +63,12 @@ export const BUNDLE = {
   targetBytes: 400 * 1024,
   /**
    * What the bundle test enforces: with five game systems in the registry the API bundle is
-   * about 590 KB (zod about 100 KB, the engines and their data most of the rest; docs/scale.md), over the
-   * target; this ceiling still fails at once if the SDK, nodemailer or zod's locales come back.
+   * about 630 KB: zod about 100 KB, the engines and their data most of the rest (docs/scale.md),
+   * the OpenAPI document's view schemas of the engines (functions/http/view-schemas.json) about
+   * 40 KB, the signed-fetch AWS clients (BUNDLE.alias) about 9 KB. Over the target; this ceiling
+   * still fails at once if the SDK, nodemailer or zod's locales come back.
    */
-  ceilingBytes: 600 * 1024,
+  ceilingBytes: 640 * 1024,
 } as const;
 
 /** Same platform for every function: the issue asks for Node 22 on Graviton. */

@@ -20,7 +20,7 @@ export interface ReviewedResources {
   readonly functions: Readonly<Record<string, { readonly fn: IConstruct; readonly role: IConstruct }>>;
   readonly api: { readonly publicRoutes: readonly IConstruct[]; readonly userPool: IConstruct };
   readonly deadlines: { readonly deadLetterQueue: IConstruct };
-  readonly web: { readonly distribution: IConstruct; readonly deployRole: IConstruct };
+  readonly web: { readonly distribution: IConstruct; readonly deployRole: IConstruct; readonly webAcl?: IConstruct | undefined };
   readonly node: IConstruct['node'];
 }
 
@@ -105,12 +105,18 @@ export function suppressAcceptedFindings(stack: ReviewedResources, config: Field
       id: 'AwsSolutions-CFR1',
       reason: 'Correspondence players and clubs are anywhere in the world; there is no country to keep out.',
     },
-    {
-      id: 'AwsSolutions-CFR2',
-      reason:
-        'WAF costs a monthly fee per web ACL that a hobby club would pay for little: the files are static, ' +
-        'the API behind /v1 is throttled at its stage and every route but three needs a Cognito token.',
-    },
+    // With wafRateLimit set the distribution has a web ACL, and there is nothing to accept.
+    ...(stack.web.webAcl
+      ? []
+      : [
+          {
+            id: 'AwsSolutions-CFR2',
+            reason:
+              'WAF costs a monthly fee per web ACL that a hobby club would pay for little: the files are static, ' +
+              'the API behind /v1 is throttled at its stage and every route but three needs a Cognito token. ' +
+              'A club that wants a per-address rate rule at the edge sets wafRateLimit (infra/config.ts).',
+          },
+        ]),
     {
       id: 'AwsSolutions-CFR4',
       reason:

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Aws, CfnRule, Duration, Fn, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -7,6 +7,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { contentSecurityPolicy, WEB_DIST } from '../functions/local/web-client.js';
 
@@ -19,7 +20,18 @@ export interface FieldpostWebProps {
   readonly logRetention: logs.RetentionDays;
   /** The built web client; web/dist unless given (tests give a stand-in). */
   readonly source?: s3deploy.ISource;
+  /** Requests an address may send to /v1/* in 5 minutes before WAF answers 429 (FieldpostConfig.wafRateLimit); no web ACL when absent. */
+  readonly wafRateLimit?: number;
 }
+
+/** The window AWS WAF counts an address's requests over, in seconds. */
+export const WAF_WINDOW_SECONDS = 300;
+
+/** What WAF answers an address over its rate: the API's own error body, and when to try again. */
+export const WAF_TOO_MANY = {
+  code: 'limit/address',
+  message: 'Too many requests from your address: wait a few minutes and try again (a club raises the limit with wafRateLimit).',
+} as const;
 
 /**
  * Rewrites the app's page addresses (/, /games/abc, /settings: no file extension) to
@@ -46,6 +58,8 @@ export class FieldpostWeb extends Construct {
   readonly headers: cloudfront.ResponseHeadersPolicy;
   /** The role of aws-cdk-lib's deployment handler (reviewed in nag-suppressions.ts). */
   readonly deployRole: iam.Role;
+  /** The per-address rate rule in front of the API, when wafRateLimit is set. */
+  readonly webAcl?: wafv2.CfnWebACL;
 
   constructor(scope: Construct, id: string, props: FieldpostWebProps) {
     super(scope, id);
@@ -80,9 +94,12 @@ export class FieldpostWeb extends Construct {
       },
     });
 
+    if (props.wafRateLimit !== undefined) this.webAcl = this.rateRule(props.wafRateLimit);
+
     const apiDomain = `${props.httpApi.apiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Fieldpost: the web client and its API on one origin',
+      ...(this.webAcl ? { webAclId: this.webAcl.attrArn } : {}),
       defaultRootObject: 'index.html',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       enableLogging: true,
@@ -136,6 +153,62 @@ export class FieldpostWeb extends Construct {
       distributionPaths: ['/index.html', '/config.json'],
       prune: false,
       memoryLimit: 256,
+    });
+  }
+
+  /**
+   * A web ACL with one rate-based rule: an address (the viewer's IP, as CloudFront sees it) that
+   * sends more than `limit` requests to /v1/* within 5 minutes is answered 429 with the API's error
+   * body and Retry-After, at the edge, before API Gateway or a Lambda runs; the web client's files
+   * are not counted. A CloudFront web ACL exists only in us-east-1: a stack elsewhere fails at
+   * synth when its region is known, and at deploy (the template rule below) when it is not.
+   */
+  private rateRule(limit: number): wafv2.CfnWebACL {
+    const region = Stack.of(this).region;
+    const where = 'wafRateLimit needs the stack in us-east-1 (a CloudFront web ACL lives there)';
+    if (!Token.isUnresolved(region) && region !== 'us-east-1') throw new Error(`${where}; this stack is in ${region}`);
+    new CfnRule(this, 'WafInUsEast1', {
+      assertions: [{ assert: Fn.conditionEquals(Aws.REGION, 'us-east-1'), assertDescription: `${where}: deploy to us-east-1, or leave wafRateLimit unset` }],
+    });
+    const visibility = (metricName: string) => ({ cloudWatchMetricsEnabled: true, metricName, sampledRequestsEnabled: true });
+    return new wafv2.CfnWebACL(this, 'ApiRateLimit', {
+      scope: 'CLOUDFRONT',
+      description: `Fieldpost: at most ${limit} API requests per address in ${WAF_WINDOW_SECONDS / 60} minutes`,
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility('FieldpostWebAcl'),
+      customResponseBodies: { tooMany: { contentType: 'APPLICATION_JSON', content: JSON.stringify(WAF_TOO_MANY) } },
+      rules: [
+        {
+          name: 'ApiRatePerAddress',
+          priority: 0,
+          statement: {
+            rateBasedStatement: {
+              limit,
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: WAF_WINDOW_SECONDS,
+              scopeDownStatement: {
+                byteMatchStatement: {
+                  fieldToMatch: { uriPath: {} },
+                  positionalConstraint: 'STARTS_WITH',
+                  searchString: '/v1/',
+                  textTransformations: [{ priority: 0, type: 'NONE' }],
+                },
+              },
+            },
+          },
+          action: {
+            block: {
+              customResponse: {
+                responseCode: 429,
+                customResponseBodyKey: 'tooMany',
+                // The rule stops blocking once the address's count over the window falls under the limit: a minute is a fair first wait.
+                responseHeaders: [{ name: 'Retry-After', value: '60' }],
+              },
+            },
+          },
+          visibilityConfig: visibility('FieldpostApiRatePerAddress'),
+        },
+      ],
     });
   }
 }

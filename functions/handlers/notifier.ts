@@ -1,4 +1,4 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { notifyJobSchema } from '../notify/decide.js';
 import { boardPictureViaLambda } from '../notify/picture-client.js';
@@ -12,25 +12,49 @@ import { createNotifier, retryPolicyFromEnv, tableFromEnv } from '../notify/wiri
  * in batchItemFailures (the event source mapping needs ReportBatchItemFailures): SQS
  * retries it and, after maxReceiveCount, moves it to the dead-letter queue. A receiver
  * that refuses a webhook is not an infrastructure error: that retry is a delayed message.
+ *
+ * A batch from the FIFO queue (functions/notify/queue.ts) holds each message group (one
+ * recipient's notices of one game) in the order sent: a group's messages run one after another,
+ * and once one fails, it and every later message of its group are reported failed without being
+ * run, so SQS delivers them again in the same order (AWS's rule for FIFO partial batch failure).
+ * Groups run side by side, and so do the retry queue's messages, which have no group.
  */
 export function createNotifierHandler(
   notifier: Pick<Notifier, 'handle'>,
   log: (msg: string, data: Record<string, unknown>) => void = (msg, data) => console.error(JSON.stringify({ level: 'error', msg, ...data })),
 ) {
+  const run = async (m: SQSRecord): Promise<boolean> => {
+    try {
+      const parsed = notifyJobSchema.safeParse(JSON.parse(m.body));
+      if (!parsed.success) throw new Error(`not a notification job: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      await notifier.handle(parsed.data);
+      return true;
+    } catch (e) {
+      log('notification job failed', { messageId: m.messageId, error: (e as Error).message });
+      return false;
+    }
+  };
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: { itemIdentifier: string }[] = [];
-    await Promise.all(
-      event.Records.map(async (m) => {
-        try {
-          const parsed = notifyJobSchema.safeParse(JSON.parse(m.body));
-          if (!parsed.success) throw new Error(`not a notification job: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-          await notifier.handle(parsed.data);
-        } catch (e) {
-          failures.push({ itemIdentifier: m.messageId });
-          log('notification job failed', { messageId: m.messageId, error: (e as Error).message });
+    const lanes = new Map<string, SQSRecord[]>();
+    const alone: SQSRecord[] = [];
+    for (const m of event.Records) {
+      const group = m.attributes.MessageGroupId;
+      if (group === undefined) alone.push(m);
+      else lanes.set(group, [...(lanes.get(group) ?? []), m]);
+    }
+    await Promise.all([
+      ...alone.map(async (m) => {
+        if (!(await run(m))) failures.push({ itemIdentifier: m.messageId });
+      }),
+      ...[...lanes.values()].map(async (group) => {
+        for (const [i, m] of group.entries()) {
+          if (await run(m)) continue;
+          failures.push(...group.slice(i).map((x) => ({ itemIdentifier: x.messageId })));
+          return;
         }
       }),
-    );
+    ]);
     return { batchItemFailures: failures };
   };
 }

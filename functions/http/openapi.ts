@@ -2,6 +2,8 @@ import * as z from 'zod';
 import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { errorBody, sharedSchemas } from './responses.js';
 import type { Method, Route, TextResponse } from './types.js';
+import viewSchemas from './view-schemas.json' with { type: 'json' };
+import type { ViewSchemas } from './view-schemas.js';
 
 /**
  * GET /v1/openapi.json: the API as an OpenAPI 3.1 document, built from the router's own route
@@ -20,7 +22,7 @@ export interface OpenApiDocument {
   readonly paths: Record<string, Record<string, Json>>;
   readonly components: { readonly schemas: Record<string, Json>; readonly securitySchemes: Record<string, Json> };
   readonly security: readonly Json[];
-  readonly 'x-engines': readonly { readonly id: string; readonly command: Json; readonly options: Json }[];
+  readonly 'x-engines': readonly { readonly id: string; readonly command: Json; readonly options: Json; readonly view: Json }[];
 }
 
 /** Statuses the router itself answers, added to a route's own by what the route takes. */
@@ -89,7 +91,8 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   }));
 }
 
-export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry): OpenApiDocument {
+/** `views`: each engine's view and the scene as JSON Schema (functions/http/view-schemas.ts), functions/http/view-schemas.json unless given. */
+export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry, views: ViewSchemas = viewSchemas as ViewSchemas): OpenApiDocument {
   const registry = z.registry<{ id: string }>();
   const ids = new Map<z.ZodType, string>();
   const name = (schema: z.ZodType, id: string): string => {
@@ -134,7 +137,9 @@ export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry):
 
   const perEngine = engines.ids().flatMap((id) => {
     const engine = engines.get(id);
-    return engine ? [{ id, command: ref(name(engine.commandSchema, `${id}.Command`)), options: ref(name(engine.optionsSchema, `${id}.Options`)) }] : [];
+    return engine
+      ? [{ id, command: ref(name(engine.commandSchema, `${id}.Command`)), options: ref(name(engine.optionsSchema, `${id}.Options`)), view: ref(`${id}.View`) }]
+      : [];
   });
 
   const converted = z.toJSONSchema(registry, { io: 'input', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }).schemas;
@@ -144,6 +149,14 @@ export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry):
     const { $schema: _s, $id: _i, ...rest } = s as Json;
     schemas[id] = rest;
   }
+  // Each engine's view (functions/http/view-schemas.ts: the type of its `view` function).
+  // A GameView's `view` is its engine's (summary.engine): the reply check of the tests validates it against that one.
+  for (const { id } of perEngine)
+    schemas[`${id}.View`] = Object.hasOwn(views.engines, id) ? views.engines[id]! : { description: `${id} has no view schema: any JSON value` };
+  // The picture of a view is the kernel's Scene, whatever the engine.
+  schemas['Scene'] = views.scene;
+  const gameView = schemas['GameView'] as { properties: Record<string, Json> };
+  gameView.properties['scene'] = { $ref: '#/components/schemas/Scene', description: gameView.properties['scene']?.['description'] };
 
   return {
     openapi: '3.1.0',

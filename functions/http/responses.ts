@@ -107,7 +107,7 @@ const standingOrder = z.object({ topic: z.string(), rule: z.string(), params: z.
 export const gameView = z.object({
   summary,
   seat: z.string().nullable(),
-  view: z.unknown().describe("The engine's view for this seat (or a spectator): see x-engines for each engine"),
+  view: z.unknown().describe("The engine's view for this seat (or a spectator): the View schema of the game's engine (summary.engine; x-engines[].view)"),
   legalCommands: z.array(z.object({ type: z.string() })),
   pending: z.array(pendingEntry),
   drafting: z.object({ steps: z.array(z.unknown()), stepChoices: z.array(z.number()), sealChoices: z.array(z.number()) }).optional(),
@@ -146,6 +146,9 @@ export const enginesBody = z.object({
 
 const seatFlag = z.object({ id: z.string(), name: z.string(), joined: z.boolean() });
 
+/** A seat as the inbox names it (functions/projections/project.ts SeatRef). */
+const inboxSeat = z.object({ seat: z.string(), name: z.string(), player: z.string().nullable() });
+
 export const inboxBody = z.object({
   player: z.string(),
   yourMoveCount: z.number().int(),
@@ -168,12 +171,16 @@ export const inboxBody = z.object({
       yourMove: z.boolean(),
       since: z.string(),
       whoseMove: z.array(
-        z.object({
+        inboxSeat.extend({
+          kind: z.enum(['move', 'sealed', 'reaction']),
+          prompt: z.string(),
+          since: z.string(),
+          sinceVersion: z.number().int(),
           deadline: z.string().optional(),
           leftMs: z.number().optional().describe('Milliseconds until the deadline at the server time (0 once passed)'),
         }),
       ),
-      opponents: z.array(z.object({})),
+      opponents: z.array(inboxSeat),
       outcome: z.object({ winners: z.array(z.string()), reason: z.string(), result: z.string() }).optional(),
       clocks: z.array(seatClock).optional().describe("Each seat's remaining time (a running game with a time control)"),
     }),

@@ -176,6 +176,19 @@ export class StreamPoller {
     return new Promise((r) => this.passWaiters.push(r));
   }
 
+  /**
+   * Stops as a process killed between reading and checkpointing would: the pass under way
+   * finishes handing its records over, and nothing more is saved (a restart reads them again).
+   */
+  async crash(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+    // Whatever was handed over and not yet saved stays unsaved, even if stop() is called later.
+    this.saved = undefined;
+    for (const w of this.passWaiters.splice(0)) w();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
@@ -416,6 +429,11 @@ export interface LocalNotifications extends Stoppable {
   readonly mailSink: MailSink | undefined;
   /** Waits until the stream has been read past everything written so far and every job ran. */
   settle(): Promise<void>;
+  /**
+   * Ends the poller and the notify queue as a kill would (no checkpoint saved, scheduled jobs
+   * dropped), once the jobs running now have finished; then stops the rest (mail sink, digests).
+   */
+  crash(): Promise<void>;
   /** Local runtime HTTP hook: /local/mail. */
   handle(method: string, path: string): ReturnType<typeof mailHttp>;
 }
@@ -439,6 +457,8 @@ export interface LocalNotificationsOptions {
   readonly leaseSeconds?: number;
   /** How often the daily digest sweep runs (default every minute; POST /local/clock also runs it). */
   readonly digestEveryMs?: number;
+  /** Where the stream checkpoints are kept (default: a file in the data folder; none in --memory mode). */
+  readonly checkpoints?: CheckpointStore;
 }
 
 export async function startLocalNotifications(
@@ -483,6 +503,8 @@ export async function startLocalNotifications(
     const notifierRef: { current?: Notifier } = {};
     const queue = new InProcessQueue((job) => notifierRef.current!.handle(job).then(() => undefined), {
       delayScaleMs: opts.delayScaleMs ?? 1000,
+      // Jobs that never sleep (one attempt each, as in AWS) run 16 at once, like a bounded Lambda concurrency.
+      ...(retry.mode === 'requeue' ? { concurrency: 16 } : {}),
       onError: (e, job) => ctx.log(`[notify] ${job.notice.kind} for ${job.notice.player} failed: ${(e as Error).message}`),
     });
     const notifier = createNotifier({
@@ -494,6 +516,8 @@ export async function startLocalNotifications(
       mailer: mailer!,
       allowPrivateWebhooks: opts.allowPrivateWebhooks ?? true,
       ...(opts.leaseSeconds !== undefined ? { leaseSeconds: opts.leaseSeconds } : {}),
+      // The queue is in memory: a notice read again after a restart resumes the retry the last run had scheduled.
+      resumeRetriesFrom: (opts.clock ?? systemClock).now(),
       // With the runtime's game service at hand, "your move" mail carries the board picture.
       ...(ctx.deps ? { boardPicture: boardPictureFrom(ctx.deps.service, (msg, data) => ctx.log(`[notify] ${msg} ${JSON.stringify(data)}`)) } : {}),
       ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
@@ -522,7 +546,11 @@ export async function startLocalNotifications(
       intervalMs: opts.pollIntervalMs ?? 250,
       log: ctx.log,
       // Kept with the data, so a restart resumes where the last run finished (a --memory table is new every time).
-      ...(ctx.dataDir ? { checkpoints: fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}.json`)) } : {}),
+      ...(opts.checkpoints
+        ? { checkpoints: opts.checkpoints }
+        : ctx.dataDir
+          ? { checkpoints: fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}.json`)) }
+          : {}),
       // A record is done once the notices it queued are sent: the in-process queue does not survive a crash.
       barrier: () => {
         const mark = queue.mark();
@@ -585,6 +613,12 @@ export async function startLocalNotifications(
         await queue.idle();
       },
       handle: (method, path) => (mailSink ? mailHttp(mailSink.dir, method, path) : undefined),
+      async crash() {
+        await poller.crash();
+        queue.stop();
+        await queue.idle();
+        for (const s of stops.splice(0).reverse()) await s();
+      },
       async stop() {
         for (const s of stops.splice(0).reverse()) await s();
       },

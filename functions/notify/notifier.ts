@@ -7,7 +7,7 @@ import type { NotifyQueue } from './queue.js';
 import { SQS_MAX_DELAY_SECONDS } from './queue.js';
 import { escapeHtml, renderNotice, type Rendered } from './render.js';
 import { noticeMailHeaders } from './unsubscribe.js';
-import type { DeliveryLog, DeliveryRecord, NoticeLedger, WebhookLanes } from './stores.js';
+import type { ChannelClaim, DeliveryLog, DeliveryRecord, NoticeLedger, WebhookLanes } from './stores.js';
 import { checkWebhookUrl } from './address-policy.js';
 import { maskUrl, signedRequest, WebhookRefused, type WebhookTransport } from './webhook.js';
 
@@ -77,6 +77,15 @@ export interface NotifierDeps {
   readonly boardPicture?: (notice: Notice) => Promise<Uint8Array | undefined>;
   /** Keeps each game's notices to a webhook in the game's order while one of them is retrying. */
   readonly lanes?: WebhookLanes;
+  /**
+   * Local runtime only: when this notifier started (its clock). Its queue lives in memory, so a
+   * runtime killed while webhook retries were scheduled lost them; a notice read again from the
+   * stream whose claim was left 'retrying' before this time gets its retry queued again (due when
+   * it was due). A claim left 'sending' before this time is taken over at once, not after its
+   * lease (one local runtime at a time). In AWS the retry is an SQS message and survives, and
+   * several notifiers run at once: absent there.
+   */
+  readonly resumeRetriesFrom?: string;
   /** Switches a webhook off (410 Gone, or failing past the schedule); its owner is mailed. */
   readonly disableWebhook?: (player: string, id: string, reason: string, nowIso: string) => Promise<boolean>;
 }
@@ -148,12 +157,16 @@ export class Notifier {
       const ch = all.find((c) => c.id === job.channel);
       const attempt = job.attempt ?? 2;
       if (!ch) return [{ channel: job.channel, outcome: 'duplicate' }];
-      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), attempt);
+      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), attempt, this.deps.resumeRetriesFrom);
       if (taken === false) return [{ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) }];
-      return [await this.deliverTaken(notice, rendered, ch, attempt, taken)];
+      return [await this.deliverTaken(notice, rendered, ch, attempt, taken, true)];
     }
-    if ((notice.kind === 'turn' || notice.kind === 'reminder') && (await this.deps.isStale?.(notice)))
+    if ((notice.kind === 'turn' || notice.kind === 'reminder') && (await this.deps.isStale?.(notice))) {
+      // Read again after a local restart, it may still hold a retry the last run had queued (its lane waits on it).
+      if (this.deps.resumeRetriesFrom !== undefined)
+        for (const c of all) await this.resumeLeftRetry(notice, c.id, await this.deps.ledger.inspect(notice.key, c.id));
       return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
+    }
     // On a replay the ledger returns the channels chosen the first time, so a channel
     // added since then does not receive old news.
     // Opened even with no channels: a channel added later must not receive this notice on a replay.
@@ -166,12 +179,12 @@ export class Notifier {
     if (chosen.length === 0) return [];
     const out: ChannelResult[] = [];
     for (const ch of all.filter((c) => chosen.includes(c.id))) {
-      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now());
+      const taken = await this.deps.ledger.take(notice.key, ch.id, this.deps.clock.now(), undefined, this.deps.resumeRetriesFrom);
       if (taken === false) {
         out.push({ channel: ch.id, outcome: await this.recheckIfSending(notice, ch) });
         continue;
       }
-      out.push(await this.deliverTaken(notice, rendered, ch, 1, taken));
+      out.push(await this.deliverTaken(notice, rendered, ch, 1, taken, false));
     }
     return out;
   }
@@ -181,14 +194,21 @@ export class Notifier {
    * if that worker's delivery was recorded as accepted, it went out, and only the ledger missed
    * it, so settle it as sent instead of sending it again.
    */
-  private async deliverTaken(notice: Notice, rendered: Rendered, ch: Channel, attempt: number, taken: { readonly from?: string }): Promise<ChannelResult> {
+  private async deliverTaken(
+    notice: Notice,
+    rendered: Rendered,
+    ch: Channel,
+    attempt: number,
+    taken: { readonly from?: string },
+    retryJob: boolean,
+  ): Promise<ChannelResult> {
     if (taken.from !== undefined && (await this.deps.deliveries.sentSince(notice.player, deliveryIdOf(notice.key, notice.player, ch.id), taken.from))) {
       await this.deps.ledger.settle(notice.key, ch.id, 'sent', this.deps.clock.now());
       // Settled: the notices of the game waiting behind it go on.
       if (ch.kind === 'webhook' && this.deps.lanes) await this.handOn(await this.deps.lanes.done(notice.player, ch.id, notice.gameId, notice.version));
       return { channel: ch.id, outcome: 'sent' };
     }
-    return this.deliver(notice, rendered, ch, attempt);
+    return this.deliver(notice, rendered, ch, attempt, retryJob);
   }
 
   /**
@@ -202,17 +222,42 @@ export class Notifier {
     const channel = ch.id;
     if (!queue) return 'duplicate';
     const claim = await ledger.inspect(notice.key, channel);
-    if (claim?.state !== 'sending') return 'duplicate';
+    const from = this.deps.resumeRetriesFrom;
+    if (await this.resumeLeftRetry(notice, channel, claim)) return 'retrying';
+    if (claim?.state !== 'sending') {
+      // Settled by whoever held it. A hold this notice put in the lane while it waited (below) may have
+      // landed after that worker's own release: release it again, or the game's later notices wait for good.
+      if ((claim?.state === 'sent' || claim?.state === 'failed') && ch.kind === 'webhook' && lanes)
+        await this.handOn(await lanes.done(notice.player, channel, notice.gameId, notice.version));
+      return 'duplicate';
+    }
     // Whoever holds it may never finish (a lost reply on the claim, a crash): the game's later
     // notices to this webhook wait behind it, and are handed on when it settles.
     if (ch.kind === 'webhook' && lanes) await lanes.hold(notice.player, channel, notice.gameId, notice.version, clock.now());
     const leaseEnds = Date.parse(claim.claimedAt) + ledger.leaseSeconds * 1000;
-    const wait = Math.max(1, Math.ceil((leaseEnds - Date.parse(clock.now())) / 1000) + 1);
+    // A claim made before this (local) runtime started was left by the one before, which is gone: taken over at once.
+    const wait = from !== undefined && claim.claimedAt < from ? 0 : Math.max(1, Math.ceil((leaseEnds - Date.parse(clock.now())) / 1000) + 1);
     await queue.enqueue([{ notice, channel, attempt: claim.attempt }], Math.min(SQS_MAX_DELAY_SECONDS, wait));
     return 'duplicate';
   }
 
-  private async deliver(notice: Notice, rendered: Rendered, ch: Channel, firstAttempt: number): Promise<ChannelResult> {
+  /**
+   * Local runtime only (resumeRetriesFrom): a claim left 'retrying' by a runtime that is gone had its
+   * retry in that runtime's memory (or was handed on in its lane there): queue it again, due when it was.
+   */
+  private async resumeLeftRetry(notice: Notice, channel: string, claim: ChannelClaim | undefined): Promise<boolean> {
+    const { queue, clock, resumeRetriesFrom: from } = this.deps;
+    if (!queue || from === undefined || claim?.state !== 'retrying' || claim.settledAt === undefined || claim.settledAt >= from) return false;
+    const left = claim.dueAt === undefined ? 0 : Math.ceil((Date.parse(claim.dueAt) - Date.parse(clock.now())) / 1000);
+    await queue.enqueue(
+      [{ notice, channel, attempt: claim.attempt, ...(claim.dueAt !== undefined ? { dueAt: claim.dueAt } : {}) }],
+      Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, left)),
+    );
+    return true;
+  }
+
+  /** `retryJob`: a job for one channel (a scheduled retry, or a notice handed on in its lane), which took a 'retrying' claim. */
+  private async deliver(notice: Notice, rendered: Rendered, ch: Channel, firstAttempt: number, retryJob: boolean): Promise<ChannelResult> {
     const { retry, ledger, lanes } = this.deps;
     const deliveryId = deliveryIdOf(notice.key, notice.player, ch.id);
     const lane = ch.kind === 'webhook' && lanes ? ([notice.player, ch.id, notice.gameId, notice.version] as const) : undefined;
@@ -255,7 +300,8 @@ export class Notifier {
           }),
         );
         if (outcome === 'sent' || outcome === 'failed') {
-          await ledger.settle(notice.key, ch.id, outcome, this.deps.clock.now());
+          // Once accepted, a passing fault here would leave the claim 'sending' (and the game's lane held) until its lease runs out.
+          await (r.ok ? persist : once)(() => ledger.settle(notice.key, ch.id, outcome, this.deps.clock.now()));
           // A receiver that says it is gone (410), or failed every attempt of the schedule, is switched off.
           if (ch.kind === 'webhook' && outcome === 'failed' && !r.final && (r.status === 410 || last))
             await this.switchOff(
@@ -263,14 +309,15 @@ export class Notifier {
               ch,
               r.status === 410 ? 'the receiver answered 410 Gone' : `every attempt failed (${attempt} over the retry schedule)`,
             );
-          if (lane) await this.handOn(await lanes!.done(...lane));
+          if (lane) await this.handOn(await (r.ok ? persist : once)(() => lanes!.done(...lane)));
           return { channel: ch.id, outcome };
         }
         if (lane) await lanes!.hold(...lane, this.deps.clock.now());
         if (requeue) {
-          await ledger.settle(notice.key, ch.id, { retryAttempt: attempt + 1 }, this.deps.clock.now());
+          const due = new Date(Date.parse(at) + wait).toISOString();
+          await ledger.settle(notice.key, ch.id, { retryAttempt: attempt + 1, dueAt: due }, this.deps.clock.now());
           // Further off than one queue delay allows: the message hops until it is due.
-          const dueAt = wait > SQS_MAX_DELAY_SECONDS * 1000 ? { dueAt: new Date(Date.parse(at) + wait).toISOString() } : {};
+          const dueAt = wait > SQS_MAX_DELAY_SECONDS * 1000 ? { dueAt: due } : {};
           await this.deps.queue!.enqueue([{ notice, channel: ch.id, attempt: attempt + 1, ...dueAt }], Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(wait / 1000)));
           return { channel: ch.id, outcome: 'retrying' };
         }
@@ -278,7 +325,8 @@ export class Notifier {
       }
     } catch (e) {
       // Left 'sending' once accepted: the job's next run finds the claim, and after its lease the delivery record says it went out.
-      if (!accepted) await ledger.release(notice.key, ch.id, firstAttempt).catch(() => undefined);
+      // A retry job's claim goes back to 'retrying' (even at attempt 1: a notice handed on in its lane), never removed: its job takes it again by attempt.
+      if (!accepted) await ledger.release(notice.key, ch.id, firstAttempt, retryJob).catch(() => undefined);
       throw e;
     }
   }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomUUID } from 'node:crypto';
 import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import type { NotifyJob } from './decide.js';
 
@@ -10,17 +11,46 @@ export interface NotifyQueue {
 /** SQS limits: 10 messages per batch, at most 900 s of delay. */
 export const SQS_MAX_DELAY_SECONDS = 900;
 
-/** SQS SendMessageBatch in batches of ten. Throws if any entry failed, so the stream record is retried. */
+/** The FIFO message group of a job: its recipient and game, whose notices must be tried in order. */
+export const messageGroupOf = (job: NotifyJob): string => sha256(JSON.stringify([job.notice.player, job.notice.gameId]));
+
+/**
+ * The FIFO deduplication id. A first attempt (no channel: what the projector enqueues) is the
+ * notice itself, so a stream batch run twice enqueues it once. A job the notifier enqueues for a
+ * channel (a hand-on from a lane) is unique per send: the ledger's claim, not SQS, keeps it from
+ * being sent twice, and a second hand-on of the same attempt must not be dropped as a copy.
+ */
+export const deduplicationIdOf = (job: NotifyJob, unique: () => string = randomUUID): string =>
+  sha256(
+    JSON.stringify(
+      job.channel === undefined ? ['notice', job.notice.key, job.notice.player] : ['job', job.notice.key, job.notice.player, job.channel, unique()],
+    ),
+  );
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * SQS in AWS: two queues. A job due now goes to the FIFO queue (NOTIFY_QUEUE_URL) in its
+ * recipient's and game's message group, so SQS delivers one player's notices of one game in the
+ * order they were sent, the first attempts of two notices that arrive together included. A FIFO
+ * queue takes no per-message delay, so a job due later (a retry's backoff, a re-check after a
+ * lease, a hop towards a far retry) goes to the standard retry queue (NOTIFY_RETRY_QUEUE_URL) with
+ * DelaySeconds; the webhook lanes keep a due retry ahead of the game's later notices.
+ * SendMessageBatch in batches of ten; throws if any entry failed, so the stream record is retried.
+ */
 export class SqsNotifyQueue implements NotifyQueue {
   constructor(
     private readonly queueUrl: string,
+    private readonly retryQueueUrl: string,
     private readonly client: Pick<SQSClient, 'send'>,
   ) {}
 
   static fromEnv(env: Readonly<Record<string, string | undefined>>): SqsNotifyQueue {
     const url = env['NOTIFY_QUEUE_URL'];
     if (!url) throw new Error('NOTIFY_QUEUE_URL is not set');
-    return new SqsNotifyQueue(url, new SQSClient({}));
+    const retry = env['NOTIFY_RETRY_QUEUE_URL'];
+    if (!retry) throw new Error('NOTIFY_RETRY_QUEUE_URL is not set');
+    return new SqsNotifyQueue(url, retry, new SQSClient({}));
   }
 
   async enqueue(jobs: readonly NotifyJob[], delaySeconds = 0): Promise<void> {
@@ -29,8 +59,12 @@ export class SqsNotifyQueue implements NotifyQueue {
       const batch = jobs.slice(i, i + 10);
       const r = await this.client.send(
         new SendMessageBatchCommand({
-          QueueUrl: this.queueUrl,
-          Entries: batch.map((job, j) => ({ Id: `m${j}`, MessageBody: JSON.stringify(job), DelaySeconds: delay })),
+          QueueUrl: delay > 0 ? this.retryQueueUrl : this.queueUrl,
+          Entries: batch.map((job, j) => ({
+            Id: `m${j}`,
+            MessageBody: JSON.stringify(job),
+            ...(delay > 0 ? { DelaySeconds: delay } : { MessageGroupId: messageGroupOf(job), MessageDeduplicationId: deduplicationIdOf(job) }),
+          })),
         }),
       );
       if (r.Failed?.length) throw new Error(`SQS refused ${r.Failed.length} message(s): ${r.Failed.map((f) => f.Message ?? f.Id).join('; ')}`);
@@ -77,6 +111,8 @@ export class InProcessQueue implements NotifyQueue {
       redeliverSeconds?: number;
       /** Runs of a job before it is given up (default 5, the notifier queue's maxReceiveCount). */
       maxReceives?: number;
+      /** Jobs run at once (default: no bound; keep it unbounded when jobs sleep between retries, as in 'inline' mode). */
+      concurrency?: number;
     } = {},
   ) {}
 
@@ -97,8 +133,15 @@ export class InProcessQueue implements NotifyQueue {
         // Run again in place after a throw, so the recipient's later notices of the game stay behind it.
         const attempt = async () => {
           for (let receive = 1; ; receive++) {
+            // Stopped (or killed) while it waited behind the lane's earlier job: it does not run, as in a process that is gone.
+            if (this.stopped) return;
             try {
-              return await this.origin.run(origin, () => this.run(job));
+              await this.slot();
+              try {
+                return await this.origin.run(origin, () => this.run(job));
+              } finally {
+                this.freeSlot();
+              }
             } catch (e) {
               if (receive >= (this.opts.maxReceives ?? 5) || this.stopped) throw e;
               await new Promise((r) => setTimeout(r, (this.opts.redeliverSeconds ?? 180) * (this.opts.delayScaleMs ?? 1000)));
@@ -119,6 +162,28 @@ export class InProcessQueue implements NotifyQueue {
       delaySeconds * (this.opts.delayScaleMs ?? 1000),
     );
     this.timers.add(t);
+  }
+
+  private running = 0;
+  private readonly slotWaiters: (() => void)[] = [];
+
+  /**
+   * At most `concurrency` jobs run at once (SQS hands a Lambda a bounded batch, and reserved
+   * concurrency bounds the Lambdas): a burst of thousands of jobs, as a restart that reads the
+   * stream again enqueues, would otherwise all call the table at once and starve the projector.
+   */
+  private async slot(): Promise<void> {
+    if (this.running < (this.opts.concurrency ?? Infinity)) {
+      this.running++;
+      return;
+    }
+    await new Promise<void>((r) => this.slotWaiters.push(r));
+  }
+
+  private freeSlot(): void {
+    const next = this.slotWaiters.shift();
+    if (next) next();
+    else this.running--;
   }
 
   /** Everything enqueued so far, for finishedThrough(). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { NotificationSettings, SettingsStore } from '../ports.js';
@@ -341,13 +342,14 @@ export interface NoticeLedger {
   open(key: string, player: string, channels: readonly string[], nowIso: string): Promise<readonly string[]>;
   claim(key: string, channel: string, nowIso: string): Promise<boolean>;
   claimRetry(key: string, channel: string, attempt: number, nowIso: string): Promise<boolean>;
-  settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number }, nowIso: string): Promise<void>;
+  /** `dueAt`: when a scheduled retry is due (kept on the claim, so a local runtime that lost its in-memory queue can resume it). */
+  settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number; dueAt?: string }, nowIso: string): Promise<void>;
   /**
    * Like claim / claimRetry, and says whether the claim was taken over from a worker that left
    * it 'sending' past the lease (then `from` is when that worker claimed it): its delivery may
    * have gone out before it died.
    */
-  take(key: string, channel: string, nowIso: string, attempt?: number): Promise<false | { readonly from?: string }>;
+  take(key: string, channel: string, nowIso: string, attempt?: number, staleBefore?: string): Promise<false | { readonly from?: string }>;
   /** A channel's record as it is now. */
   inspect(key: string, channel: string): Promise<ChannelClaim | undefined>;
   /** How long a claim may stay 'sending' before it counts as left by a dead worker. */
@@ -355,15 +357,18 @@ export interface NoticeLedger {
   /**
    * Gives a claim back after an infrastructure error, as it was before this worker took it,
    * so the redelivered message can take it again: a first attempt's claim is removed, a
-   * retry attempt's claim goes back to 'retrying' at that attempt.
+   * retry attempt's claim (`retrying`, default: attempt > 1) goes back to 'retrying' at that attempt.
    */
-  release(key: string, channel: string, attempt?: number): Promise<void>;
+  release(key: string, channel: string, attempt?: number, retrying?: boolean): Promise<void>;
 }
 
 export interface ChannelClaim {
   readonly state: 'sending' | 'retrying' | 'sent' | 'failed';
   readonly attempt: number;
   readonly claimedAt: string;
+  readonly settledAt?: string;
+  /** A scheduled retry: when it is due. */
+  readonly dueAt?: string;
 }
 
 export class DynamoNoticeLedger implements NoticeLedger {
@@ -411,8 +416,10 @@ export class DynamoNoticeLedger implements NoticeLedger {
     return (await this.take(key, channel, nowIso, attempt)) !== false;
   }
 
-  async take(key: string, channel: string, nowIso: string, attempt?: number): Promise<false | { readonly from?: string }> {
-    const old = attempt === undefined ? await this.claimFirst(key, channel, nowIso) : await this.claimAttempt(key, channel, attempt, nowIso);
+  /** `staleBefore`: a claim made before this time also counts as a dead worker's (a local runtime started after it: the one before is gone). */
+  async take(key: string, channel: string, nowIso: string, attempt?: number, staleBefore?: string): Promise<false | { readonly from?: string }> {
+    const stale = this.staleCutoff(nowIso, staleBefore);
+    const old = attempt === undefined ? await this.claimFirst(key, channel, nowIso, stale) : await this.claimAttempt(key, channel, attempt, nowIso, stale);
     if (old === false) return false;
     return old?.['state'] === 'sending' && typeof old['claimedAt'] === 'string' ? { from: old['claimedAt'] } : {};
   }
@@ -424,12 +431,23 @@ export class DynamoNoticeLedger implements NoticeLedger {
       state: r.Item['state'] as ChannelClaim['state'],
       attempt: (r.Item['attempt'] as number | undefined) ?? 1,
       claimedAt: String(r.Item['claimedAt'] ?? ''),
+      ...(typeof r.Item['settledAt'] === 'string' ? { settledAt: r.Item['settledAt'] } : {}),
+      ...(typeof r.Item['dueAt'] === 'string' ? { dueAt: r.Item['dueAt'] } : {}),
     };
   }
 
-  /** The record before a first-attempt claim (undefined: there was none), or false when the claim is not free. */
-  private async claimFirst(key: string, channel: string, nowIso: string): Promise<Record<string, unknown> | undefined | false> {
-    const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
+  /**
+   * The record before a first-attempt claim (undefined: there was none), or false when the claim is not free.
+   * Each claim carries its own token, so the SDK's retry of a claim whose reply was lost finds its own
+   * claim and goes on (as a take-over: the delivery log is asked first), instead of waiting out the lease.
+   */
+  private staleCutoff(nowIso: string, staleBefore: string | undefined): string {
+    const lease = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
+    return staleBefore !== undefined && staleBefore > lease ? staleBefore : lease;
+  }
+
+  private async claimFirst(key: string, channel: string, nowIso: string, stale: string): Promise<Record<string, unknown> | undefined | false> {
+    const token = randomUUID();
     return this.conditionalOld(
       new PutCommand({
         TableName: this.tableName,
@@ -440,45 +458,62 @@ export class DynamoNoticeLedger implements NoticeLedger {
           state: 'sending',
           attempt: 1,
           claimedAt: nowIso,
+          claimToken: token,
           expiresAt: expiresAt(nowIso),
         },
-        ConditionExpression: 'attribute_not_exists(pk) OR (#s = :sending AND claimedAt < :stale)',
+        ConditionExpression: 'attribute_not_exists(pk) OR (#s = :sending AND (claimedAt < :stale OR claimToken = :token))',
         ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: { ':sending': 'sending', ':stale': stale },
+        ExpressionAttributeValues: { ':sending': 'sending', ':stale': stale, ':token': token },
         ReturnValues: 'ALL_OLD',
       }),
     );
   }
 
-  private async claimAttempt(key: string, channel: string, attempt: number, nowIso: string): Promise<Record<string, unknown> | undefined | false> {
-    const stale = new Date(Date.parse(nowIso) - this.staleSeconds * 1000).toISOString();
+  private async claimAttempt(
+    key: string,
+    channel: string,
+    attempt: number,
+    nowIso: string,
+    stale: string,
+  ): Promise<Record<string, unknown> | undefined | false> {
+    const token = randomUUID();
     return this.conditionalOld(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
-        UpdateExpression: 'SET #s = :sending, attempt = :a, claimedAt = :now',
-        ConditionExpression: 'attempt = :a AND (#s = :retrying OR (#s = :sending AND claimedAt < :stale))',
+        UpdateExpression: 'SET #s = :sending, attempt = :a, claimedAt = :now, claimToken = :token',
+        ConditionExpression: 'attempt = :a AND (#s = :retrying OR (#s = :sending AND (claimedAt < :stale OR claimToken = :token)))',
         ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':a': attempt, ':now': nowIso, ':stale': stale },
+        ExpressionAttributeValues: { ':sending': 'sending', ':retrying': 'retrying', ':a': attempt, ':now': nowIso, ':stale': stale, ':token': token },
         ReturnValues: 'ALL_OLD',
       }),
     );
   }
 
-  async settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number }, nowIso: string): Promise<void> {
+  async settle(key: string, channel: string, state: 'sent' | 'failed' | { retryAttempt: number; dueAt?: string }, nowIso: string): Promise<void> {
     const retry = typeof state === 'object';
+    const due = retry && state.dueAt !== undefined;
     await this.doc.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: { pk: this.pk(key), sk: `CHANNEL#${channel}` },
-        UpdateExpression: retry ? 'SET #s = :s, attempt = :a, settledAt = :now' : 'SET #s = :s, settledAt = :now',
+        UpdateExpression: retry
+          ? due
+            ? 'SET #s = :s, attempt = :a, settledAt = :now, dueAt = :due'
+            : 'SET #s = :s, attempt = :a, settledAt = :now REMOVE dueAt'
+          : 'SET #s = :s, settledAt = :now REMOVE dueAt',
         ExpressionAttributeNames: { '#s': 'state' },
-        ExpressionAttributeValues: { ':s': retry ? 'retrying' : state, ':now': nowIso, ...(retry ? { ':a': state.retryAttempt } : {}) },
+        ExpressionAttributeValues: {
+          ':s': retry ? 'retrying' : state,
+          ':now': nowIso,
+          ...(retry ? { ':a': state.retryAttempt } : {}),
+          ...(due ? { ':due': state.dueAt } : {}),
+        },
       }),
     );
   }
 
-  async release(key: string, channel: string, attempt = 1): Promise<void> {
+  async release(key: string, channel: string, attempt = 1, retrying = attempt > 1): Promise<void> {
     // The worker may already have moved the claim on to 'retrying' (the failure was sending the retry message).
     const Key = { pk: this.pk(key), sk: `CHANNEL#${channel}` };
     const ConditionExpression = '#s = :sending OR #s = :retrying';
@@ -486,7 +521,7 @@ export class DynamoNoticeLedger implements NoticeLedger {
     const values = { ':sending': 'sending', ':retrying': 'retrying' };
     try {
       await this.doc.send(
-        attempt <= 1
+        !retrying
           ? new DeleteCommand({ TableName: this.tableName, Key, ConditionExpression, ExpressionAttributeNames: names, ExpressionAttributeValues: values })
           : new UpdateCommand({
               TableName: this.tableName,
@@ -606,18 +641,21 @@ export class DynamoWebhookLanes implements WebhookLanes {
     const waiting = (r?.Attributes?.['waiting'] as Record<string, string> | undefined) ?? {};
     if (next === undefined || !Object.hasOwn(waiting, `v${next}`)) return undefined;
     try {
-      // Taken out in the same write that checks it is there: only one worker hands it on.
-      const taken = await this.doc.send(
+      // Taken out in the same write that checks it is there: only one worker hands it on. The write
+      // leaves this worker's token, so the SDK's retry of a write whose reply was lost passes its
+      // condition instead of taking the job for someone else's (it would then be handed on by nobody).
+      const token = randomUUID();
+      await this.doc.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          UpdateExpression: 'REMOVE waiting.#v',
-          ConditionExpression: 'attribute_exists(waiting.#v)',
-          ExpressionAttributeNames: { '#v': `v${next}` },
-          ReturnValues: 'ALL_OLD',
+          UpdateExpression: 'REMOVE waiting.#v SET #h = :token',
+          ConditionExpression: 'attribute_exists(waiting.#v) OR #h = :token',
+          ExpressionAttributeNames: { '#v': `v${next}`, '#h': `handed${next}` },
+          ExpressionAttributeValues: { ':token': token },
         }),
       );
-      return notifyJobSchema.parse(JSON.parse((taken.Attributes?.['waiting'] as Record<string, string>)[`v${next}`]!));
+      return notifyJobSchema.parse(JSON.parse(waiting[`v${next}`]!));
     } catch (e) {
       if (isConditionFailure(e)) return undefined;
       throw e;

@@ -62,6 +62,8 @@ export function createNotifier(opts: {
   leaseSeconds?: number;
   /** The PNG a "your move" mail carries (board-picture.ts); no picture without it. */
   boardPicture?: (notice: Notice) => Promise<Uint8Array | undefined>;
+  /** Local runtime only (its queue is in memory): see NotifierDeps.resumeRetriesFrom. */
+  resumeRetriesFrom?: string;
 }): Notifier {
   const { client, tableName, env } = opts;
   const settings = new DynamoSettingsStore(client, tableName);
@@ -86,6 +88,7 @@ export function createNotifier(opts: {
     ...(opts.queue ? { queue: opts.queue } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
     ...(opts.boardPicture ? { boardPicture: opts.boardPicture } : {}),
+    ...(opts.resumeRetriesFrom !== undefined ? { resumeRetriesFrom: opts.resumeRetriesFrom } : {}),
   });
 }
 

@@ -2,10 +2,9 @@ import '../../functions/quiet-sdk.js';
 import { parseArgs } from 'node:util';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { startLocalRuntime } from '../../functions/local/runtime.js';
-import type { LocalNotifications } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { runChaos } from './core.js';
-import { startReceiver, warpedClock, warpedNotifications } from './notices.js';
+import { startReceiver, warpedClock, warpedNotifications, type ChaosConsumer } from './notices.js';
 
 /**
  * `npm run chaos [-- --seed N --commands N --concurrency N --rate R --seconds S --json]`: random legal
@@ -20,6 +19,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '0.05' },
     seconds: { type: 'string', default: '900' },
     warp: { type: 'string', default: '3600' },
+    kills: { type: 'string', default: '250' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -37,12 +37,13 @@ const concurrency = num('concurrency', values.concurrency, 1, 256);
 const faultRate = num('rate', values.rate, 0, 0.9);
 const timeLimitMs = num('seconds', values.seconds, 1, 86_400) * 1000;
 const warp = num('warp', values.warp, 1, 1_000_000);
+const killEvery = num('kills', values.kills, 0, 1_000_000);
 
 const engines = createRegistry([diceRace]);
 // One real second is an hour of the notifier's clock: the receiver's day of downtime lasts 24 s.
 const clock = warpedClock(warp);
 const receiver = await startReceiver(clock);
-let consumer: LocalNotifications | undefined;
+let consumer: ChaosConsumer | undefined;
 const runtime = await startLocalRuntime({
   memory: true,
   engines,
@@ -65,11 +66,19 @@ try {
     timeLimitMs,
     catchUpLimitMs: 30_000,
     notices: { receiver, limitMs: 180_000 },
-    consumer: () => `${consumer?.poller.delivered ?? 0} records handed over, ${consumer?.poller.parkedGames ?? 0} game(s) parked`,
+    consumer: () =>
+      `${consumer?.current.poller.delivered ?? 0} records handed over since the last start, ${consumer?.current.poller.parkedGames ?? 0} game(s) parked`,
+    ...(killEvery > 0 ? { consumerKills: { every: killEvery, kill: () => consumer!.kill() } } : {}),
   });
   log(
     `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.droppedConnections} after a dropped connection, ${report.seconds.toFixed(1)} s`,
   );
+  if (consumer) {
+    const cp = consumer.checkpointsSaved;
+    log(
+      `stream consumer: ${consumer.current.poller.delivered} records handed over since its last start; checkpoints saved ${cp.count} times, last ${cp.lastAt === undefined ? 'never' : `${((Date.now() - cp.lastAt) / 1000).toFixed(1)} s ago`}`,
+    );
+  }
   if (report.notices) {
     const n = report.notices;
     log(

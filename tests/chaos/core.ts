@@ -1,11 +1,12 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { localClient } from '../../functions/store/dynamodb-local.js';
 import { verifyLog, type EngineRegistry, type EventEnvelope } from '../../domain/kernel/index.js';
 import type { LocalRuntime } from '../../functions/local/runtime.js';
 import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
-import { documentClient } from '../../functions/projections/read-model-store.js';
-import { checkNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
+import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
+import { checkNotices, expectedNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
 import { seeded } from '../support/seeded.js';
 
 /**
@@ -104,6 +105,8 @@ export interface ChaosOptions {
    * `limitMs`) until every notice was delivered exactly once, in each game's order.
    */
   readonly notices?: { readonly receiver: WebhookReceiver; readonly limitMs: number };
+  /** Kill the stream consumer between reading and checkpointing, and start it again, once every `every` commands (counted as 'consumer-kill'). */
+  readonly consumerKills?: { readonly every: number; kill(): Promise<void> };
 }
 
 /** The issue's keys exactly; a key not measured yet is null. */
@@ -115,7 +118,7 @@ export interface ChaosSummary {
   unexpected5xx: number;
   noticesDeliveredOnce: boolean | null;
   catchUpSeconds: number | null;
-  faultsInjected: Record<FaultKind, number>;
+  faultsInjected: Record<FaultKind | 'consumer-kill', number>;
 }
 
 /** What the end checks found besides the summary (for the test and the human reader). */
@@ -152,6 +155,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   /** Requests whose connection dropped before a reply (resent like a 503). */
   let dropped = 0;
   let commandCounter = 0;
+  let kills = 0;
+  /** A consumer kill and restart under way (one at a time, while the load goes on). */
+  let killing: Promise<void> | undefined;
   /** Every acknowledged (200) game command, by game. */
   const acked = new Map<string, Set<string>>();
   const tokens = new Map<string, string>();
@@ -195,6 +201,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 
   const games: string[] = [];
   let gamesEnded = 0;
+  /** The harness's own reads go through a client of their own, with no faults injected. */
+  const checks = localClient(opts.runtime.endpoint);
+  /** Per game, the read-model items a rebuild from its final log gives (computed as each game's play stops). */
+  const expected = new Map<string, Promise<Record<string, unknown>[] | undefined>>();
   const playOne = async (n: number): Promise<void> => {
     const [a, b] = [`chaos${n}a`, `chaos${n}b`];
     if (opts.notices) {
@@ -208,6 +218,18 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const gameId = created.body.gameId as string;
     games.push(gameId);
     acked.set(gameId, new Set());
+    try {
+      await play(n, gameId, a, b);
+    } finally {
+      // Nothing more is written to this game: what its read models must become is known now.
+      if (opts.catchUpLimitMs !== undefined)
+        expected.set(
+          gameId,
+          expectedReadModels(checks, opts, gameId).catch(() => undefined),
+        );
+    }
+  };
+  const play = async (n: number, gameId: string, a: string, b: string): Promise<void> => {
     const joined = await send('POST', `/v1/games/${gameId}/join`, b, { commandId: `join-${opts.seed}-${n}` });
     if (joined.status !== 200) return void problems.push(`join ${gameId}: ${joined.status} ${JSON.stringify(joined.body)}`);
     const players = new Map<string, string>((joined.body.seats as { id: string; player: string }[]).map((s) => [s.id, s.player]));
@@ -224,6 +246,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       const command = legal[Math.floor(random() * legal.length)];
       const commandId = `cmd-${opts.seed}-${++commandCounter}`;
       sent++;
+      if (opts.consumerKills && sent % opts.consumerKills.every === 0 && !killing) {
+        kills++;
+        killing = opts.consumerKills.kill().finally(() => (killing = undefined));
+      }
       if (opts.notices && !opts.notices.receiver.outage.started && sent >= opts.commands / 10) opts.notices.receiver.goDown(DAY_MS);
       const r = await send('POST', `/v1/games/${gameId}/commands`, mover, { commandId, command, expectedVersion: me.body.summary.version });
       if (r.status === 200) acked.get(gameId)!.add(commandId);
@@ -235,26 +261,41 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     while (within()) await playOne(next++);
   };
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  await killing;
   faults.stop();
   const loadEnded = Date.now();
 
   // First the catch-up of the read models, measured from the end of the load; then the logs.
   let catchUpSeconds: number | null = null;
   if (opts.catchUpLimitMs !== undefined) {
+    // Each game is read until its items equal the rebuild; caught up when the last game is, timed
+    // by the end of the reads that found it equal (the rebuilds were made as each game's play stopped).
+    const behind = new Map<string, string>(games.map((g) => [g, `${g} not compared yet`]));
+    let lastCaughtUp = loadEnded;
     for (;;) {
-      // Caught up by the end of the first pass that finds nothing behind (an upper bound: the pass itself takes a moment).
-      const behind = await readModelsBehind(opts, games);
-      if (behind.length === 0) {
-        catchUpSeconds = (Date.now() - loadEnded) / 1000;
+      const queue = [...behind.keys()];
+      const worker = async () => {
+        for (let gameId = queue.shift(); gameId !== undefined; gameId = queue.shift()) {
+          const differs = await readModelDiffers(checks, opts.runtime.tableName, gameId, await expected.get(gameId));
+          if (differs) behind.set(gameId, differs);
+          else {
+            behind.delete(gameId);
+            lastCaughtUp = Math.max(lastCaughtUp, Date.now());
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, worker));
+      if (behind.size === 0) {
+        catchUpSeconds = (lastCaughtUp - loadEnded) / 1000;
         break;
       }
       if (Date.now() - loadEnded > opts.catchUpLimitMs) {
         problems.push(
-          `read models of ${behind.length} game(s) differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${behind.slice(0, 5).join(', ')}${opts.consumer ? `; consumer: ${opts.consumer()}` : ''}`,
+          `read models of ${behind.size} game(s) differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${[...behind.values()].slice(0, 5).join(', ')}${opts.consumer ? `; consumer: ${opts.consumer()}` : ''}`,
         );
         break;
       }
-      await new Promise((done) => setTimeout(done, 100));
+      await new Promise((done) => setTimeout(done, 50));
     }
   }
 
@@ -288,13 +329,17 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     for (const gameId of games) logs.set(gameId, await readLog(opts.runtime, gameId));
     const { receiver, limitMs } = opts.notices;
     const waitFrom = Date.now();
+    // Decided once: replaying every game on each look would hold up this process, the receiver's and
+    // the notifier's, long enough for deliveries to time out after the receiver took them (sent twice).
+    const expectations = expectedNotices(logs, opts.engines);
     for (;;) {
-      notices = checkNotices(receiver.posts, logs, opts.engines);
+      notices = checkNotices(receiver.posts, expectations);
       if ((notices.ok && receiver.outage.over) || Date.now() - waitFrom > limitMs) break;
       await new Promise((done) => setTimeout(done, 200));
     }
     if (!receiver.outage.over) problems.push('the webhook receiver was never called after its outage');
   }
+  checks.destroy();
   return {
     summary: {
       commands: sent,
@@ -304,7 +349,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       unexpected5xx: unexpected.length,
       noticesDeliveredOnce: notices ? notices.ok && opts.notices!.receiver.outage.over : null,
       catchUpSeconds,
-      faultsInjected: faults.counts,
+      faultsInjected: { ...faults.counts, 'consumer-kill': kills },
     },
     games: games.length,
     gamesEnded,
@@ -323,39 +368,39 @@ function readLog(runtime: LocalRuntime, gameId: string): Promise<EventEnvelope[]
   return new DynamoEventStore({ client: runtime.client, tableName: runtime.tableName }).readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
 }
 
-/** The games whose live summary or inbox items differ from a rebuild from their events (functions/projections/rebuild.ts). */
-async function readModelsBehind(opts: ChaosOptions, games: readonly string[]): Promise<string[]> {
-  const doc = documentClient(opts.runtime.client);
-  const behind: string[] = [];
-  const checkOne = async (gameId: string): Promise<void> => {
-    const events = await readLog(opts.runtime, gameId);
-    const engine = opts.engines.get(String((events[0]?.data as { engine?: unknown } | undefined)?.engine));
-    const projection = engine && rebuildGame(engine, events);
-    if (!projection) return;
-    for (const expected of [projection.summary, ...projection.inbox]) {
-      const live = (await doc.send(new GetCommand({ TableName: opts.runtime.tableName, Key: { pk: expected.pk, sk: expected.sk }, ConsistentRead: true })))
-        .Item;
-      const differs =
-        live === undefined
-          ? ['(missing)']
-          : Object.entries(expected)
-              .filter(([k, v]) => canonical(live[k]) !== canonical(v))
-              .map(([k]) => k);
-      if (differs.length > 0) {
-        behind.push(
-          `${gameId} ${expected.pk} ${differs.join('/')} (read model at version ${String(live?.['version'])}, events at ${projection.summary.version})`,
-        );
-        return;
-      }
-    }
-  };
-  // Sixteen games at once, so one pass is short next to the two seconds it measures.
-  const queue = [...games];
-  const worker = async () => {
-    for (let gameId = queue.shift(); gameId !== undefined; gameId = queue.shift()) await checkOne(gameId);
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-  return behind;
+/** The summary and inbox items a rebuild of the game from its whole log gives (functions/projections/rebuild.ts). */
+async function expectedReadModels(client: DynamoDBClient, opts: ChaosOptions, gameId: string): Promise<Record<string, unknown>[] | undefined> {
+  const events = await new DynamoEventStore({ client, tableName: opts.runtime.tableName }).readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
+  const engine = opts.engines.get(String((events[0]?.data as { engine?: unknown } | undefined)?.engine));
+  const projection = engine && rebuildGame(engine, events);
+  return projection ? ([projection.summary, ...projection.inbox] as unknown as Record<string, unknown>[]) : undefined;
+}
+
+/** How the game's live summary or inbox items differ from the rebuild's, or undefined when they are equal. */
+async function readModelDiffers(
+  client: DynamoDBClient,
+  tableName: string,
+  gameId: string,
+  items: Record<string, unknown>[] | undefined,
+): Promise<string | undefined> {
+  if (!items) return `${gameId}: its log could not be rebuilt`;
+  const doc = documentClient(client);
+  for (const [n, expected] of items.entries()) {
+    // The SUMMARY item is stored in a compact form: read it as the API does (ReadModelStore.getSummary expands it).
+    const live =
+      n === 0
+        ? ((await new ReadModelStore(client, tableName).getSummary(gameId)) as unknown as Record<string, unknown> | undefined)
+        : (await doc.send(new GetCommand({ TableName: tableName, Key: { pk: expected['pk'], sk: expected['sk'] }, ConsistentRead: true }))).Item;
+    const differs =
+      live === undefined
+        ? ['(missing)']
+        : Object.entries(expected)
+            .filter(([k, v]) => canonical(live[k]) !== canonical(v))
+            .map(([k]) => k);
+    if (differs.length > 0)
+      return `${gameId} ${String(expected['pk'])} ${differs.join('/')} (read model at version ${String(live?.['version'])}, events at ${String(items[0]!['version'])})`;
+  }
+  return undefined;
 }
 
 /** JSON with object keys sorted: DynamoDB gives a map's keys back in its own order. */

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EngineRegistry, EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
-import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
+import { startLocalNotifications, type CheckpointStore, type LocalNotifications, type ShardCheckpoint } from '../../functions/local/stream-poller.js';
 import type { RuntimeExtension } from '../../functions/local/runtime.js';
 import { decideNotices, webhookEventType } from '../../functions/notify/decide.js';
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../functions/notify/notifier.js';
@@ -76,22 +76,62 @@ export async function startReceiver(clock: ReturnType<typeof warpedClock>): Prom
   };
 }
 
+/** The stream consumer of a chaos run, which the run can kill and start again. */
+export interface ChaosConsumer {
+  readonly current: LocalNotifications;
+  /**
+   * Kills the consumer between reading and checkpointing (LocalNotifications.crash: the records
+   * handed over since the last checkpoint are not saved, scheduled notify jobs are dropped) and
+   * starts a new one, which reads on from the last checkpoint.
+   */
+  kill(): Promise<void>;
+  /** How many times a consumer saved its stream checkpoints, and when it last did (ms since the epoch). */
+  readonly checkpointsSaved: { count: number; lastAt?: number };
+}
+
 /**
  * The local projector + notifier on the warped clock, retrying webhooks as in AWS (requeue mode,
- * the deployed schedule). `onStart` gets the pipeline (to wait on its queue).
+ * the deployed schedule), with its stream checkpoints in memory so a new consumer resumes where a
+ * killed one last saved. `onStart` gets the consumer (to wait on its queue, to kill it).
  */
-export function warpedNotifications(clock: Clock, warp: number, onStart: (n: LocalNotifications) => void): RuntimeExtension {
+export function warpedNotifications(clock: Clock, warp: number, onStart: (c: ChaosConsumer) => void): RuntimeExtension {
   return async (ctx) => {
-    const n = await startLocalNotifications(ctx, {
-      clock,
-      delayScaleMs: 1000 / warp,
-      retry: { mode: 'requeue', attempts: 1, baseDelayMs: 0, maxDelayMs: 0, schedule: WEBHOOK_RETRY_SCHEDULE_SECONDS.map((s) => s * 1000) },
-      // A claim left 'sending' (a lost reply of the ledger, say) is taken over after 15 real seconds:
-      // shorter, and a send slowed by a busy machine was taken over while still in flight (sent twice).
-      leaseSeconds: 15 * warp,
+    const saved = new Map<string, Map<string, ShardCheckpoint>>();
+    const checkpointsSaved: { count: number; lastAt?: number } = { count: 0 };
+    const checkpoints: CheckpointStore = {
+      load: async (arn) => new Map(saved.get(arn) ?? []),
+      save: async (arn, shards) => {
+        saved.set(arn, new Map(shards));
+        checkpointsSaved.count++;
+        checkpointsSaved.lastAt = Date.now();
+      },
+    };
+    const start = () =>
+      startLocalNotifications(ctx, {
+        clock,
+        delayScaleMs: 1000 / warp,
+        retry: { mode: 'requeue', attempts: 1, baseDelayMs: 0, maxDelayMs: 0, schedule: WEBHOOK_RETRY_SCHEDULE_SECONDS.map((s) => s * 1000) },
+        // A claim left 'sending' (a lost reply of the ledger, say) is taken over after 15 real seconds:
+        // shorter, and a send slowed by a busy machine was taken over while still in flight (sent twice).
+        leaseSeconds: 15 * warp,
+        // The receiver lives in this process, on a machine the run keeps busy: a reply it sent may wait
+        // past the deployed 5 s before this process reads it, and the notice then goes out again (the
+        // same webhook-id, as a timed-out delivery rightly does). Not a fault this run injects.
+        env: { ...process.env, WEBHOOK_TIMEOUT_MS: '30000' },
+        checkpoints,
+      });
+    let current = await start();
+    onStart({
+      get current() {
+        return current;
+      },
+      async kill() {
+        await current.crash();
+        current = await start();
+      },
+      checkpointsSaved,
     });
-    onStart(n);
-    return n;
+    return { name: 'chaos stream consumer', stop: () => current.stop(), handle: (method, path) => current.handle(method, path) };
   };
 }
 
@@ -114,10 +154,15 @@ export interface NoticeCheck {
   readonly problems: string[];
 }
 
-/** Every notice delivered exactly once (one 2xx per webhook-id), each required one delivered, none unknown, and each game's notices in order. */
-export function checkNotices(posts: readonly Post[], logs: ReadonlyMap<string, readonly EventEnvelope[]>, engines: EngineRegistry): NoticeCheck {
-  const problems: string[] = [];
-  const keyOf = (player: string, type: string, gameId: string, version: number) => `${player}|${type}|${gameId}|${version}`;
+/** The notices the events call for, decided once from the final logs (a replay of every game: not redone on each look at the posts). */
+export interface NoticeExpectations {
+  readonly decided: ReadonlySet<string>;
+  readonly required: ReadonlySet<string>;
+}
+
+const keyOf = (player: string, type: string, gameId: string, version: number) => `${player}|${type}|${gameId}|${version}`;
+
+export function expectedNotices(logs: ReadonlyMap<string, readonly EventEnvelope[]>, engines: EngineRegistry): NoticeExpectations {
   const decided = new Set<string>();
   const required = new Set<string>();
   for (const [gameId, events] of logs) {
@@ -135,6 +180,12 @@ export function checkNotices(posts: readonly Post[], logs: ReadonlyMap<string, r
       old = s;
     }
   }
+  return { decided, required };
+}
+
+/** Every notice delivered exactly once (one 2xx per webhook-id), each required one delivered, none unknown, and each game's notices in order. */
+export function checkNotices(posts: readonly Post[], { decided, required }: NoticeExpectations): NoticeCheck {
+  const problems: string[] = [];
   const okPosts = posts.filter((p) => p.status >= 200 && p.status < 300);
   const byId = new Map<string, number>();
   for (const p of okPosts) byId.set(p.id, (byId.get(p.id) ?? 0) + 1);

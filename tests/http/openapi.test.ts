@@ -61,14 +61,18 @@ describe('GET /v1/openapi.json', () => {
       expect(op.responses[s]!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' });
   });
 
-  it("holds every engine's command and options schemas, from the registry as it is", () => {
+  it("holds every engine's command, options and view schemas, from the registry as it is", () => {
     const engines = createRegistry([...registry.ids().map((id) => registry.get(id)!), diceRace]);
     const more = buildOpenApi(routes, engines);
     expect(more['x-engines'].map((e) => e.id).sort()).toEqual(engines.ids().sort());
     for (const id of engines.ids()) {
       expect(more.components.schemas[`${id}.Command`], id).toBeDefined();
       expect(more['x-engines'].find((e) => e.id === id)?.command).toEqual({ $ref: `#/components/schemas/${id}.Command` });
+      expect(more['x-engines'].find((e) => e.id === id)?.view).toEqual({ $ref: `#/components/schemas/${id}.View` });
     }
+    // Every engine the server serves has its view described (functions/http/view-schemas.ts); a test engine without one takes any value.
+    for (const id of registry.ids()) expect(more.components.schemas[`${id}.View`], id).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(more.components.schemas['dice-race.View']).toEqual({ description: 'dice-race has no view schema: any JSON value' });
     // The dice race's commands: one of two types, as its zod schema says.
     expect(JSON.stringify(more.components.schemas['dice-race.Command'])).toContain('"Roll"');
   });

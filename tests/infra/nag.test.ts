@@ -116,6 +116,13 @@ describe('cdk-nag AwsSolutions checks', () => {
     expect(suppressions(strict).filter((s) => s.id.includes('COG'))).toEqual([]);
   });
 
+  it('need no CloudFront WAF suppression when the club sets wafRateLimit (the web ACL is checked like the rest)', () => {
+    const waf = synth({ wafRateLimit: '2000' }, { nag: true, nagLogIgnores: true });
+    expect(findings(waf)).toEqual({ errors: [], warnings: [] });
+    expect(suppressedFindings(waf).filter((f) => f.includes('CFR2'))).toEqual([]);
+    expect(suppressions(waf).filter((s) => s.id === 'AwsSolutions-CFR2')).toEqual([]);
+  });
+
   it('do report an unguarded resource (the pack really runs in this harness)', () => {
     const app = new App({ builtinCloudFormationValidation: false });
     const bare = new Stack(app, 'Bare');

@@ -18,6 +18,8 @@ const id = (c: { node: { defaultChild?: unknown } }): string => stack.getLogical
 const tableId = id(stack.data.table);
 const queueId = id(stack.notifications.queue);
 const dlqId = id(stack.notifications.deadLetterQueue);
+const retryId = id(stack.notifications.retryQueue);
+const retryDlqId = id(stack.notifications.retryDeadLetterQueue);
 const streamFailureId = id(stack.notifications.streamFailureQueue);
 const repairId = id(stack.notifications.projectorRepairQueue);
 const fnId = {
@@ -82,6 +84,7 @@ describe('the handler functions', () => {
         Variables: {
           TABLE_NAME: { Ref: tableId },
           NOTIFY_QUEUE_URL: { Ref: queueId },
+          NOTIFY_RETRY_QUEUE_URL: { Ref: retryId },
           MAIL_FROM: 'turns@example.org',
           APP_URL: 'https://fieldpost.example.org',
           AUTH_MODE: 'cognito',
@@ -124,6 +127,7 @@ describe('least-privilege grants', () => {
   const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
   const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
   const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
+  const retryArn = { 'Fn::GetAtt': [retryId, 'Arn'] };
 
   it('api: table items only, no queue or stream; mail (the email verification link) only as the configured identity', () => {
     const ss = statements('api');
@@ -140,8 +144,10 @@ describe('least-privilege grants', () => {
     const ss = statements('projector');
     expect(actionsOn(ss, tableArn)).toContain('dynamodb:UpdateItem');
     expect(actionsOn(ss, streamArn)).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream']));
-    expect(actionsOn(ss, queueArn)).toContain('sqs:SendMessage');
-    expect(actionsOn(ss, queueArn)).not.toContain('sqs:ReceiveMessage');
+    for (const q of [queueArn, retryArn]) {
+      expect(actionsOn(ss, q)).toContain('sqs:SendMessage');
+      expect(actionsOn(ss, q)).not.toContain('sqs:ReceiveMessage');
+    }
     expect(allActions(ss).filter((a) => a.startsWith('ses:'))).toEqual([]);
     // The only unscoped statement is ListStreams, which has no resource-level permissions.
     expect(ss.filter((s) => s.Resource === '*').flatMap((s) => s.Action)).toEqual(['dynamodb:ListStreams']);
@@ -149,10 +155,10 @@ describe('least-privilege grants', () => {
 
   it('notifier: consume the queue (and requeue delayed retries), table items, and SES sending as the configured identity only', () => {
     const ss = statements('notifier');
-    expect(actionsOn(ss, queueArn)).toEqual(
-      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage']),
-    );
+    for (const q of [queueArn, retryArn])
+      expect(actionsOn(ss, q)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage']));
     expect(actionsOn(ss, { 'Fn::GetAtt': [dlqId, 'Arn'] })).toEqual([]);
+    expect(actionsOn(ss, { 'Fn::GetAtt': [retryDlqId, 'Arn'] })).toEqual([]);
     expect(actionsOn(ss, tableArn)).toContain('dynamodb:PutItem');
     const ses = ss.filter((s) => s.Action.some((a) => a.startsWith('ses:')));
     expect(ses).toHaveLength(1);
@@ -185,10 +191,13 @@ describe('batching and memory (issue 16)', () => {
     const streams = mappings.filter((m) => JSON.stringify(m['EventSourceArn']).includes('StreamArn'));
     expect(streams.length).toBe(3);
     for (const m of streams) expect(m['MaximumBatchingWindowInSeconds']).toBe(PROJECTOR_STREAM.maxBatchingWindow.toSeconds());
-    // The projector's repair queue takes one message at a time (each is a whole stream batch read back).
-    const queues = mappings.filter((m) => !streams.includes(m) && m['BatchSize'] !== 1);
+    // The projector's repair queue takes one message at a time (each is a whole stream batch read back);
+    // a FIFO queue's mapping takes no batching window (Lambda refuses one), so the notifier's FIFO queue has none.
+    const fifo = (m: Record<string, unknown>) => JSON.stringify(m['EventSourceArn']) === JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    const queues = mappings.filter((m) => !streams.includes(m) && m['BatchSize'] !== 1 && !fifo(m));
     expect(queues.length).toBeGreaterThan(0);
     for (const m of queues) expect(m['MaximumBatchingWindowInSeconds']).toBeGreaterThan(0);
+    expect(mappings.filter(fifo).map((m) => m['MaximumBatchingWindowInSeconds'])).toEqual([undefined]);
   });
 });
 
@@ -289,28 +298,51 @@ describe('notification queues', () => {
   const queues = resourcesOf(template, 'AWS::SQS::Queue');
 
   it('feed the notifier in batches with partial batch failure reporting', () => {
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: fnId.notifier },
-      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      BatchSize: 10,
+    for (const q of [queueId, retryId])
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: fnId.notifier },
+        EventSourceArn: { 'Fn::GetAtt': [q, 'Arn'] },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BatchSize: 10,
+      });
+  });
+
+  it('send jobs due now through a FIFO queue deduplicated by the id each message carries, ordered per message group (recipient and game)', () => {
+    expect(queues[queueId]!.Properties).toMatchObject({
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
     });
+    // A FIFO queue's dead letters must go to a FIFO queue; the retry queue (per-message delays) is a standard one.
+    expect(queues[dlqId]!.Properties['FifoQueue']).toBe(true);
+    expect(queues[retryId]!.Properties['FifoQueue']).toBeUndefined();
+    expect(queues[retryDlqId]!.Properties['FifoQueue']).toBeUndefined();
+    // A FIFO event source takes no batching window.
+    const fifoSource = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).find(
+      (m) => JSON.stringify(m.Properties['EventSourceArn']) === JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] }),
+    )!;
+    expect(fifoSource.Properties['MaximumBatchingWindowInSeconds']).toBeUndefined();
   });
 
   it('move a job to the dead-letter queue after a bounded number of receives', () => {
-    expect(queues[queueId]!.Properties['RedrivePolicy']).toEqual({
-      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
-      maxReceiveCount: NOTIFY_MAX_RECEIVE_COUNT,
-    });
+    for (const [q, dlq] of [
+      [queueId, dlqId],
+      [retryId, retryDlqId],
+    ])
+      expect(queues[q!]!.Properties['RedrivePolicy']).toEqual({
+        deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] },
+        maxReceiveCount: NOTIFY_MAX_RECEIVE_COUNT,
+      });
   });
 
   it('hold a job invisible for six notifier timeouts while it is being processed', () => {
     const notifier = resourcesOf(template, 'AWS::Lambda::Function')[fnId.notifier]!;
-    expect(queues[queueId]!.Properties['VisibilityTimeout']).toBe(6 * (notifier.Properties['Timeout'] as number));
+    for (const q of [queueId, retryId]) expect(queues[q]!.Properties['VisibilityTimeout']).toBe(6 * (notifier.Properties['Timeout'] as number));
   });
 
   it('are all encrypted and refuse requests without TLS', () => {
-    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, streamFailureId, repairId, id(stack.deadlines.deadLetterQueue)].sort());
+    expect(Object.keys(queues).sort()).toEqual([queueId, dlqId, retryId, retryDlqId, streamFailureId, repairId, id(stack.deadlines.deadLetterQueue)].sort());
     for (const q of Object.values(queues)) expect(q.Properties['SqsManagedSseEnabled']).toBe(true);
     const policies = Object.values(resourcesOf(template, 'AWS::SQS::QueuePolicy'));
     for (const qid of Object.keys(queues)) {
@@ -322,6 +354,7 @@ describe('notification queues', () => {
 
   it('keep dead letters for 14 days', () => {
     expect(queues[dlqId]!.Properties['MessageRetentionPeriod']).toBe(14 * 24 * 3600);
+    expect(queues[retryDlqId]!.Properties['MessageRetentionPeriod']).toBe(14 * 24 * 3600);
     expect(queues[streamFailureId]!.Properties['MessageRetentionPeriod']).toBe(14 * 24 * 3600);
   });
 });
@@ -444,7 +477,7 @@ describe('alarms', () => {
     alarms.filter((a) => a.Properties['MetricName'] === metric && JSON.stringify(a.Properties['Dimensions']).includes(JSON.stringify(dimension)));
 
   it('fire when anything waits in either dead-letter queue', () => {
-    for (const qid of [dlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)]) {
+    for (const qid of [dlqId, retryDlqId, streamFailureId, id(stack.deadlines.deadLetterQueue)]) {
       const found = alarmOn('ApproximateNumberOfMessagesVisible', { 'Fn::GetAtt': [qid, 'QueueName'] });
       expect(found, qid).toHaveLength(1);
       expect(found[0]!.Properties).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
@@ -473,7 +506,7 @@ describe('alarms', () => {
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {
-    expect(alarms).toHaveLength(13);
+    expect(alarms).toHaveLength(14);
     for (const a of alarms) {
       expect(a.Properties['AlarmActions']).toEqual([topicRef]);
       expect(a.Properties['OKActions']).toEqual([topicRef]);
@@ -495,6 +528,8 @@ describe('outputs', () => {
       'UserPoolClientId',
       'TableName',
       'NotifyDeadLetterQueueUrl',
+      'NotifyRetryQueueUrl',
+      'NotifyRetryDeadLetterQueueUrl',
       'StreamFailureQueueUrl',
       'AlarmTopicArn',
       'MailIdentity',

@@ -240,7 +240,7 @@ describe('notifier SQS handler', () => {
       },
       () => {},
     );
-    const msg = (id: string, body: string) => ({ messageId: id, body }) as SQSEvent['Records'][number];
+    const msg = (id: string, body: string) => ({ messageId: id, body, attributes: {} }) as SQSEvent['Records'][number];
     const r = await handler({
       Records: [
         msg('1', JSON.stringify({ notice: notice() })),

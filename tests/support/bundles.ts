@@ -14,7 +14,8 @@ import { BUNDLE } from '../../infra/handler-function.js';
 /** The environment a deployed function starts with (values are placeholders; nothing is called). */
 export const LAMBDA_ENV: Readonly<Record<string, string>> = {
   TABLE_NAME: 'fieldpost-bundle-test',
-  NOTIFY_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/notify',
+  NOTIFY_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/notify.fifo',
+  NOTIFY_RETRY_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/notify-retry',
   MAIL_FROM: 'turns@example.org',
   APP_URL: 'https://fieldpost.example.org',
   AUTH_MODE: 'cognito',

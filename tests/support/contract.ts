@@ -13,6 +13,7 @@ interface Operation {
 }
 interface Doc {
   paths: Record<string, Record<string, Operation>>;
+  'x-engines'?: { id: string; view: { $ref: string } }[];
 }
 
 interface Checker {
@@ -32,6 +33,19 @@ export function contractChecker(doc: Doc): Checker {
   const errorBody = (status: number, text: string): string | undefined => {
     const v = ajv.getSchema('openapi#/components/schemas/Error')!;
     return v(JSON.parse(text)) ? undefined : `${status} body is not an Error: ${ajv.errorsText(v.errors)}`;
+  };
+  /**
+   * Wherever a reply carries a game's view (GET /v1/games/{id}, POST .../preview), it must match its
+   * own engine's view schema (x-engines[].view, by summary.engine): the document leaves `view` open.
+   */
+  const engines = new Map((doc['x-engines'] ?? []).map((e) => [e.id, e.view.$ref.replace(/^#/, 'openapi#')]));
+  const viewProblem = (body: unknown, where: string): string | undefined => {
+    if (typeof body !== 'object' || body === null || !('view' in body) || !('summary' in body)) return undefined;
+    const engine = (body.summary as { engine?: unknown }).engine;
+    const schema = typeof engine === 'string' ? engines.get(engine) : undefined;
+    if (!schema) return `${where}: the view of engine ${JSON.stringify(engine)} has no schema in x-engines`;
+    const v = ajv.getSchema(schema)!;
+    return v(body.view) ? undefined : `${where}: the view does not match ${engine}'s view schema: ${ajv.errorsText(v.errors, { dataVar: 'view' })}`;
   };
   return {
     check(method, path, status, contentType, text) {
@@ -54,7 +68,8 @@ export function contractChecker(doc: Doc): Checker {
       } catch {
         return `${where}: the body is not JSON`;
       }
-      return validate(body) ? undefined : `${where}: the body does not match the document: ${ajv.errorsText(validate.errors)}`;
+      if (!validate(body)) return `${where}: the body does not match the document: ${ajv.errorsText(validate.errors)}`;
+      return viewProblem(body, where);
     },
   };
 }

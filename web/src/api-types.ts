@@ -906,7 +906,7 @@ export interface components {
         GameView: {
             summary: components["schemas"]["GameSummary"];
             seat: string | null;
-            /** @description The engine's view for this seat (or a spectator): see x-engines for each engine */
+            /** @description The engine's view for this seat (or a spectator): the View schema of the game's engine (summary.engine; x-engines[].view) */
             view: unknown;
             legalCommands: {
                 type: string;
@@ -923,7 +923,7 @@ export interface components {
                 params?: unknown;
             }[];
             /** @description The same view as a picture (regions, pieces, labels), when the engine draws one */
-            scene?: Record<string, never>;
+            scene?: components["schemas"]["Scene"];
             /** @description Each seat's remaining time (a running game with a time control) */
             clocks?: {
                 seat: string;
@@ -1133,11 +1133,23 @@ export interface components {
                 yourMove: boolean;
                 since: string;
                 whoseMove: {
+                    seat: string;
+                    name: string;
+                    player: string | null;
+                    /** @enum {string} */
+                    kind: "move" | "sealed" | "reaction";
+                    prompt: string;
+                    since: string;
+                    sinceVersion: number;
                     deadline?: string;
                     /** @description Milliseconds until the deadline at the server time (0 once passed) */
                     leftMs?: number;
                 }[];
-                opponents: Record<string, never>[];
+                opponents: {
+                    seat: string;
+                    name: string;
+                    player: string | null;
+                }[];
                 outcome?: {
                     winners: string[];
                     reason: string;
@@ -2423,6 +2435,1096 @@ export interface components {
             artilleryRegistration: boolean;
             /** @default false */
             friendlyFire: boolean;
+        };
+        "spearpoint-1943.View": {
+            commandDeckOrder?: string[];
+            damageDeckOrder?: string[];
+            turn: number;
+            /** @enum {unknown} */
+            phase: "muster" | "commitment" | "declaration" | "initiative" | "combat" | "draw" | "over";
+            pending: {
+                seat: string;
+                /** @enum {unknown} */
+                kind: "move" | "sealed" | "reaction";
+                prompt: string;
+                window?: {
+                    id: string;
+                    topic: string;
+                    blocking: boolean;
+                    default: {
+                        type: string;
+                    };
+                };
+            }[];
+            situation: {
+                id: string;
+                title: string;
+                objectives: {
+                    us: string;
+                    de: string;
+                };
+                winConditions: ({
+                    /** @constant */
+                    kind: "points";
+                    target: number;
+                } | {
+                    /** @constant */
+                    kind: "overrun";
+                    turns: number;
+                } | {
+                    /** @constant */
+                    kind: "holdOut";
+                    /** @enum {unknown} */
+                    seat: "us" | "de";
+                    turns: number;
+                } | {
+                    /** @constant */
+                    kind: "destroyTypes";
+                    /** @enum {unknown} */
+                    seat: "us" | "de";
+                    types: ("infantry" | "tank" | "vehicle" | "artillery" | "gun" | "aircraft" | "crew")[];
+                    count: number;
+                })[];
+            };
+            maxTurns: number;
+            seats: {
+                [key: string]: {
+                    reservesOrder?: string[];
+                    heldBoosts?: {
+                        card: string;
+                        /** @enum {unknown} */
+                        roll: "intensity" | "hit";
+                        shot: number;
+                    }[];
+                    standingOrders?: {
+                        /** @enum {unknown} */
+                        friendlyFire: "ask" | "highest-cost";
+                    };
+                    hand?: {
+                        id: string;
+                        card: string;
+                        title: string;
+                        /** @enum {unknown} */
+                        type: "infantry" | "tank" | "vehicle" | "artillery" | "gun" | "aircraft" | "crew";
+                        cost: number;
+                        /** @enum {unknown} */
+                        crew: "tank" | "artillery" | "none" | "pilot";
+                        /** @enum {unknown} */
+                        line: "front" | "rear" | "none" | "either";
+                        defense: number;
+                        endurance: {
+                            full: number;
+                            half: number;
+                        };
+                        weapons: string[];
+                    }[];
+                    commands?: {
+                        id: string;
+                        title: string;
+                        text: string;
+                    }[];
+                    order?: ({
+                        /** @constant */
+                        kind: "pick";
+                        card: string;
+                    } | {
+                        /** @constant */
+                        kind: "commit";
+                        unit: string;
+                        crew: null | string;
+                        /** @enum {unknown} */
+                        line: "front" | "rear" | "air";
+                    } | {
+                        /** @constant */
+                        kind: "replaceCrew";
+                        crew: string;
+                        unit: string;
+                    } | {
+                        /** @constant */
+                        kind: "moveCrew";
+                        from: string;
+                        to: string;
+                    } | {
+                        /** @constant */
+                        kind: "moveLine";
+                        unit: string;
+                        /** @enum {unknown} */
+                        line: "front" | "rear";
+                    } | {
+                        /** @constant */
+                        kind: "card";
+                        card: string;
+                        target: null | string;
+                        keep: boolean;
+                        boost: null | string;
+                    } | {
+                        /** @constant */
+                        kind: "attack";
+                        attacker: string;
+                        target: string;
+                        weapons: number[];
+                    } | {
+                        /** @constant */
+                        kind: "closeAssault";
+                        attacker: string;
+                        target: string;
+                    } | {
+                        /** @constant */
+                        kind: "initiativeBoost";
+                        card: string;
+                    })[];
+                    score: number;
+                    overrunTurns: number;
+                    handCount: number;
+                    commandCount: number;
+                    reservesCount: number;
+                    handReady: boolean;
+                    sealed: boolean;
+                    drawsTaken: number;
+                    drawDone: boolean;
+                };
+            };
+            battleArea: {
+                [key: string]: {
+                    front: {
+                        shaken: boolean;
+                        immobilized: boolean;
+                        weapons: string[];
+                        weaponsLost: number[];
+                        commandCards: {
+                            card: string;
+                            title: string;
+                        }[];
+                        /** @enum {unknown} */
+                        capturedFrom?: "us" | "de";
+                        turnsOfFlightLeft?: number;
+                        bombsUsed?: boolean;
+                        id: string;
+                        card: string;
+                        title: string;
+                        /** @enum {unknown} */
+                        type: "infantry" | "tank" | "vehicle" | "artillery" | "gun" | "aircraft" | "crew";
+                        cost: number;
+                        /** @enum {unknown} */
+                        line: "front" | "rear" | "air";
+                        crew: null | {
+                            id: string;
+                            card: string;
+                        };
+                        needsCrew: boolean;
+                        endurance: number;
+                        full: number;
+                        half: number;
+                        defense: number;
+                        damage: null | {
+                            card: string;
+                            title: string;
+                            effect: string;
+                        };
+                    }[];
+                    rear: {
+                        shaken: boolean;
+                        immobilized: boolean;
+                        weapons: string[];
+                        weaponsLost: number[];
+                        commandCards: {
+                            card: string;
+                            title: string;
+                        }[];
+                        /** @enum {unknown} */
+                        capturedFrom?: "us" | "de";
+                        turnsOfFlightLeft?: number;
+                        bombsUsed?: boolean;
+                        id: string;
+                        card: string;
+                        title: string;
+                        /** @enum {unknown} */
+                        type: "infantry" | "tank" | "vehicle" | "artillery" | "gun" | "aircraft" | "crew";
+                        cost: number;
+                        /** @enum {unknown} */
+                        line: "front" | "rear" | "air";
+                        crew: null | {
+                            id: string;
+                            card: string;
+                        };
+                        needsCrew: boolean;
+                        endurance: number;
+                        full: number;
+                        half: number;
+                        defense: number;
+                        damage: null | {
+                            card: string;
+                            title: string;
+                            effect: string;
+                        };
+                    }[];
+                    air: {
+                        shaken: boolean;
+                        immobilized: boolean;
+                        weapons: string[];
+                        weaponsLost: number[];
+                        commandCards: {
+                            card: string;
+                            title: string;
+                        }[];
+                        /** @enum {unknown} */
+                        capturedFrom?: "us" | "de";
+                        turnsOfFlightLeft?: number;
+                        bombsUsed?: boolean;
+                        id: string;
+                        card: string;
+                        title: string;
+                        /** @enum {unknown} */
+                        type: "infantry" | "tank" | "vehicle" | "artillery" | "gun" | "aircraft" | "crew";
+                        cost: number;
+                        /** @enum {unknown} */
+                        line: "front" | "rear" | "air";
+                        crew: null | {
+                            id: string;
+                            card: string;
+                        };
+                        needsCrew: boolean;
+                        endurance: number;
+                        full: number;
+                        half: number;
+                        defense: number;
+                        damage: null | {
+                            card: string;
+                            title: string;
+                            effect: string;
+                        };
+                    }[];
+                };
+            };
+            initiative: null | "us" | "de";
+            initiativeTies: {
+                us: number;
+                de: number;
+            }[];
+            chooser: null | "us" | "de";
+            attacks: {
+                id: string;
+                /** @enum {unknown} */
+                seat: "us" | "de";
+                attackers: string[];
+                target: string;
+                weapons: number[];
+                closeAssault: boolean;
+                /** @enum {unknown} */
+                status: "pending" | "resolved" | "cancelled";
+                shotsDone: number;
+            }[];
+            friendlyFire: null | {
+                attackId: string;
+                /** @enum {unknown} */
+                chooser: "us" | "de";
+                candidates: string[];
+                weapon: number;
+            };
+            sideEffects: {
+                /** @enum {unknown} */
+                seat: "us" | "de";
+                card: string;
+                title: string;
+            }[];
+            decks: {
+                command: {
+                    draw: number;
+                    discard: number;
+                    topDiscard?: string;
+                };
+                damage: {
+                    draw: number;
+                    discard: number;
+                    topDiscard?: string;
+                };
+            };
+            commandDeckCount: number;
+            commandDiscard: string[];
+            damageDeckCount: number;
+            damageDiscard: string[];
+            removed: {
+                card: string;
+                /** @enum {unknown} */
+                owner: "us" | "de";
+                by: null | "us" | "de";
+                /** @enum {unknown} */
+                kind: "destroyed" | "captured" | "kept" | "friendly-fire";
+                points: number;
+            }[];
+            result: null | {
+                winners: ("us" | "de")[];
+                reason: string;
+            };
+        };
+        "spearpoint-1943-map.View": {
+            scenario: {
+                /** @enum {unknown} */
+                id: "man-vs-beast" | "what-now-sarge" | "gunters-return" | "liri-valley-road" | "moonlight-on-metal" | "crimson-snow" | "a-buried-tank" | "epiphany" | "standard-game";
+                title: string;
+                /** @enum {unknown} */
+                map: "village" | "defensive-line";
+            };
+            turn: number;
+            /** @enum {unknown} */
+            phase: "commitment" | "declaration" | "draw" | "over" | "movement" | "resolution";
+            declarationStep: null | "support" | "ground";
+            initiative: null | "us" | "de";
+            active: null | "us" | "de";
+            weatherClear: boolean;
+            tiles: {
+                [key: string]: {
+                    /** @enum {unknown} */
+                    kind: "building" | "fountain" | "tiger-wreck" | "crops" | "cemetery" | "wire" | "natural-cover" | "bunker" | "mg-nest" | "panzernest" | "pantherturm" | "tank-trench" | "infantry-trench" | "minefield";
+                    intact: boolean;
+                    arrows?: ("north" | "south" | "east" | "west")[];
+                    edges?: {
+                        /** @enum {unknown} */
+                        north?: "red" | "green";
+                        /** @enum {unknown} */
+                        south?: "red" | "green";
+                        /** @enum {unknown} */
+                        east?: "red" | "green";
+                        /** @enum {unknown} */
+                        west?: "red" | "green";
+                    };
+                };
+            };
+            smoke: {
+                [key: string]: number;
+            };
+            units: {
+                id: string;
+                card: string;
+                title: string;
+                /** @enum {unknown} */
+                side: "us" | "de";
+                at: string;
+                crew: null | string;
+                endurance: number;
+                damageCard: null | string;
+                path: null | string;
+                turnsLeft: null | number;
+                shaken: boolean;
+                immobilized: boolean;
+                attached: string[];
+            }[];
+            attacks: {
+                id: string;
+                /** @enum {unknown} */
+                seat: "us" | "de";
+                attackers: string[];
+                target: string;
+                weapons: number[];
+                spotter: null | string;
+                /** @enum {unknown} */
+                kind: "unit" | "area" | "feature" | "assault";
+                /** @enum {unknown} */
+                status: "pending" | "resolved" | "cancelled";
+            }[];
+            lastAttack: null | {
+                from: string;
+                to: string;
+            };
+            sabotaged: string[];
+            opportunityFire: null | {
+                id: string;
+                /** @enum {unknown} */
+                seat: "us" | "de";
+                mover: string;
+                shooters: string[];
+            };
+            convoy: {
+                entered: number;
+                arrived: number;
+                destroyed: number;
+            };
+            seats: {
+                [key: string]: {
+                    hand?: {
+                        id: string;
+                        card: string;
+                    }[];
+                    commands?: string[];
+                    score: number;
+                    overrun: number;
+                    exited: number;
+                    initiativeBonus: number;
+                    reserves: number;
+                    support: number;
+                    handCount: number;
+                    commandCount: number;
+                };
+            };
+            commandDeck: {
+                draw: number;
+                discard: number;
+                topDiscard?: string;
+            };
+            damageDeck: {
+                draw: number;
+                discard: number;
+                topDiscard?: string;
+            };
+            result: null | {
+                winners: ("us" | "de")[];
+                reason: string;
+            };
+            carryOver: null | {
+                tiles: {
+                    /** @enum {unknown} */
+                    kind: "building" | "fountain" | "tiger-wreck" | "crops" | "cemetery" | "wire" | "natural-cover" | "bunker" | "mg-nest" | "panzernest" | "pantherturm" | "tank-trench" | "infantry-trench" | "minefield";
+                    intact: boolean;
+                    arrows?: ("north" | "south" | "east" | "west")[];
+                    edges?: {
+                        /** @enum {unknown} */
+                        north?: "red" | "green";
+                        /** @enum {unknown} */
+                        south?: "red" | "green";
+                        /** @enum {unknown} */
+                        east?: "red" | "green";
+                        /** @enum {unknown} */
+                        west?: "red" | "green";
+                    };
+                    space: string;
+                }[];
+            };
+        };
+        "front-line.View": {
+            /** @enum {unknown} */
+            battlefield: "main" | "lake-nogo" | "mt-range" | "great-desert";
+            title: string;
+            allies: boolean;
+            amphibious: boolean;
+            rows: string[];
+            boards: number;
+            /** @enum {unknown} */
+            phase: "over" | "setup" | "first" | "play";
+            round: number;
+            month: null | "September" | "October" | "November" | "December";
+            turn: number;
+            mover: null | string;
+            decider: null | string;
+            seats: {
+                id: string;
+                /** @enum {unknown} */
+                color: "red" | "green";
+                board: number;
+                /** @enum {unknown} */
+                supplyCard: "balanced" | "centered" | "staggered";
+                stacks: {
+                    air: {
+                        n: number;
+                        max: number;
+                        fallen: boolean;
+                        used: boolean;
+                    };
+                    capital: {
+                        n: number;
+                        max: number;
+                        fallen: boolean;
+                        used: boolean;
+                    };
+                    industry: {
+                        n: number;
+                        max: number;
+                        fallen: boolean;
+                        used: boolean;
+                    };
+                };
+                /** @enum {unknown} */
+                leadership: "available" | "exhausted" | "commissioned";
+                setupDone: boolean;
+                reserve: {
+                    [key: string]: number;
+                };
+            }[];
+            units: {
+                id: string;
+                /** @enum {unknown} */
+                kind: "infantry" | "tank" | "artillery";
+                /** @enum {unknown} */
+                color: "red" | "green";
+                home: number;
+                square: null | string;
+                active: boolean;
+                range: number;
+            }[];
+            fallen: string[];
+            edge: {
+                holder: null | "red" | "green";
+                on: boolean;
+            }[];
+            chosen: null | {
+                /** @enum {unknown} */
+                stack: "air" | "capital" | "industry";
+                n: number;
+                max: number;
+                fallen: boolean;
+            };
+            acted: {
+                unit: string;
+                action: string;
+            }[];
+            attack: null | {
+                attacker: string;
+                seat: string;
+                target: string;
+                targetUnit: null | string;
+                supplied: boolean;
+                rallied: boolean;
+                white: null | number;
+                yellow: null | number;
+                rerolled: boolean;
+                die: null | "white" | "yellow";
+            };
+            question: null | {
+                id: string;
+                /** @enum {unknown} */
+                topic: "rally" | "edge" | "tank-die" | "rout" | "retreat-square" | "displace" | "rally-reward" | "opportunity-fire" | "send-support";
+                seat: string;
+                unit?: string;
+                squares?: string[];
+                action?: string;
+            };
+            last: string[];
+            occupationPoints: {
+                green: number;
+                red: number;
+            };
+            result: null | {
+                winners: null | "red" | "green";
+                reason: string;
+                op: {
+                    red: number;
+                    green: number;
+                };
+            };
+        };
+        "action-front.View": {
+            stepsLost: {
+                allies: number;
+                axis: number;
+            };
+            exited: {
+                allies: number;
+                axis: number;
+            };
+            pending: {
+                seat: string;
+                /** @enum {unknown} */
+                kind: "move" | "sealed" | "reaction";
+                prompt: string;
+                window?: {
+                    id: string;
+                    topic: string;
+                    blocking: boolean;
+                    default: {
+                        type: string;
+                    };
+                };
+            }[];
+            result: null | {
+                winners: ("allies" | "axis")[];
+                reason: string;
+            };
+            savedBuilder?: {
+                armies: {
+                    allies: string;
+                    axis: string;
+                };
+                forces: {
+                    allies: null | string[];
+                    axis: null | string[];
+                };
+                /** @enum {unknown} */
+                defender?: "allies" | "axis";
+                /** @enum {unknown} */
+                west: "allies" | "axis";
+                maps: string[];
+                /** @enum {unknown} */
+                type: "point-defense" | "meeting-engagement";
+            } | {
+                armies: {
+                    allies: string;
+                    axis: string;
+                };
+                forces: {
+                    allies: null | string[];
+                    axis: null | string[];
+                };
+                /** @enum {unknown} */
+                movesFirst: "allies" | "axis";
+                /** @enum {unknown} */
+                west: "allies" | "axis";
+                maps: string[];
+                /** @enum {unknown} */
+                type: "point-defense" | "meeting-engagement";
+            } | {
+                armies: {
+                    allies: string;
+                    axis: string;
+                };
+                forces: {
+                    allies: null | string[];
+                    axis: null | string[];
+                };
+                /** @enum {unknown} */
+                defender?: "allies" | "axis";
+                /** @enum {unknown} */
+                west: "allies" | "axis";
+                map?: string;
+                /** @enum {unknown} */
+                type: "point-defense" | "meeting-engagement";
+            } | {
+                armies: {
+                    allies: string;
+                    axis: string;
+                };
+                forces: {
+                    allies: null | string[];
+                    axis: null | string[];
+                };
+                /** @enum {unknown} */
+                movesFirst: "allies" | "axis";
+                /** @enum {unknown} */
+                west: "allies" | "axis";
+                map?: string;
+                /** @enum {unknown} */
+                type: "point-defense" | "meeting-engagement";
+            };
+            scenario: {
+                id: string;
+                name: string;
+                flavor: string;
+                map: string;
+                /** @enum {unknown} */
+                west: "allies" | "axis";
+                /** @enum {unknown} */
+                setsUpFirst: "allies" | "axis";
+                /** @enum {unknown} */
+                movesFirst: "allies" | "axis";
+                sides: {
+                    allies: {
+                        name: string;
+                        forces: {
+                            unit: string;
+                            count: number;
+                            entry: number;
+                        }[];
+                        setupColumns: number;
+                        support: {
+                            /** @enum {unknown} */
+                            kind: "artillery" | "air" | "naval";
+                            name: string;
+                            hard: number;
+                            soft: number;
+                            fromTurn?: number;
+                        }[];
+                        entryHexes?: string[];
+                    };
+                    axis: {
+                        name: string;
+                        forces: {
+                            unit: string;
+                            count: number;
+                            entry: number;
+                        }[];
+                        setupColumns: number;
+                        support: {
+                            /** @enum {unknown} */
+                            kind: "artillery" | "air" | "naval";
+                            name: string;
+                            hard: number;
+                            soft: number;
+                            fromTurn?: number;
+                        }[];
+                        entryHexes?: string[];
+                    };
+                };
+                noDugInAtStart: boolean;
+                turns: number;
+                victory: {
+                    /** @constant */
+                    kind: "exit";
+                    /** @enum {unknown} */
+                    side: "allies" | "axis";
+                    count: number;
+                } | {
+                    /** @constant */
+                    kind: "hold";
+                    /** @enum {unknown} */
+                    side: "allies" | "axis";
+                    hexes: string[];
+                    count: number;
+                } | {
+                    /** @constant */
+                    kind: "steps";
+                };
+                visibility?: number;
+                emplaced?: string[];
+            };
+            map: {
+                partialHexes: string[];
+                id: string;
+                name: string;
+                cols: number;
+                rows: number;
+                terrain: {
+                    [key: string]: "building" | "clear" | "forest" | "jungle";
+                };
+                hills: string[][];
+                rivers: [
+                    string,
+                    string
+                ][];
+            };
+            builder: null | {
+                /** @enum {unknown} */
+                type: "point-defense" | "meeting-engagement";
+                /** @enum {unknown} */
+                defender?: "allies" | "axis";
+                maps: string[];
+                points: {
+                    allies: number;
+                    axis: number;
+                };
+                armies: {
+                    allies: string;
+                    axis: string;
+                };
+            };
+            optionalRules: {
+                artilleryRegistration: boolean;
+                friendlyFire: boolean;
+            };
+            representative: string;
+            tables: {
+                indirectFire: {
+                    artillery: {
+                        numbers: string[];
+                        faces: {
+                            C: string;
+                            D: string;
+                            H: string;
+                            S: string;
+                        };
+                    };
+                    air: {
+                        numbers: string[];
+                        faces: {
+                            C: string;
+                            D: string;
+                            H: string;
+                            S: string;
+                        };
+                    };
+                };
+                suppression: string[];
+                rally: string[];
+                movementPoints: {
+                    leg: number;
+                    towed: number;
+                    tracked: number;
+                    wheeled: number;
+                };
+                terrain: {
+                    clear: {
+                        move: {
+                            leg: null | number;
+                            towed: null | number;
+                            tracked: null | number;
+                            wheeled: null | number;
+                        };
+                        fire: number;
+                    };
+                    forest: {
+                        move: {
+                            leg: null | number;
+                            towed: null | number;
+                            tracked: null | number;
+                            wheeled: null | number;
+                        };
+                        fire: number;
+                    };
+                    jungle: {
+                        move: {
+                            leg: null | number;
+                            towed: null | number;
+                            tracked: null | number;
+                            wheeled: null | number;
+                        };
+                        fire: number;
+                    };
+                    building: {
+                        move: {
+                            leg: null | number;
+                            towed: null | number;
+                            tracked: null | number;
+                            wheeled: null | number;
+                        };
+                        fire: number;
+                    };
+                };
+                river: {
+                    leg: null | number;
+                    towed: null | number;
+                    tracked: null | number;
+                    wheeled: null | number;
+                };
+                hillUp: {
+                    leg: null | number;
+                    towed: null | number;
+                    tracked: null | number;
+                    wheeled: null | number;
+                };
+                hillFire: number;
+                longRange: number;
+            };
+            unitValueTable: {
+                id: string;
+                name: string;
+                army: string;
+                /** @enum {unknown} */
+                class: "leg" | "towed" | "tracked" | "wheeled";
+                infantry: boolean;
+                steps: number;
+                rateOfFire: number;
+                hard: number;
+                soft: number;
+                range: number;
+                training: number;
+                transport: boolean;
+                indirect: boolean;
+                points: number;
+                counters: number;
+                leader?: number;
+                armor?: number;
+            }[];
+            /** @enum {unknown} */
+            phase: "over" | "reinforce" | "setup" | "forces" | "indirect" | "registration" | "action";
+            turn: number;
+            /** @enum {unknown} */
+            active: "allies" | "axis";
+            placement: null | {
+                /** @enum {unknown} */
+                seat: "allies" | "axis";
+                /** @enum {unknown} */
+                kind: "reinforce" | "setup";
+                min: number;
+                max: number;
+                placed: number;
+            };
+            units: {
+                steps: number;
+                suppressed: boolean;
+                dugIn: boolean;
+                actionsTaken: string[];
+                twoActions: boolean;
+                firedIndirect: boolean;
+                counter: {
+                    transport: boolean;
+                    indirect: boolean;
+                    points: number;
+                    armor?: number;
+                    rateOfFire: number;
+                    hard: number;
+                    soft: number;
+                    range: number;
+                    training: number;
+                    leaderBonus?: number;
+                    /** @enum {unknown} */
+                    class: "leg" | "towed" | "tracked" | "wheeled";
+                    infantry: boolean;
+                };
+                entersOnTurn?: number;
+                id: string;
+                type: string;
+                name: string;
+                /** @enum {unknown} */
+                owner: "allies" | "axis";
+                hex: null | string;
+                /** @enum {unknown} */
+                status: "map" | "waiting" | "eliminated" | "exited";
+            }[];
+            markers: {
+                /** @enum {unknown} */
+                kind: "artillery" | "air";
+                hex: string;
+                /** @enum {unknown} */
+                owner: "allies" | "axis";
+            }[];
+            missions: {
+                allies: {
+                    id: string;
+                    /** @enum {unknown} */
+                    kind: "artillery" | "air" | "naval";
+                    name: string;
+                    hard: number;
+                    soft: number;
+                    fromTurn?: number;
+                    used: boolean;
+                }[];
+                axis: {
+                    id: string;
+                    /** @enum {unknown} */
+                    kind: "artillery" | "air" | "naval";
+                    name: string;
+                    hard: number;
+                    soft: number;
+                    fromTurn?: number;
+                    used: boolean;
+                }[];
+            };
+            offMapUsed: boolean;
+            airUsed: boolean;
+            deck: {
+                deckOrder?: string[];
+                discardPile: string[];
+                draw: number;
+                discard: number;
+                topDiscard?: string;
+            };
+            lastCards: {
+                purpose: string;
+                cards: string[];
+            }[];
+            registeredHexes: {
+                [key: string]: string[];
+            };
+            forces: {
+                [key: string]: {
+                    units?: null | string[];
+                    sealed: boolean;
+                };
+            };
+        };
+        Scene: {
+            title: string;
+            status: string[];
+            sides: {
+                seat: string;
+                name: string;
+            }[];
+            scores: {
+                seat: string;
+                label: string;
+                value: string;
+            }[];
+            rows: ({
+                /** @constant */
+                kind: "area";
+                id: string;
+                label: string;
+                side?: string;
+                lanes: {
+                    label: string;
+                    pieces: {
+                        id: string;
+                        label: string;
+                        side?: string;
+                        details: string[];
+                        markers: {
+                            label: string;
+                            /** @enum {unknown} */
+                            tone: "info" | "good" | "bad";
+                        }[];
+                        faceDown?: boolean;
+                        count?: number;
+                        highlight?: boolean;
+                    }[];
+                }[];
+            } | {
+                /** @constant */
+                kind: "grid";
+                id: string;
+                label: string;
+                cols: number;
+                rows: number;
+                cells: {
+                    col: number;
+                    row: number;
+                    terrain?: string;
+                    height?: number;
+                    pieces: {
+                        id: string;
+                        label: string;
+                        side?: string;
+                        details: string[];
+                        markers: {
+                            label: string;
+                            /** @enum {unknown} */
+                            tone: "info" | "good" | "bad";
+                        }[];
+                        faceDown?: boolean;
+                        count?: number;
+                        highlight?: boolean;
+                    }[];
+                    markers: {
+                        label: string;
+                        /** @enum {unknown} */
+                        tone: "info" | "good" | "bad";
+                    }[];
+                    highlight?: boolean;
+                }[];
+            } | {
+                /** @constant */
+                kind: "hex";
+                id: string;
+                label: string;
+                cols: number;
+                rows: number;
+                cells: {
+                    col: number;
+                    row: number;
+                    terrain?: string;
+                    height?: number;
+                    pieces: {
+                        id: string;
+                        label: string;
+                        side?: string;
+                        details: string[];
+                        markers: {
+                            label: string;
+                            /** @enum {unknown} */
+                            tone: "info" | "good" | "bad";
+                        }[];
+                        faceDown?: boolean;
+                        count?: number;
+                        highlight?: boolean;
+                    }[];
+                    markers: {
+                        label: string;
+                        /** @enum {unknown} */
+                        tone: "info" | "good" | "bad";
+                    }[];
+                    highlight?: boolean;
+                }[];
+            })[][];
+            links: {
+                from: {
+                    piece: string;
+                } | {
+                    region: string;
+                    col: number;
+                    row: number;
+                };
+                to: {
+                    piece: string;
+                } | {
+                    region: string;
+                    col: number;
+                    row: number;
+                };
+                /** @enum {unknown} */
+                kind: "attack" | "sight";
+                label?: string;
+                highlight?: boolean;
+            }[];
+            notes: {
+                text: string;
+                highlight?: boolean;
+            }[];
         };
     };
     responses: never;

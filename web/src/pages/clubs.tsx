@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { EngineDescription } from '../../../domain/kernel/listing.js';
 import { api, newCommandId, poll, type Session } from '../api.js';
 import { usePolling } from '../live.js';
 import { Link } from '../nav.js';
+import type { EngineInfo, Reply } from '../replies.js';
 
 /**
  * Clubs and tournaments (functions/http/routes/clubs.ts, tournaments.ts): create a club or join
@@ -12,42 +12,11 @@ import { Link } from '../nav.js';
  * or joined are remembered in this browser.
  */
 
-interface Club {
-  readonly clubId: string;
-  readonly name: string;
-  readonly description: string;
-  readonly members: readonly { player: string; role: string }[];
-  readonly joinCodeSet?: boolean;
-}
-interface TournamentItem {
-  readonly tournamentId: string;
-  readonly clubId: string | null;
-  readonly name: string;
-  readonly engine: string;
-  readonly format: string;
-  readonly status: 'open' | 'running' | 'finished' | 'cancelled';
-  readonly players: number;
-}
-interface Tournament {
-  readonly tournamentId: string;
-  readonly name: string;
-  readonly status: TournamentItem['status'];
-  /** Why a tournament was cancelled (too few players when it was due to start). */
-  readonly cancelled?: string;
-  readonly format: { readonly kind: string };
-  readonly players: readonly { player: string; rating: number; withdrawn?: unknown }[];
-  readonly rounds: readonly {
-    readonly round: number;
-    readonly pairings: readonly {
-      pairingId: string;
-      board: number;
-      seats: readonly [string, string];
-      gameId?: string;
-      result?: { points: readonly [number, number] };
-    }[];
-  }[];
-  readonly standings: readonly { rank: number; player: string; points: number; played: number; wins: number; draws: number; losses: number }[];
-}
+/** The bodies these pages receive, as the API document describes them (../replies.ts). */
+type Club = Reply<'/v1/clubs/{id}', 'get'>;
+type TournamentList = Reply<'/v1/tournaments', 'get'>;
+type TournamentItem = TournamentList['tournaments'][number];
+type Tournament = Reply<'/v1/tournaments/{id}', 'get'>;
 
 const clubsKey = (player: string) => `fieldpost.clubs.${player}`;
 function knownClubs(player: string): string[] {
@@ -166,7 +135,7 @@ function TournamentDetail({ id, player, onChanged }: { id: string; player: strin
   );
 }
 
-function Tournaments({ player, club, engines }: { player: string; club?: string; engines: readonly EngineDescription[] }) {
+function Tournaments({ player, club, engines }: { player: string; club?: string; engines: readonly EngineInfo[] }) {
   const [list, setList] = useState<readonly TournamentItem[]>();
   const [open, setOpen] = useState<string>();
   const [error, setError] = useState<string>();
@@ -176,7 +145,7 @@ function Tournaments({ player, club, engines }: { player: string; club?: string;
   const load = usePolling(
     async (etag) => {
       try {
-        const r = await poll<{ tournaments: TournamentItem[] }>(`/v1/tournaments${query}`, etag);
+        const r = await poll<TournamentList>(`/v1/tournaments${query}`, etag);
         if (r) setList(r.body.tournaments.filter((t) => club !== undefined || t.clubId === null));
         return r ? r.etag : etag;
       } catch (e) {
@@ -190,7 +159,7 @@ function Tournaments({ player, club, engines }: { player: string; club?: string;
   const create = async (e: Event) => {
     e.preventDefault();
     try {
-      const t = await api<Tournament>('POST', '/v1/tournaments', {
+      const t = await api<Reply<'/v1/tournaments', 'post'>>('POST', '/v1/tournaments', {
         name: form.name.trim(),
         engine: form.engine || engines[0]?.id,
         format: form.format,
@@ -264,7 +233,7 @@ function Tournaments({ player, club, engines }: { player: string; club?: string;
   );
 }
 
-function ClubCard({ id, player, engines }: { id: string; player: string; engines: readonly EngineDescription[] }) {
+function ClubCard({ id, player, engines }: { id: string; player: string; engines: readonly EngineInfo[] }) {
   const [club, setClub] = useState<Club>();
   const [games, setGames] = useState<readonly { gameId: string; engine: string; createdBy: string }[]>([]);
   const [error, setError] = useState<string>();
@@ -276,7 +245,7 @@ function ClubCard({ id, player, engines }: { id: string; player: string; engines
         setClub(await api<Club>('GET', path));
         setError(undefined);
         // The club's games are shown to its members only.
-        setGames((await api<{ games: { gameId: string; engine: string; createdBy: string }[] }>('GET', `${path}/games`)).games);
+        setGames((await api<Reply<'/v1/clubs/{id}/games', 'get'>>('GET', `${path}/games`)).games);
       } catch (e) {
         setError(message(e));
       }
@@ -311,13 +280,13 @@ function ClubCard({ id, player, engines }: { id: string; player: string; engines
 }
 
 export function ClubsPage({ session }: { session: Session }) {
-  const [engines, setEngines] = useState<readonly EngineDescription[]>([]);
+  const [engines, setEngines] = useState<readonly EngineInfo[]>([]);
   const [clubs, setClubs] = useState(() => knownClubs(session.player));
   const [create, setCreate] = useState({ name: '', joinCode: '' });
   const [join, setJoin] = useState({ clubId: '', joinCode: '' });
   const [error, setError] = useState<string>();
   useEffect(() => {
-    api<{ engines: EngineDescription[] }>('GET', '/v1/engines').then(
+    api<Reply<'/v1/engines', 'get'>>('GET', '/v1/engines').then(
       (r) => setEngines(r.engines),
       (e: unknown) => setError(message(e)),
     );
@@ -330,7 +299,7 @@ export function ClubsPage({ session }: { session: Session }) {
   const submitCreate = async (e: Event) => {
     e.preventDefault();
     try {
-      const c = await api<Club>('POST', '/v1/clubs', {
+      const c = await api<Reply<'/v1/clubs', 'post'>>('POST', '/v1/clubs', {
         name: create.name.trim(),
         ...(create.joinCode ? { joinCode: create.joinCode } : {}),
         commandId: newCommandId(),
@@ -344,7 +313,10 @@ export function ClubsPage({ session }: { session: Session }) {
   const submitJoin = async (e: Event) => {
     e.preventDefault();
     try {
-      const c = await api<Club>('POST', `/v1/clubs/${encodeURIComponent(join.clubId.trim())}/join`, { joinCode: join.joinCode, commandId: newCommandId() });
+      const c = await api<Reply<'/v1/clubs/{id}/join', 'post'>>('POST', `/v1/clubs/${encodeURIComponent(join.clubId.trim())}/join`, {
+        joinCode: join.joinCode,
+        commandId: newCommandId(),
+      });
       setJoin({ clubId: '', joinCode: '' });
       keep(c.clubId);
     } catch (err) {

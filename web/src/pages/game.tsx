@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { renderSvg, type EngineDescription, type EventEnvelope, type StandingOrder } from '../../../domain/kernel/index.js';
+import { renderSvg, type StandingOrder } from '../../../domain/kernel/index.js';
 import { resultInWords, sideAndPlayer } from '../../../functions/app/names.js';
-import { describeEvent, explainCommand, glossary, legalGroups, type GameViewBody } from '../../../functions/cli/format.js';
+import { describeEvent, explainCommand, glossary, legalGroups } from '../../../functions/cli/format.js';
 import { wasCancelled } from '../../../functions/projections/project.js';
 import { api, gamePath, newCommandId, poll, type Session } from '../api.js';
 import { timeLeft, usePolling } from '../live.js';
 import { Link } from '../nav.js';
+import type { ApiEvent, EngineInfo, GameView, Reply } from '../replies.js';
 
 /**
  * The game page: the board (the engine's scene, drawn by the kernel's SVG renderer, units
@@ -36,10 +37,10 @@ const names = (command: unknown, piece: string): boolean =>
 const typeWords = (type: string) => type.replace(/([a-z])([A-Z])/g, (_m, a: string, b: string) => `${a} ${b.toLowerCase()}`);
 
 /** The events after `from` that this player may see, every page of them. */
-async function eventsAfter(id: string, from: number): Promise<EventEnvelope[]> {
-  const events: EventEnvelope[] = [];
+async function eventsAfter(id: string, from: number): Promise<ApiEvent[]> {
+  const events: ApiEvent[] = [];
   for (let after = from; ;) {
-    const page = await api<{ events: EventEnvelope[]; next?: number }>('GET', gamePath(id, `/events?after=${after}&limit=1000`));
+    const page = await api<Reply<'/v1/games/{id}/events', 'get'>>('GET', gamePath(id, `/events?after=${after}&limit=1000`));
     events.push(...page.events);
     if (page.next === undefined) return events;
     after = page.next;
@@ -62,7 +63,7 @@ function Board({ svg, onPiece, selected }: { svg: string; onPiece: (id: string) 
   );
 }
 
-function Commands({ v, filter, busy, onChoose }: { v: GameViewBody; filter: string | undefined; busy: boolean; onChoose: (i: number) => void }) {
+function Commands({ v, filter, busy, onChoose }: { v: GameView; filter: string | undefined; busy: boolean; onChoose: (i: number) => void }) {
   // Filtered by a clicked piece: the others become blanks, so every command keeps its number.
   const shown = filter ? v.legalCommands.map((c) => (names(c, filter) ? c : { type: '' })) : v.legalCommands;
   const kinds = legalGroups(shown, v.view).filter((k) => k.type !== '');
@@ -103,7 +104,7 @@ function Commands({ v, filter, busy, onChoose }: { v: GameViewBody; filter: stri
   );
 }
 
-function StandingOrders({ id, v, engine, onSaved }: { id: string; v: GameViewBody; engine: EngineDescription | undefined; onSaved: () => void }) {
+function StandingOrders({ id, v, engine, onSaved }: { id: string; v: GameView; engine: EngineInfo | undefined; onSaved: () => void }) {
   const offered = engine?.standingOrders ?? [];
   const mine = v.standingOrders ?? [];
   const [error, setError] = useState<string>();
@@ -135,7 +136,7 @@ function StandingOrders({ id, v, engine, onSaved }: { id: string; v: GameViewBod
 
 /** After the end: the whole log, downloaded, verified here with the verifier's own code, and replayed position by position. */
 function Audit({ id, seat }: { id: string; seat: string | null }) {
-  const [log, setLog] = useState<{ events: EventEnvelope[]; finalHash: string | null; gameId: string; version: number }>();
+  const [log, setLog] = useState<Reply<'/v1/games/{id}/export', 'get'>>();
   const [href, setHref] = useState<string>();
   const [report, setReport] = useState<{ ok: boolean; text: string }>();
   const [replay, setReplay] = useState<{ length: number; at(k: number): string | undefined }>();
@@ -143,7 +144,7 @@ function Audit({ id, seat }: { id: string; seat: string | null }) {
   const [error, setError] = useState<string>();
   const exportLog = async () => {
     try {
-      const body = await api<NonNullable<typeof log>>('GET', gamePath(id, '/export'));
+      const body = await api<Reply<'/v1/games/{id}/export', 'get'>>('GET', gamePath(id, '/export'));
       setLog(body);
       setHref(URL.createObjectURL(new Blob([JSON.stringify(body, null, 2)], { type: 'application/json' })));
     } catch (e) {
@@ -221,9 +222,9 @@ function Audit({ id, seat }: { id: string; seat: string | null }) {
 
 export function GamePage({ session, params }: { session: Session; params: Record<string, string> }) {
   const id = params['id']!;
-  const [v, setV] = useState<GameViewBody>();
-  const [events, setEvents] = useState<EventEnvelope[]>([]);
-  const [engine, setEngine] = useState<EngineDescription>();
+  const [v, setV] = useState<GameView>();
+  const [events, setEvents] = useState<ApiEvent[]>([]);
+  const [engine, setEngine] = useState<EngineInfo>();
   const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -235,10 +236,10 @@ export function GamePage({ session, params }: { session: Session; params: Record
   /** The view, with this browser's private draft tried on it by the server (POST /preview, nothing stored). */
   const load = async () => {
     const draft = loadDraft(id, session.player);
-    let view: GameViewBody | undefined;
+    let view: GameView | undefined;
     if (draft) {
       try {
-        view = await api<GameViewBody>('POST', gamePath(id, '/preview'), { steps: draft });
+        view = await api<GameView>('POST', gamePath(id, '/preview'), { steps: draft });
         if (!view.drafting?.sealChoices.length) view = undefined;
       } catch {
         view = undefined;
@@ -249,7 +250,7 @@ export function GamePage({ session, params }: { session: Session; params: Record
       }
     }
     // The log grows at its end: only the events after the last one on screen are fetched.
-    const [got, more] = await Promise.all([view ?? api<GameViewBody>('GET', gamePath(id)), eventsAfter(id, seen.current)]);
+    const [got, more] = await Promise.all([view ?? api<GameView>('GET', gamePath(id)), eventsAfter(id, seen.current)]);
     setV(got);
     if (got.summary.status === 'ended' && !whole.current) {
       // Once the game is over every event is open: the whole log, hidden events included.
@@ -268,7 +269,7 @@ export function GamePage({ session, params }: { session: Session; params: Record
       try {
         // The events feed after the version on screen: 304 while nothing has happened.
         const version = v?.summary.version ?? 0;
-        const r = await poll<{ events: unknown[]; version: number }>(gamePath(id, `/events?after=${version}&limit=1`), etag);
+        const r = await poll<Reply<'/v1/games/{id}/events', 'get'>>(gamePath(id, `/events?after=${version}&limit=1`), etag);
         if (!v || (r && r.body.version !== version)) await load();
         setError(undefined);
         return r ? r.etag : etag;
@@ -282,7 +283,7 @@ export function GamePage({ session, params }: { session: Session; params: Record
   );
 
   useEffect(() => {
-    api<{ engines: EngineDescription[] }>('GET', '/v1/engines').then(
+    api<Reply<'/v1/engines', 'get'>>('GET', '/v1/engines').then(
       (r) => setEngine(r.engines.find((e) => e.id === v?.summary.engine)),
       () => undefined,
     );
@@ -301,7 +302,7 @@ export function GamePage({ session, params }: { session: Session; params: Record
       const drafting = v.drafting;
       if (drafting?.stepChoices.includes(i)) {
         // A step of a sealed order: tried by the server on a scratch copy, kept in this browser, sent only with the seal.
-        const after = await api<GameViewBody>('POST', gamePath(id, '/preview'), { steps: [...drafting.steps, command] });
+        const after = await api<GameView>('POST', gamePath(id, '/preview'), { steps: [...drafting.steps, command] });
         saveDraft(id, session.player, after.drafting?.steps ?? [...drafting.steps, command]);
         setV(after);
         setNote('Drafted. The other side learns nothing of your order until you seal it.');
@@ -345,7 +346,7 @@ export function GamePage({ session, params }: { session: Session; params: Record
   const cancelled = wasCancelled(s);
   const steps = v.drafting?.steps ?? [];
   const hasDraft = loadDraft(id, session.player) !== undefined;
-  const mine = (p: GameViewBody['pending'][number]) => p.player === session.player && (v.seat === null || v.seat === p.seat);
+  const mine = (p: GameView['pending'][number]) => p.player === session.player && (v.seat === null || v.seat === p.seat);
   return (
     <article class="game">
       <h1>

@@ -1,15 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { InboxModel } from '../../../functions/projections/project.js';
 import { gamePath, poll, text, type Session } from '../api.js';
 import { Link } from '../nav.js';
 import { timeLeft, usePolling } from '../live.js';
+import type { Reply } from '../replies.js';
 
-type InboxItem = Omit<InboxModel, 'pk' | 'sk' | 'type'>;
-interface Inbox {
-  readonly games: readonly InboxItem[];
-  readonly yourMoveCount: number;
-  readonly nextCursor: string | null;
-}
+/** GET /v1/me/games, as the API document describes it (../replies.ts). */
+type Inbox = Reply<'/v1/me/games', 'get'>;
 
 /** The board as this player sees it, small: fetched with the token (an <img> cannot send one) and shown from a blob URL. */
 export function Thumbnail({ gameId, version, label }: { gameId: string; version: number; label: string }) {

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { EngineDescription } from '../../../domain/kernel/listing.js';
-import type { LobbyModel } from '../../../functions/projections/project.js';
 import { api, gamePath, newCommandId, poll } from '../api.js';
 import { usePolling } from '../live.js';
 import { navigate } from '../nav.js';
+import type { EngineInfo, Reply } from '../replies.js';
 import { optionsFrom, SchemaForm, type FieldValues } from '../schema-form.js';
 
-type LobbyItem = Omit<LobbyModel, 'pk' | 'sk' | 'type'>;
+/** GET /v1/lobby's games, as the API document describes them (../replies.ts). */
+type LobbyItem = Reply<'/v1/lobby', 'get'>['games'][number];
 
 /** Your own randomness, mixed into every die of the game (the server cannot choose the rolls alone). */
 const entropy = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -16,7 +16,7 @@ function Lobby() {
   const [error, setError] = useState<string>();
   usePolling(async (etag) => {
     try {
-      const r = await poll<{ games: LobbyItem[] }>('/v1/lobby?limit=100', etag);
+      const r = await poll<Reply<'/v1/lobby', 'get'>>('/v1/lobby?limit=100', etag);
       if (r) setGames(r.body.games);
       return r ? r.etag : etag;
     } catch (e) {
@@ -56,7 +56,7 @@ function Lobby() {
 
 /** New game: engines, scenarios and options from GET /v1/engines, the seat you take, a time control; and the lobby. */
 export function NewGamePage() {
-  const [engines, setEngines] = useState<readonly EngineDescription[]>();
+  const [engines, setEngines] = useState<readonly EngineInfo[]>();
   const [engineId, setEngineId] = useState('');
   const [values, setValues] = useState<FieldValues>({});
   const [seat, setSeat] = useState('');
@@ -66,7 +66,7 @@ export function NewGamePage() {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    api<{ engines: EngineDescription[] }>('GET', '/v1/engines').then(
+    api<Reply<'/v1/engines', 'get'>>('GET', '/v1/engines').then(
       (r) => {
         setEngines(r.engines);
         setEngineId(r.engines[0]?.id ?? '');
@@ -90,7 +90,7 @@ export function NewGamePage() {
           : undefined;
     setBusy(true);
     try {
-      const r = await api<{ gameId: string }>('POST', '/v1/games', {
+      const r = await api<Reply<'/v1/games', 'post'>>('POST', '/v1/games', {
         engine: engine.id,
         commandId: newCommandId(),
         options: opts.options,

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { NoticeKind } from '../../../functions/notify/decide.js';
 import { api } from '../api.js';
-import type { paths } from '../api-types.js';
+import type { Reply } from '../replies.js';
 
 /** What GET /v1/me/settings shows: the type generated from the API document (npm run api-types). */
-type Settings = paths['/v1/me/settings']['get']['responses'][200]['content']['application/json'];
+type Settings = Reply<'/v1/me/settings', 'get'>;
 
 /** Every notice kind, in words (a kind added to NOTICE_KINDS fails the type check here until it is named). */
 const KINDS: Readonly<Record<NoticeKind, string>> = {
@@ -165,15 +165,8 @@ function Digest({ current, save }: { current: Settings['digest']; save: (digest:
   );
 }
 
-/** What GET/PUT /v1/me/vacation answer (functions/http/routes/vacation.ts vacationReply). */
-interface VacationStatus {
-  readonly allowanceDays: number;
-  readonly usedDays: number;
-  readonly leftDays: number;
-  readonly away: boolean;
-  readonly from?: string;
-  readonly until?: string;
-}
+/** What GET/PUT /v1/me/vacation answer, as the API document describes it (../replies.ts). */
+type VacationStatus = Reply<'/v1/me/vacation', 'get'>;
 
 /** Vacation: your clocks stop in every game while you are away, within a yearly allowance. */
 function Vacation() {

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { InProcessQueue } from '../../functions/notify/queue.js';
+import { turnNotice } from './fixtures.js';
+
+describe('the local notify queue', () => {
+  it('runs at most `concurrency` jobs at once, and every job in the end', async () => {
+    let running = 0;
+    let most = 0;
+    const ran: string[] = [];
+    const queue = new InProcessQueue(
+      async (job) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 5));
+        ran.push(job.notice.gameId);
+        running--;
+      },
+      { delayScaleMs: 0, concurrency: 2 },
+    );
+    // Six games: their jobs could all run side by side; the bound holds them to two.
+    const jobs = Array.from({ length: 6 }, () => ({ notice: turnNotice('q') }));
+    await queue.enqueue(jobs);
+    await queue.idle();
+    expect(most).toBe(2);
+    expect(ran.sort()).toEqual(jobs.map((j) => j.notice.gameId).sort());
+  });
+
+  it("once stopped (a killed consumer), a job waiting behind its lane's running one does not run", async () => {
+    const ran: number[] = [];
+    let release: () => void = () => {};
+    const queue = new InProcessQueue(
+      async (job) => {
+        ran.push(job.notice.version);
+        if (job.notice.version === 7) await new Promise<void>((r) => (release = r));
+      },
+      { delayScaleMs: 0 },
+    );
+    // One player's notices of one game: v42 waits behind v7 in their lane.
+    const first = turnNotice('lane', { version: 7 });
+    await queue.enqueue([{ notice: first }, { notice: { ...first, version: 42, key: `${first.gameId}#turn#p2#42` } }]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ran).toEqual([7]);
+    queue.stop();
+    release();
+    await queue.idle();
+    // Before: v42 still ran after the stop, ahead of v7's retry in the consumer started next (out of order).
+    expect(ran).toEqual([7]);
+  });
+});

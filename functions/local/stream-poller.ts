@@ -287,6 +287,8 @@ export class StreamPoller {
       const last = records[records.length - 1]?.dynamodb?.SequenceNumber ?? this.saved?.get(id)?.sequence;
       if (this.opts.checkpoints && last !== undefined && (records.length || cur.done)) {
         this.handed.push({ shard: id, sequence: last, done: cur.done, finished: this.opts.barrier?.() ?? (() => true) });
+        // Saved as the shard is read, not only when a pass ends: under steady writes a pass can last the whole run.
+        await this.commit();
       }
       if (records.length === 0) break;
     }

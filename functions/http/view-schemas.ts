@@ -56,6 +56,9 @@ function schemaOf(checker: ts.TypeChecker, t: ts.Type, path: string, depth = 0):
     return { type: 'array', prefixItems: items, minItems: items.length, maxItems: items.length };
   }
   if (checker.isArrayType(t)) return { type: 'array', items: schemaOf(checker, checker.getTypeArguments(t as ts.TypeReference)[0]!, `${path}[]`, depth + 1) };
+  // A command (the kernel's TypedMessage: a window's default answer): only its `type` is common to
+  // every engine; the engine's own command schema (x-engines[].command) names the rest of its fields.
+  if (t.getSymbol()?.name === 'TypedMessage') return { type: 'object', properties: { type: { type: 'string' } }, required: ['type'] };
   if (t.flags & F.Object || t.isIntersection()) {
     if (t.getCallSignatures().length > 0) throw new Error(`${path}: a function is not JSON`);
     const properties: Record<string, Json> = {};

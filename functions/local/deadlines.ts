@@ -101,13 +101,30 @@ export async function sweepDeadlines(ctx: RuntimeContext, clock: Clock): Promise
   return changed;
 }
 
+/** The sweep under way in each runtime, so sweeps run one at a time (see oneSweepAtATime). */
+const sweeps = new WeakMap<RuntimeContext, Promise<unknown>>();
+
+/**
+ * Runs `sweep` after any sweep under way in this runtime has finished. POST /local/clock moves the
+ * clock and sweeps inside one call of this: a periodic sweep can then not run between the two
+ * and take the deadlines the clock move was asked to report.
+ */
+export function oneSweepAtATime<T>(ctx: RuntimeContext, sweep: () => Promise<T>): Promise<T> {
+  const next = (sweeps.get(ctx) ?? Promise.resolve()).then(sweep);
+  sweeps.set(
+    ctx,
+    next.catch((e: unknown) => ctx.log(`[deadlines] the sweep failed: ${(e as Error).message}`)),
+  );
+  return next;
+}
+
 /** The sweep every `everyMs` (default 5 s), as an extension of the local runtime. */
 export const deadlinesExtension =
   (everyMs = 5_000): RuntimeExtension =>
   async (ctx): Promise<Stoppable> => {
     let running: Promise<unknown> = Promise.resolve();
     const timer = setInterval(() => {
-      running = running.then(() => sweepDeadlines(ctx, ctx.deps.clock));
+      running = oneSweepAtATime(ctx, () => sweepDeadlines(ctx, ctx.deps.clock)).catch(() => undefined);
     }, everyMs);
     return {
       name: 'deadline scheduler',

@@ -9,7 +9,7 @@ import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { registry as defaultRegistry } from '../../domain/registry.js';
 import { resultInWords, sideAndPlayer } from '../app/names.js';
 import { createApi } from '../http/api.js';
-import { localClock, sweepDeadlines, type LocalClock } from './deadlines.js';
+import { localClock, oneSweepAtATime, sweepDeadlines, type LocalClock } from './deadlines.js';
 import type { Clock } from '../ports.js';
 import { wasCancelled } from '../projections/project.js';
 import { localAuthenticator, PLAYER_ID } from '../http/auth.js';
@@ -253,8 +253,10 @@ async function clockEndpoint(
   if (typeof hours !== 'number' || !Number.isFinite(hours) || hours < 0 || hours > 24 * 366) {
     return json(400, { code: 'http/invalid-request', message: 'advanceHours is a number of hours from 0 to 8784 (the clock never goes back)' });
   }
-  const now = clock.advance(hours * 3_600_000);
-  const changed = ctx ? await sweepDeadlines(ctx, clock) : [];
+  const advanceBy = hours * 3_600_000;
+  const { now, changed } = ctx
+    ? await oneSweepAtATime(ctx, async () => ({ now: clock.advance(advanceBy), changed: await sweepDeadlines(ctx, clock) }))
+    : { now: clock.advance(advanceBy), changed: [] };
   for (const run of after) await run();
   return json(200, { now, changed });
 }

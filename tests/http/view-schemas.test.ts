@@ -71,6 +71,20 @@ describe("each engine's view schema", () => {
       for (const other of registry.ids().filter((o) => o !== id)) expect(problems(other, view), `${id}'s view as ${other}'s`).toBeDefined();
     }
   });
+  it("takes a window's default answer as the command it is: its fields beside `type` are the engine's command's", () => {
+    const view = (() => {
+      let v: Record<string, unknown> | undefined;
+      playChecking(registry.get('spearpoint-1943')!, {}, (x) => (v = wire(x) as Record<string, unknown>), 3);
+      return v!;
+    })();
+    const [entry] = view['pending'] as Record<string, unknown>[];
+    const withWindow = (dflt: unknown) => ({
+      ...view,
+      pending: [{ ...entry, window: { id: 'opfire-1', topic: 'opportunity-fire', blocking: true, default: dflt } }],
+    });
+    expect(problems('spearpoint-1943', withWindow({ type: 'PassOpportunityFire', window: 'opfire-1' }))).toBeUndefined();
+    expect(problems('spearpoint-1943', withWindow({ window: 'opfire-1' }))).toMatch(/must have required property 'type'/);
+  });
 });
 
 describe('the reply check of every end-to-end test validates the view against its engine', () => {

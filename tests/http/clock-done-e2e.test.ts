@@ -81,6 +81,11 @@ describe('correspondence clocks that run themselves (issue 10, done when)', () =
     expect(afterLapse.pending[0].deadline).toBe(plus(L, 96));
 
     // bob takes two days' vacation: his clock stops and ann sees it; beyond his allowance is a 422.
+    // Vacation stops the clock in the games bob's inbox lists as active, a read model the stream poller fills.
+    await waitFor("bob's inbox to list the game as active", async () => {
+      const games = (await api.get('/v1/me/games', token['bob'])).body.games as { gameId: string; status: string }[];
+      return games.some((g) => g.gameId === gameId && g.status === 'active') || undefined;
+    });
     const tooLong = await put('/v1/me/vacation', token['bob']!, { away: true, days: 31 });
     expect(tooLong).toMatchObject({ status: 422, body: { code: 'vacation/over-allowance' } });
     const away = await put('/v1/me/vacation', token['bob']!, { away: true, days: 2 });

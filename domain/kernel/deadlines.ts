@@ -127,11 +127,9 @@ export function decideTimeOut<S>(engine: AnyEngine, state: GameState<S>, input: 
   return ok(timedOut(engine, state as GameState, overdue, null, input.now, seed));
 }
 
-/** The next moment a deadline of this game falls, for the scheduler to wake at. */
-export const nextDeadline = (engine: AnyEngine, state: GameState): string | undefined =>
-  pendingOf(engine, state)
-    .flatMap((p) => (p.deadline ? [p.deadline] : []))
-    .sort()[0];
+/** The next moment a deadline of this game falls, for the scheduler to wake at (`pending`: pendingOf, when at hand). */
+export const nextDeadline = (engine: AnyEngine, state: GameState, pending: readonly PendingEntry[] = pendingOf(engine, state)): string | undefined =>
+  pending.flatMap((p) => (p.deadline ? [p.deadline] : [])).sort()[0];
 
 /**
  * A player goes away (vacation) or comes back: every seat they hold in the game stops or

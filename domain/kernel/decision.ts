@@ -11,8 +11,8 @@ import { PUBLIC, type Seat } from './visibility.js';
  * an outcome.
  */
 export function settle<S>(engine: AnyEngine, before: GameState<S>, events: readonly NewEvent[], ctx: Ctx, seed: string, recheck?: Seat): NewEvent[] {
-  const all = answerWindows(engine, before as GameState, events, ctx, recheck);
-  const outcome = engine.outcome(applyNew(engine, before, all, ctx.now).game);
+  const { events: all, after } = answerWindows(engine, before as GameState, events, ctx, recheck);
+  const outcome = engine.outcome((after ?? applyNew(engine, before as GameState, all, ctx.now)).game);
   return outcome ? [...all, ended(outcome, seed)] : all;
 }
 

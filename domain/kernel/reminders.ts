@@ -50,8 +50,8 @@ function unsent(state: GameState, p: PendingEntry): { level: ReminderLevel; at: 
 }
 
 /** First move entry per seat: a reminder is about a seat's move, however many parts it has. */
-const movesOf = (engine: AnyEngine, state: GameState): PendingEntry[] => {
-  const moves = pendingOf(engine, state).filter((p) => p.window === undefined);
+const movesOf = (engine: AnyEngine, state: GameState, pending: readonly PendingEntry[] = pendingOf(engine, state)): PendingEntry[] => {
+  const moves = pending.filter((p) => p.window === undefined);
   return moves.filter((p, i) => moves.findIndex((q) => q.seat === p.seat) === i);
 };
 
@@ -66,10 +66,10 @@ export function dueReminders(engine: AnyEngine, state: GameState, now: string): 
 }
 
 /** The next moment a reminder of this game falls due, for the scheduler to wake at. */
-export const nextReminder = (engine: AnyEngine, state: GameState): string | undefined =>
+export const nextReminder = (engine: AnyEngine, state: GameState, pending: readonly PendingEntry[] = pendingOf(engine, state)): string | undefined =>
   state.meta.status !== 'active'
     ? undefined
-    : movesOf(engine, state)
+    : movesOf(engine, state, pending)
         .flatMap((p) => unsent(state, p).map((m) => m.at))
         .sort((a, b) => Date.parse(a) - Date.parse(b))[0];
 
@@ -81,8 +81,8 @@ export function decideReminders<S>(engine: AnyEngine, state: GameState<S>, input
   return ok(due.map((d) => ({ type: 'Game.Reminded', data: d, visibility: PUBLIC, actor: null })));
 }
 
-/** When the scheduler must next look at this game: its next deadline or reminder, whichever is first. */
-export function nextWake(engine: AnyEngine, state: GameState): string | undefined {
-  const times = [nextDeadline(engine, state), nextReminder(engine, state)].filter((t): t is string => t !== undefined);
+/** When the scheduler must next look at this game: its next deadline or reminder, whichever is first (`pending`: pendingOf, when at hand). */
+export function nextWake(engine: AnyEngine, state: GameState, pending: readonly PendingEntry[] = pendingOf(engine, state)): string | undefined {
+  const times = [nextDeadline(engine, state, pending), nextReminder(engine, state, pending)].filter((t): t is string => t !== undefined);
   return times.sort((a, b) => Date.parse(a) - Date.parse(b))[0];
 }

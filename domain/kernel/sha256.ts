@@ -114,16 +114,27 @@ export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
 const encoder = new TextEncoder();
 export const utf8 = (s: string): Uint8Array => encoder.encode(s);
 
+/** Two hex digits of every byte value. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function toHex(bytes: Uint8Array): string {
   let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!]!;
   return s;
 }
 
+/** The value of a hex digit's character code (either case), or -1. */
+const digit = (c: number): number => (c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1);
+
 export function fromHex(hex: string): Uint8Array {
-  if (!/^(?:[0-9a-f]{2})*$/i.test(hex)) throw new RangeError('not a hex string');
+  if (hex.length % 2 !== 0) throw new RangeError('not a hex string');
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const hi = digit(hex.charCodeAt(i * 2));
+    const lo = digit(hex.charCodeAt(i * 2 + 1));
+    if (hi < 0 || lo < 0) throw new RangeError('not a hex string');
+    out[i] = (hi << 4) | lo;
+  }
   return out;
 }
 

@@ -71,24 +71,31 @@ export const openWindows = (engine: AnyEngine, state: GameState): { seat: Seat; 
 
 /**
  * Plays the answers standing orders give to windows that `events` opened (or, for `recheck`,
- * every open window of that seat), after `events`. Returns `events` with the answers appended.
+ * every open window of that seat), after `events`. Returns `events` with the answers appended,
+ * and the state after them when it folded them all (so its caller need not fold them again).
  * An order that no longer fits is noted for its seat and the window stays open for the player.
  */
-export function answerWindows(engine: AnyEngine, before: GameState, events: readonly NewEvent[], ctx: Ctx, recheck?: Seat): NewEvent[] {
+export function answerWindows(
+  engine: AnyEngine,
+  before: GameState,
+  events: readonly NewEvent[],
+  ctx: Ctx,
+  recheck?: Seat,
+): { events: NewEvent[]; after?: GameState } {
   const rules = engine.standingOrders;
   const out = [...events];
-  if (!rules) return out;
+  if (!rules) return { events: out };
   const wasOpen = new Set(before.meta.waiting.map((w) => `${w.seat}\u0000${w.key}`));
   const tried = new Set<string>();
   for (let answered = 0; answered < MAX_AUTO_ANSWERS;) {
     const now = applyNew(engine, before, out, ctx.now);
-    if (engine.outcome(now.game)) break;
+    if (engine.outcome(now.game)) return { events: out, after: now };
     const keyOf = (seat: Seat, window: DecisionWindow) => `${seat}\u0000${waitingKey({ kind: 'reaction', window })}`;
     const next = openWindows(engine, now).find(({ seat, window }) => {
       const key = keyOf(seat, window);
       return !tried.has(key) && (seat === recheck || !wasOpen.has(key)) && standingOrdersOf(now.meta, seat).some((o) => o.topic === window.topic);
     });
-    if (!next) break;
+    if (!next) return { events: out, after: now };
     const { seat, window } = next;
     tried.add(keyOf(seat, window));
     for (const [i, order] of standingOrdersOf(now.meta, seat).entries()) {
@@ -117,7 +124,7 @@ export function answerWindows(engine: AnyEngine, before: GameState, events: read
       break;
     }
   }
-  return out;
+  return { events: out };
 }
 
 const skipped = (seat: Seat, window: DecisionWindow, order: number, reason: string): NewEvent => ({

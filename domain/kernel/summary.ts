@@ -43,7 +43,7 @@ export interface GameSummary {
 export function summarize(engine: AnyEngine, state: GameState): GameSummary {
   const m = state.meta;
   const pending = pendingOf(engine, state);
-  const wakeAt = nextWake(engine, state);
+  const wakeAt = nextWake(engine, state, pending);
   return {
     gameId: m.gameId,
     engine: m.engine,

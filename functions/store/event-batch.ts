@@ -88,13 +88,16 @@ export function encodeRecent(recent: Readonly<Record<string, CommandRecord>>): U
   return new Uint8Array(buf);
 }
 
+/** Two hex digits of every byte value, so a key is read without a Buffer per entry. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function decodeRecent(bytes: Uint8Array | undefined): Record<string, CommandRecord> {
   const out: Record<string, CommandRecord> = {};
   if (!bytes) return out;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0; i + ENTRY <= buf.length; i += ENTRY) {
-    const from = buf.readUIntBE(i + 5, 3);
-    out[buf.subarray(i, i + 5).toString('hex')] = { from, to: from + buf.readUInt16BE(i + 8) };
+  for (let i = 0; i + ENTRY <= bytes.length; i += ENTRY) {
+    const key = HEX[bytes[i]!]! + HEX[bytes[i + 1]!]! + HEX[bytes[i + 2]!]! + HEX[bytes[i + 3]!]! + HEX[bytes[i + 4]!]!;
+    const from = (bytes[i + 5]! << 16) | (bytes[i + 6]! << 8) | bytes[i + 7]!;
+    out[key] = { from, to: from + ((bytes[i + 8]! << 8) | bytes[i + 9]!) };
   }
   return out;
 }
@@ -104,12 +107,14 @@ export function decodeRecent(bytes: Uint8Array | undefined): Record<string, Comm
  * it: the list stays newest first, an older entry with the same key goes, and at most `limit` stay.
  */
 export function prependRecent(bytes: Uint8Array, key: string, rec: CommandRecord, limit: number): Uint8Array {
-  const old = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const first = Buffer.from(encodeRecent({ [key]: rec }));
-  const keep: Buffer[] = [first];
-  for (let i = 0; i + ENTRY <= old.length && keep.length < limit; i += ENTRY) {
-    const entry = old.subarray(i, i + ENTRY);
-    if (!entry.subarray(0, 5).equals(first.subarray(0, 5))) keep.push(entry);
+  const first = encodeRecent({ [key]: rec });
+  const out = new Uint8Array(bytes.length + ENTRY);
+  out.set(first);
+  let end = ENTRY;
+  for (let i = 0; i + ENTRY <= bytes.length && end < limit * ENTRY; i += ENTRY) {
+    if (bytes[i] === first[0] && bytes[i + 1] === first[1] && bytes[i + 2] === first[2] && bytes[i + 3] === first[3] && bytes[i + 4] === first[4]) continue;
+    for (let j = 0; j < ENTRY; j++) out[end + j] = bytes[i + j]!;
+    end += ENTRY;
   }
-  return new Uint8Array(Buffer.concat(keep));
+  return end === out.length ? out : out.slice(0, end);
 }

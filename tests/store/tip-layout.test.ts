@@ -259,6 +259,12 @@ describe('the tip layout', () => {
     expect(next[commandKey('new')]).toEqual({ from: 12, to: 14 });
     const again = decodeRecent(prependRecent(bytes, commandKey('c2'), { from: 12, to: 12 }, 50));
     expect(Object.keys(again)).toEqual([commandKey('c2'), commandKey('c4'), commandKey('c3'), commandKey('c1'), commandKey('c0')]);
+    // The same bytes as the whole list encoded anew in that order, and decoding gives back what was encoded.
+    const { [commandKey('c0')]: dropped, ...kept } = recent;
+    expect(dropped).toEqual({ from: 2, to: 3 });
+    expect(prependRecent(bytes, commandKey('new'), { from: 12, to: 14 }, 5)).toEqual(encodeRecent({ [commandKey('new')]: { from: 12, to: 14 }, ...kept }));
+    expect(decodeRecent(bytes)).toEqual(recent);
+    expect(prependRecent(new Uint8Array(0), commandKey('new'), { from: 1, to: 1 }, 50)).toEqual(encodeRecent({ [commandKey('new')]: { from: 1, to: 1 } }));
   });
 
   it('a load unpacks only the command records this store has not unpacked before', async () => {

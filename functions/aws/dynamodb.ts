@@ -1,5 +1,5 @@
 import { AwsServiceError, awsJson10, type AwsClientConfig } from './call.js';
-import { decodeBinary, type AttributeValue } from './marshall.js';
+import { decodeBinary, encodeBinary, type AttributeValue } from './marshall.js';
 
 /**
  * What the Lambda bundles use of @aws-sdk/client-dynamodb, over DynamoDB's JSON 1.0 protocol
@@ -31,7 +31,7 @@ function toError(name: string, message: string, status: number, requestId: strin
   return new ErrorClass(name, message, status, requestId, attempts, withItems);
 }
 
-/** A low-level command: the operation's wire input; `send` returns its wire output, binary decoded. */
+/** A low-level command: the operation's input in attribute values, binary as Uint8Array (as the SDK takes it); `send` returns its wire output, binary decoded. */
 abstract class Command {
   abstract readonly operation: string;
   constructor(readonly input: Record<string, unknown>) {}
@@ -51,8 +51,19 @@ export class ListTablesCommand extends Command {
 export class QueryCommand extends Command {
   readonly operation = 'Query';
 }
+export class PutItemCommand extends Command {
+  readonly operation = 'PutItem';
+}
 export class ScanCommand extends Command {
   readonly operation = 'Scan';
+}
+
+/** The request's item, key, start key and expression values with binary base64-encoded for the wire; everything else as given. */
+function encodeInput(input: Record<string, unknown>): Record<string, unknown> {
+  const encoded: Record<string, unknown> = { ...input };
+  for (const k of ['Item', 'Key', 'ExclusiveStartKey', 'ExpressionAttributeValues'])
+    if (input[k]) encoded[k] = encodeBinary(input[k] as Record<string, AttributeValue>);
+  return encoded;
 }
 
 function decodeOutput(out: Record<string, unknown>): Record<string, unknown> {
@@ -114,9 +125,9 @@ export class DynamoDBClient {
     return ((await whole({ input })) as { output: Record<string, unknown> }).output;
   }
 
-  /** A low-level command, as the SDK client's send (table set-up and a few tests use these). */
+  /** A low-level command, as the SDK client's send (table set-up, the event store's load and tip write, a few tests). */
   async send(command: Command): Promise<Record<string, unknown>> {
-    return decodeOutput(await this.call(command.operation, command.input));
+    return decodeOutput(await this.call(command.operation, encodeInput(command.input)));
   }
 
   destroy(): void {}

@@ -79,3 +79,18 @@ export function decodeBinary(item: Readonly<Record<string, AttributeValue>>): Re
   for (const [k, a] of Object.entries(item)) Object.defineProperty(out, k, { value: attr(a), enumerable: true, writable: true, configurable: true });
   return out;
 }
+
+/** The reverse of decodeBinary: binary given as Uint8Array (the SDK's form) base64-encoded, as the wire carries it. */
+export function encodeBinary(item: Readonly<Record<string, AttributeValue>>): Record<string, AttributeValue> {
+  const b64 = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : v);
+  const attr = (a: AttributeValue): AttributeValue => {
+    if ('B' in a) return { B: b64(a['B']) };
+    if ('BS' in a) return { BS: (a['BS'] as unknown[]).map(b64) };
+    if ('L' in a) return { L: (a['L'] as AttributeValue[]).map(attr) };
+    if ('M' in a) return { M: encodeBinary(a['M'] as Record<string, AttributeValue>) };
+    return a;
+  };
+  const out: Record<string, AttributeValue> = {};
+  for (const [k, a] of Object.entries(item)) Object.defineProperty(out, k, { value: attr(a), enumerable: true, writable: true, configurable: true });
+  return out;
+}

@@ -1,13 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import { PutItemCommand, QueryCommand as WireQueryCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
 import {
   AppError,
@@ -22,6 +14,7 @@ import {
 import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent, prependRecent } from './event-batch.js';
 import { itemSize, MAX_ITEM_BYTES, MAX_TRANSACT_BYTES, MAX_TRANSACT_ITEMS } from './item-size.js';
 import { PART, SnapshotCodec, type EncodedSnapshot } from './snapshot-parts.js';
+import { fromWire, toWire, type WireItem } from './wire.js';
 
 /**
  * The event store on the one DynamoDB table (layout in functions/ports.ts). A game is one
@@ -37,7 +30,7 @@ import { PART, SnapshotCodec, type EncodedSnapshot } from './snapshot-parts.js';
  * their newest events after HEAD.
  */
 export interface DynamoEventStoreOptions {
-  readonly client: DynamoDBClient | DynamoDBDocumentClient;
+  readonly client: DynamoDBClient;
   readonly tableName: string;
   /**
    * The service writes a snapshot once the tail reaches this many events, so a load needs
@@ -129,6 +122,8 @@ interface HeadItem {
 
 export class DynamoEventStore implements EventStore {
   readonly doc: DynamoDBDocumentClient;
+  /** The plain client, for the calls every command makes (the load's Query, the tip's PutItem): attribute values written and read directly (store/wire.ts). */
+  private readonly client: DynamoDBClient;
   readonly tableName: string;
   readonly snapshotInterval: number;
   readonly recentLimit: number;
@@ -150,10 +145,8 @@ export class DynamoEventStore implements EventStore {
   private readonly snapshots = new SnapshotCodec();
 
   constructor(opts: DynamoEventStoreOptions) {
-    this.doc =
-      opts.client instanceof DynamoDBDocumentClient
-        ? opts.client
-        : DynamoDBDocumentClient.from(opts.client, { marshallOptions: { removeUndefinedValues: true } });
+    this.client = opts.client;
+    this.doc = DynamoDBDocumentClient.from(opts.client, { marshallOptions: { removeUndefinedValues: true } });
     this.tableName = opts.tableName;
     this.snapshotInterval = opts.snapshotInterval ?? DEFAULT_SNAPSHOT_INTERVAL;
     this.recentLimit = opts.recentLimit ?? DEFAULT_RECENT;
@@ -195,14 +188,14 @@ export class DynamoEventStore implements EventStore {
     /** Newest first. */
     const events: EventEnvelope[] = [];
     let tipHead: Record<string, unknown> | undefined;
-    let startKey: Record<string, unknown> | undefined;
+    let startKey: WireItem | undefined;
     let limit = this.snapshotInterval + 3 + PART_ROOM;
     for (let page = 0; ; page++) {
-      const out: QueryCommandOutput = await this.doc.send(
-        new QueryCommand({
+      const out = await this.client.send(
+        new WireQueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND sk >= :ev',
-          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':ev': EV },
+          ExpressionAttributeValues: { ':pk': { S: gamePk(gameId) }, ':ev': { S: EV } },
           ConsistentRead: consistent,
           ScanIndexForward: false,
           Limit: limit,
@@ -211,7 +204,8 @@ export class DynamoEventStore implements EventStore {
       );
       this.stats.loadQueries += 1;
       if (page > 0) this.stats.extraPages += 1;
-      for (const item of out.Items ?? []) {
+      for (const wire of out.Items ?? []) {
+        const item = fromWire(wire);
         const sk = item['sk'] as string;
         if (sk === 'SNAP') snapItem = item;
         else if (sk.startsWith(PART)) parts.set(sk.slice(PART.length), item['value'] as Uint8Array);
@@ -361,13 +355,13 @@ export class DynamoEventStore implements EventStore {
         if (known?.version === expectedVersion)
           // The tip as this store loaded it, with this command: the whole item, put over the one
           // it read (the same bytes as an update; an update expression costs DynamoDB more time).
-          await this.doc.send(
-            new PutCommand({
+          await this.client.send(
+            new PutItemCommand({
               TableName: this.tableName,
-              Item: { pk, sk: 'HEAD', layout: TIP, ...head, evs: [...known.evs, batch], snapVersion: known.snapVersion },
+              Item: toWire({ pk, sk: 'HEAD', layout: TIP, ...head, evs: [...known.evs, batch], snapVersion: known.snapVersion }),
               ConditionExpression: '#v = :expected AND layout = :tip',
               ExpressionAttributeNames: { '#v': 'version' },
-              ExpressionAttributeValues: { ':expected': expectedVersion, ':tip': TIP },
+              ExpressionAttributeValues: { ':expected': { N: String(expectedVersion) }, ':tip': { N: String(TIP) } },
               ...refusal,
             }),
           );

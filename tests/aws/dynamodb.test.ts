@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DynamoDBClient as SdkClient } from '@aws-sdk/client-dynamodb';
+import {
+  GetItemCommand as SdkGetItem,
+  PutItemCommand as SdkPutItem,
+  QueryCommand as SdkQuery,
+  type DynamoDBClient as SdkClient,
+} from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient as SdkDocumentClient, GetCommand as SdkGet, PutCommand as SdkPut } from '@aws-sdk/lib-dynamodb';
-import { DynamoDBClient, TransactionCanceledException } from '../../functions/aws/dynamodb.js';
+import { DynamoDBClient, PutItemCommand, QueryCommand as RawQuery, TransactionCanceledException } from '../../functions/aws/dynamodb.js';
+import { fromWire, toWire } from '../../functions/store/wire.js';
 import {
   DeleteCommand,
   DynamoDBDocumentClient,
@@ -31,16 +37,18 @@ type ServiceError = Error & { $metadata: { attempts: number; httpStatusCode: num
  */
 
 let sdk: SdkDocumentClient;
+let sdkClient: SdkClient;
+let raw: DynamoDBClient;
 let doc: DynamoDBDocumentClient;
 let tableName: string;
 
 beforeAll(async () => {
   const t = await freshTable('aws');
   tableName = t.tableName;
-  sdk = SdkDocumentClient.from(t.client as SdkClient, { marshallOptions: { removeUndefinedValues: true } });
-  doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: t.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-  );
+  sdkClient = t.client as SdkClient;
+  sdk = SdkDocumentClient.from(sdkClient, { marshallOptions: { removeUndefinedValues: true } });
+  raw = new DynamoDBClient({ endpoint: t.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  doc = DynamoDBDocumentClient.from(raw);
 });
 
 const item = (sk: string) => ({
@@ -89,6 +97,32 @@ describe('the document client of the Lambda bundles', () => {
     expect(back).toEqual(odd);
     expect(Object.getPrototypeOf(back.map)).toBe(Object.prototype);
     expect(Object.hasOwn(back.map, '__proto__')).toBe(true);
+  });
+
+  it("the event store's attribute values (store/wire.ts) are the SDK's marshalling, and its plain client writes and reads them as the SDK's does", async () => {
+    const plain = item('wire');
+    // Attribute values as the SDK's document client writes them, binary as Uint8Array.
+    await sdk.send(new SdkPut({ TableName: tableName, Item: plain }));
+    const written = (await sdkClient.send(new SdkGetItem({ TableName: tableName, Key: { pk: { S: 'P' }, sk: { S: 'wire' } }, ConsistentRead: true }))).Item;
+    expect(toWire(plain)).toEqual(written);
+    const { gone, ...kept } = plain;
+    expect(gone).toBeUndefined();
+    expect(fromWire(toWire(plain))).toEqual(kept);
+    expect(() => toWire({ pk: 'P', n: Number.NaN })).toThrow();
+    // The plain client of the bundles takes binary as Uint8Array too (as the SDK's does): the same item either way.
+    await raw.send(new PutItemCommand({ TableName: tableName, Item: toWire({ ...plain, sk: 'raw-mine' }) }));
+    await sdkClient.send(new SdkPutItem({ TableName: tableName, Item: toWire({ ...plain, sk: 'raw-sdk' }) }));
+    const query = {
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :s)',
+      ExpressionAttributeValues: { ':p': { S: 'P' }, ':s': { S: 'raw-' } },
+    };
+    const mine = ((await raw.send(new RawQuery(query)))['Items'] as Record<string, Record<string, unknown>>[]).map((i) => fromWire(i as never));
+    const theirs = ((await sdkClient.send(new SdkQuery(query))).Items ?? []).map(fromWire);
+    expect(mine).toEqual(theirs);
+    expect(mine.map((i) => i['sk'])).toEqual(['raw-mine', 'raw-sdk']);
+    expect(mine[0]!['bytes']).toEqual(new Uint8Array([0, 1, 2, 250, 255]));
+    expect({ ...mine[0], sk: 'wire' }).toEqual(kept);
   });
 
   it('queries in pages, updates and deletes with the values they return', async () => {

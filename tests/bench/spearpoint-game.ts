@@ -206,38 +206,50 @@ export async function playSpearpointGame(
     if (f.commands > 5000) throw new Error('the bench game did not end in 5000 commands');
   }
 
+  /** Every item of a partition, by sort key. */
+  const partition = async (pk: string): Promise<Map<string, Raw>> => {
+    const items = new Map<string, Raw>();
+    let start: Raw | undefined;
+    do {
+      const page = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: pk } },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) items.set(item['sk']!.S!, item);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
+  };
   // What the game keeps: every item of its partition.
+  const kept = await partition(gamePk(gameId));
+  // The baseline read and wrote the same items as the commands: its partition ends holding them, byte for byte.
+  const baselineKept = await partition(mirror);
+  const bytesOf = (item: Raw | undefined) =>
+    item && JSON.stringify({ ...item, pk: null }, (_, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
+  const differ = [...new Set([...kept.keys(), ...baselineKept.keys()])].filter((sk) => bytesOf(kept.get(sk)) !== bytesOf(baselineKept.get(sk)));
+  if (differ.length) throw new Error(`the raw baseline's items differ from the game's: ${differ.join(', ')}`);
   let storedBytes = 0;
   let eventBytes = 0;
   let headBytes = 0;
   let snapBytes = 0;
   let partBytes = 0;
-  let start: Raw | undefined;
-  do {
-    const page = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': { S: gamePk(gameId) } },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const size = rawSize(item);
-      storedBytes += size;
-      const sk = item['sk']!.S!;
-      if (sk.startsWith('B#')) eventBytes += size;
-      if (sk === 'SNAP') snapBytes = size;
-      if (sk.startsWith('PART#')) partBytes += size;
-      if (sk === 'HEAD') {
-        const { evs, ...rest } = item;
-        headBytes = rawSize(rest);
-        eventBytes += size - headBytes;
-        void evs;
-      }
+  for (const [sk, item] of kept) {
+    const size = rawSize(item);
+    storedBytes += size;
+    if (sk.startsWith('B#')) eventBytes += size;
+    if (sk === 'SNAP') snapBytes = size;
+    if (sk.startsWith('PART#')) partBytes += size;
+    if (sk === 'HEAD') {
+      const { evs, ...rest } = item;
+      headBytes = rawSize(rest);
+      eventBytes += size - headBytes;
+      void evs;
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   const events = r.version;
   return { ...f, events, turns, storedBytes, eventBytes, headBytes, snapBytes, partBytes, records, gameId };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { envelopeHash, type EventEnvelope } from '../../domain/kernel/index.js';
 import type { CommandRecord } from '../ports.js';
@@ -71,7 +71,7 @@ export function decodeCommand(gameId: string, bytes: Uint8Array, check = false):
  * remembers the newest commands by key, so 50 of them take 500 bytes whatever the ids. A key
  * that matches is confirmed against the events themselves wherever the events are at hand.
  */
-export const commandKey = (commandId: string): string => createHash('sha256').update(commandId, 'utf8').digest('hex').slice(0, 10);
+export const commandKey = (commandId: string): string => hash('sha256', commandId, 'hex').slice(0, 10);
 
 /** Per command: key (5 bytes), first seq (uint24: 16 million events), event count less one (uint16). */
 const ENTRY = 10;

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { sha256, sha256Js, toHex } from '../../domain/kernel/index.js';
 import '../../functions/app/adapters.js';
 
-/** Every algorithm node:crypto's createHash is asked for: the adapters must route the kernel's hashing through it. */
+/** Every algorithm node:crypto's createHash or one-shot hash is asked for: the adapters must route the kernel's hashing through it. */
 const hashedWith = vi.hoisted(() => [] as string[]);
 vi.mock('node:crypto', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:crypto')>();
@@ -12,6 +12,10 @@ vi.mock('node:crypto', async (importOriginal) => {
     createHash: (algorithm: string) => {
       hashedWith.push(algorithm);
       return real.createHash(algorithm);
+    },
+    hash: (algorithm: string, data: Uint8Array, encoding: 'buffer') => {
+      hashedWith.push(algorithm);
+      return real.hash(algorithm, data, encoding);
     },
   };
 });

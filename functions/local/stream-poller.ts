@@ -422,9 +422,35 @@ function topological(shards: readonly Shard[]): Shard[] {
   return out;
 }
 
+/**
+ * The positions of the two local consumers (the projector's and the notices'). A store given (tests,
+ * the chaos run) keeps both, each under the stream ARN and the consumer's name. Otherwise a file each
+ * in the data folder; none in --memory mode.
+ */
+function consumerCheckpoints(
+  ctx: Pick<RuntimeContext, 'dataDir' | 'tableName'>,
+  store: CheckpointStore | undefined,
+): { readonly projector: CheckpointStore; readonly notices: CheckpointStore } | undefined {
+  const keyed = (s: CheckpointStore, consumer: string): CheckpointStore => ({
+    load: (arn) => s.load(`${arn} ${consumer}`),
+    save: (arn, shards) => s.save(`${arn} ${consumer}`, shards),
+  });
+  if (store) return { projector: keyed(store, 'projector'), notices: keyed(store, 'notices') };
+  if (!ctx.dataDir) return undefined;
+  return {
+    // The file of the single consumer there was before: a position its notices had been sent through.
+    notices: fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}.json`)),
+    // A data folder from before has none: the projector reads what the stream still holds once more (its writes are idempotent).
+    projector: fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}-projector.json`)),
+  };
+}
+
 /** The local projector + notifier pipeline: what `npm start` runs next to the API. */
 export interface LocalNotifications extends Stoppable {
+  /** The projector: keeps the read models, and saves its position as soon as they are written. */
   readonly poller: StreamPoller;
+  /** Queues the notices (and runs the tournament reactor); saves its position once their jobs have finished. */
+  readonly noticePoller: StreamPoller;
   readonly queue: InProcessQueue;
   readonly notifier: Notifier;
   readonly readModels: ReadModelStore;
@@ -459,7 +485,7 @@ export interface LocalNotificationsOptions {
   readonly leaseSeconds?: number;
   /** How often the daily digest sweep runs (default every minute; POST /local/clock also runs it). */
   readonly digestEveryMs?: number;
-  /** Where the stream checkpoints are kept (default: a file in the data folder; none in --memory mode). */
+  /** Where the stream checkpoints of both consumers are kept (default: a file each in the data folder; none in --memory mode). */
   readonly checkpoints?: CheckpointStore;
 }
 
@@ -541,39 +567,50 @@ export async function startLocalNotifications(
           log: (msg: string) => ctx.log(msg),
         }
       : undefined;
+    const checkpoints = consumerCheckpoints(ctx, opts.checkpoints);
+    const logAs =
+      (consumer: string) =>
+      (level: 'info' | 'error', msg: string, data?: Record<string, unknown>): void =>
+        ctx.log(`[${consumer}] ${level}: ${msg} ${JSON.stringify(data ?? {})}`);
+    const [projectorLog, noticesLog] = [logAs('projector'), logAs('notices')];
+    // Two consumers of the stream, each with its own position, as in AWS the projector's event source
+    // mapping and the notify queue each keep theirs. The read models' position moves as soon as they
+    // are written; a restart reads again only what the notices' consumer had not seen through.
     const poller = new StreamPoller({
       client: ctx.client,
       endpoint: ctx.endpoint,
       tableName: ctx.tableName,
       intervalMs: opts.pollIntervalMs ?? 250,
       log: ctx.log,
-      // Kept with the data, so a restart resumes where the last run finished (a --memory table is new every time).
-      ...(opts.checkpoints
-        ? { checkpoints: opts.checkpoints }
-        : ctx.dataDir
-          ? { checkpoints: fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}.json`)) }
-          : {}),
+      ...(checkpoints ? { checkpoints: checkpoints.projector } : {}),
+      onRecords: (records) => processStreamRecords(records, { readModels, log: projectorLog }),
+    });
+    const noticePoller = new StreamPoller({
+      client: ctx.client,
+      endpoint: ctx.endpoint,
+      tableName: ctx.tableName,
+      intervalMs: opts.pollIntervalMs ?? 250,
+      log: ctx.log,
+      ...(checkpoints ? { checkpoints: checkpoints.notices } : {}),
       // A record is done once the notices it queued are sent: the in-process queue does not survive a crash.
       barrier: () => {
         const mark = queue.mark();
         return () => queue.finishedThrough(mark);
       },
-      // The projector and the tournament reactor read the same records and depend on nothing of each other's: side by side.
+      // The notices and the tournament reactor (which queues the director's notices too) read the same
+      // records and depend on nothing of each other's: side by side.
       onRecords: async (records) => {
-        const [projected, reacted] = await Promise.all([
-          processStreamRecords(records, {
-            readModels,
-            queue,
-            log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`),
-          }),
+        const [noticed, reacted] = await Promise.all([
+          processStreamRecords(records, { queue, log: noticesLog }),
           reactor ? processTournamentRecords(records, reactor) : { batchItemFailures: [] },
         ]);
-        return { batchItemFailures: [...projected.batchItemFailures, ...reacted.batchItemFailures] };
+        return { batchItemFailures: [...noticed.batchItemFailures, ...reacted.batchItemFailures] };
       },
     });
     poller.start();
+    noticePoller.start();
     stops.push(async () => {
-      await poller.stop();
+      await Promise.all([poller.stop(), noticePoller.stop()]);
       queue.stop();
     });
     // The daily digest: the same sweep as the hourly AWS rule runs (handlers/digest.ts), on a timer and after each move of the clock.
@@ -605,18 +642,19 @@ export async function startLocalNotifications(
     return {
       name: 'stream poller and mail sink',
       poller,
+      noticePoller,
       queue,
       notifier,
       readModels,
       mailSink,
       async settle() {
-        await poller.nextPass();
-        await poller.nextPass();
+        await Promise.all([poller.nextPass(), noticePoller.nextPass()]);
+        await Promise.all([poller.nextPass(), noticePoller.nextPass()]);
         await queue.idle();
       },
       handle: (method, path) => (mailSink ? mailHttp(mailSink.dir, method, path) : undefined),
       async crash() {
-        await poller.crash();
+        await Promise.all([poller.crash(), noticePoller.crash()]);
         queue.stop();
         await queue.idle();
         for (const s of stops.splice(0).reverse()) await s();

@@ -55,18 +55,25 @@ export interface StreamPollerOptions {
    */
   readonly checkpoints?: CheckpointStore;
   /**
-   * Called after a batch has been handed over; the answer says when everything the batch set
-   * going (notification jobs, and any retries they queued) has finished. A record is
-   * checkpointed only then: after processing, never before. Default: at once.
+   * Says when the work a batch set going (notification jobs, and any retries they queued) has
+   * finished: `mark()` is taken before and after each batch is handed over, and
+   * `finished(after, through)` says whether the work set going between two marks has. A record is
+   * checkpointed only once the work of its batch and of every batch before it has finished: after
+   * processing, never before. A later batch whose own work has finished is saved as finished past
+   * the checkpoint, and a restart reads it again without handing it over. Default: at once.
    */
-  readonly barrier?: () => () => boolean;
+  readonly barrier?: { mark(): number; finished(after: number, through: number): boolean };
 }
 
 /** Per shard: the sequence number of the last record finished with; `done` once a closed shard is read to its end. */
 export interface ShardCheckpoint {
   readonly sequence: string;
   readonly done?: boolean;
+  /** Batches past `sequence` (their first and last sequence numbers) whose work has finished: a restart reads them again without handing them over. */
+  readonly finished?: readonly FinishedBatch[];
 }
+
+type FinishedBatch = readonly [first: string, last: string];
 
 export interface CheckpointStore {
   /** The checkpoints of this stream (none for another stream ARN: the table was made again). */
@@ -91,10 +98,12 @@ export function fileCheckpoints(file: string): CheckpointStore {
       const r = raw as { streamArn?: unknown; shards?: unknown } | null;
       if (!r || r.streamArn !== streamArn || !Array.isArray(r.shards)) return new Map();
       const out = new Map<string, ShardCheckpoint>();
+      const isBatch = (b: unknown): b is FinishedBatch => Array.isArray(b) && b.length === 2 && b.every((x) => typeof x === 'string');
       for (const x of r.shards as unknown[]) {
-        const [id, cp] = Array.isArray(x) ? (x as [unknown, { sequence?: unknown; done?: unknown } | null]) : [undefined, null];
-        if (typeof id === 'string' && cp && typeof cp.sequence === 'string')
-          out.set(id, { sequence: cp.sequence, ...(cp.done === true ? { done: true } : {}) });
+        const [id, cp] = Array.isArray(x) ? (x as [unknown, { sequence?: unknown; done?: unknown; finished?: unknown } | null]) : [undefined, null];
+        if (typeof id !== 'string' || !cp || typeof cp.sequence !== 'string') continue;
+        const finished = Array.isArray(cp.finished) ? cp.finished.filter(isBatch) : [];
+        out.set(id, { sequence: cp.sequence, ...(cp.done === true ? { done: true } : {}), ...(finished.length ? { finished } : {}) });
       }
       return out;
     },
@@ -131,8 +140,13 @@ const seqAtMost = (a: string, b: string): boolean => a.length < b.length || (a.l
 /** A batch handed over, waiting for its barrier before its last record may be checkpointed. */
 interface Handed {
   readonly shard: string;
+  /** Its first record's sequence number (none when the batch was empty: a closed shard's end). */
+  readonly first: string | undefined;
   readonly sequence: string;
   readonly done: boolean;
+  /** The work of this batch and of everything handed over before it has finished: the checkpoint may pass it. */
+  readonly settled: () => boolean;
+  /** The work of this batch has finished and none of its records is parked: a restart need not hand it over again. */
   readonly finished: () => boolean;
 }
 
@@ -278,15 +292,31 @@ export class StreamPoller {
         return;
       }
       const records = r.Records ?? [];
+      const barrier = this.opts.barrier;
+      const before = barrier?.mark() ?? 0;
+      let parkedNone = true;
       if (records.length) {
-        await this.deliver(id, records);
+        // Records of batches a consumer before this one saw finished are read again, not handed over.
+        const finished = this.saved?.get(id)?.finished ?? [];
+        parkedNone = await this.deliver(
+          id,
+          records.filter((x) => !finished.some(([first, last]) => seqAtMost(first, sequenceOf(x)) && seqAtMost(sequenceOf(x), last))),
+        );
         cur.last = sequenceOf(records[records.length - 1] as StreamRecordLike);
       }
       cur.iterator = r.NextShardIterator;
       if (!cur.iterator) cur.done = true;
       const last = records[records.length - 1]?.dynamodb?.SequenceNumber ?? this.saved?.get(id)?.sequence;
       if (this.opts.checkpoints && last !== undefined && (records.length || cur.done)) {
-        this.handed.push({ shard: id, sequence: last, done: cur.done, finished: this.opts.barrier?.() ?? (() => true) });
+        const after = barrier?.mark() ?? 0;
+        this.handed.push({
+          shard: id,
+          first: records[0]?.dynamodb?.SequenceNumber,
+          sequence: last,
+          done: cur.done,
+          settled: barrier ? () => barrier.finished(0, after) : () => true,
+          finished: barrier ? () => parkedNone && barrier.finished(before, after) : () => parkedNone,
+        });
         // Saved as the shard is read, not only when a pass ends: under steady writes a pass can last the whole run.
         await this.commit();
       }
@@ -294,22 +324,38 @@ export class StreamPoller {
     }
   }
 
-  /** Saves, per shard, the newest batch that is finished and follows only finished batches. */
+  /**
+   * Saves, per shard, the newest batch that is settled and follows only settled batches, and the
+   * later batches whose own work has finished (with those a consumer before this one saved, until
+   * the checkpoint passes them).
+   */
   private async commit(): Promise<void> {
     if (!this.opts.checkpoints || !this.saved) return;
     const blocked = new Set<string>();
+    const finished = new Map<string, FinishedBatch[]>();
     let changed = false;
     const keep: Handed[] = [];
     for (const h of this.handed.splice(0)) {
-      if (blocked.has(h.shard) || !h.finished() || this.holdsParked(h.shard, h.sequence)) {
+      if (blocked.has(h.shard) || !h.settled() || this.holdsParked(h.shard, h.sequence)) {
         blocked.add(h.shard);
         keep.push(h);
+        if (h.first !== undefined && h.finished()) finished.set(h.shard, [...(finished.get(h.shard) ?? []), [h.first, h.sequence]]);
         continue;
       }
-      this.saved.set(h.shard, { sequence: h.sequence, ...(h.done ? { done: true } : {}) });
+      this.saved.set(h.shard, { ...this.saved.get(h.shard), sequence: h.sequence, ...(h.done ? { done: true } : {}) });
       changed = true;
     }
     this.handed.push(...keep);
+    for (const [shard, cp] of this.saved) {
+      const seen = new Set<string>();
+      const batches = [...(cp.finished ?? []), ...(finished.get(shard) ?? [])].filter(
+        ([first, last]) => !seqAtMost(last, cp.sequence) && !seen.has(first) && seen.add(first),
+      );
+      if (JSON.stringify(batches) === JSON.stringify(cp.finished ?? [])) continue;
+      const { finished: _passed, ...position } = cp;
+      this.saved.set(shard, { ...position, ...(batches.length ? { finished: batches } : {}) });
+      changed = true;
+    }
     if (changed) await this.opts.checkpoints.save(await this.arn(), this.saved);
   }
 
@@ -324,20 +370,25 @@ export class StreamPoller {
     return this.parked.size;
   }
 
-  private async deliver(shard: string, records: readonly _Record[]): Promise<void> {
+  /** Hands records over (retrying, then parking what keeps failing); says whether none of them was parked. */
+  private async deliver(shard: string, records: readonly _Record[]): Promise<boolean> {
     this.delivered += records.length;
+    let parkedNone = true;
     // A parked game's new records wait behind its failed one: a game's changes are never applied out of order.
     let batch: readonly StreamRecordLike[] = (records as readonly StreamRecordLike[]).filter((r) => {
       const p = this.parked.get(partitionOf(r));
-      if (p) p.records.push({ shard, record: r });
+      if (p) {
+        p.records.push({ shard, record: r });
+        parkedNone = false;
+      }
       return !p;
     });
     for (let attempt = 0; batch.length; attempt++) {
       const { batchItemFailures } = await this.opts.onRecords(batch);
-      if (!batchItemFailures.length) return;
+      if (!batchItemFailures.length) return parkedNone;
       const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
       const first = batch.findIndex((r) => failed.has(sequenceOf(r)));
-      if (first < 0) return;
+      if (first < 0) return parkedNone;
       if (attempt >= (this.opts.maxRetries ?? 3)) {
         // The records the last try did not report as failed went through; the failed ones are parked by game, never dropped.
         const now = Date.now();
@@ -349,11 +400,12 @@ export class StreamPoller {
             this.parked.set(key, { records: [{ shard, record: r }], attempts: attempt + 1, nextAt: now + this.backoff(attempt + 1) });
         }
         this.opts.log?.(`[stream] parked ${failed.size} record(s) after ${attempt + 1} attempts; retried until they go through: ${[...failed].join(', ')}`);
-        return;
+        return false;
       }
       batch = batch.slice(first);
       await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
     }
+    return parkedNone;
   }
 
   private backoff(attempts: number): number {
@@ -593,10 +645,7 @@ export async function startLocalNotifications(
       log: ctx.log,
       ...(checkpoints ? { checkpoints: checkpoints.notices } : {}),
       // A record is done once the notices it queued are sent: the in-process queue does not survive a crash.
-      barrier: () => {
-        const mark = queue.mark();
-        return () => queue.finishedThrough(mark);
-      },
+      barrier: { mark: () => queue.mark(), finished: (after, through) => queue.finishedBetween(after, through) },
       // The notices and the tournament reactor (which queues the director's notices too) read the same
       // records and depend on nothing of each other's: side by side.
       onRecords: async (records) => {

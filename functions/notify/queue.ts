@@ -78,8 +78,8 @@ export class SqsNotifyQueue implements NotifyQueue {
  *
  * Unlike SQS it keeps nothing across a crash, so the local stream poller only checkpoints a
  * stream record once every job it led to is finished: `mark()` names the jobs enqueued so far,
- * `finishedThrough(mark)` says whether they, and every job they enqueued in turn (a retry, a
- * re-check after a lease), have finished.
+ * `finishedBetween(after, through)` says whether those enqueued between two marks, and every job
+ * they enqueued in turn (a retry, a re-check after a lease), have finished.
  *
  * Like SQS, a job that throws is not lost: it runs again after `redeliverSeconds` (SQS's
  * visibility timeout, six notifier timeouts), up to `maxReceives` times in all; only then is it
@@ -186,14 +186,14 @@ export class InProcessQueue implements NotifyQueue {
     else this.running--;
   }
 
-  /** Everything enqueued so far, for finishedThrough(). */
+  /** Everything enqueued so far (0 before anything is), for finishedBetween(). */
   mark(): number {
     return this.lastOrigin;
   }
 
-  /** Whether every job enqueued up to `mark`, and everything those jobs enqueued, has finished. */
-  finishedThrough(mark: number): boolean {
-    for (const origin of this.open.keys()) if (origin <= mark) return false;
+  /** Whether every job enqueued after mark `after` up to mark `through`, and everything those jobs enqueued, has finished. */
+  finishedBetween(after: number, through: number): boolean {
+    for (const origin of this.open.keys()) if (origin > after && origin <= through) return false;
     return true;
   }
 

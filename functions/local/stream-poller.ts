@@ -59,10 +59,11 @@ export interface StreamPollerOptions {
    * finished: `mark()` is taken before and after each batch is handed over, and
    * `finished(after, through)` says whether the work set going between two marks has. A record is
    * checkpointed only once the work of its batch and of every batch before it has finished: after
-   * processing, never before. A later batch whose own work has finished is saved as finished past
-   * the checkpoint, and a restart reads it again without handing it over. Default: at once.
+   * processing, never before. A later batch whose own work is `settled` (finished, and none of it
+   * waits on work set going by another batch) is saved as finished past the checkpoint, and a
+   * restart reads it again without handing it over. Default: at once.
    */
-  readonly barrier?: { mark(): number; finished(after: number, through: number): boolean };
+  readonly barrier?: { mark(): number; finished(after: number, through: number): boolean; settled(after: number, through: number): boolean };
 }
 
 /** Per shard: the sequence number of the last record finished with; `done` once a closed shard is read to its end. */
@@ -145,9 +146,9 @@ interface Handed {
   readonly sequence: string;
   readonly done: boolean;
   /** The work of this batch and of everything handed over before it has finished: the checkpoint may pass it. */
-  readonly settled: () => boolean;
-  /** The work of this batch has finished and none of its records is parked: a restart need not hand it over again. */
-  readonly finished: () => boolean;
+  readonly passable: () => boolean;
+  /** The work of this batch is settled and none of its records is parked: a restart need not hand it over again. */
+  readonly skippable: () => boolean;
 }
 
 export class StreamPoller {
@@ -314,8 +315,8 @@ export class StreamPoller {
           first: records[0]?.dynamodb?.SequenceNumber,
           sequence: last,
           done: cur.done,
-          settled: barrier ? () => barrier.finished(0, after) : () => true,
-          finished: barrier ? () => parkedNone && barrier.finished(before, after) : () => parkedNone,
+          passable: barrier ? () => barrier.finished(0, after) : () => true,
+          skippable: barrier ? () => parkedNone && barrier.settled(before, after) : () => parkedNone,
         });
         // Saved as the shard is read, not only when a pass ends: under steady writes a pass can last the whole run.
         await this.commit();
@@ -325,8 +326,8 @@ export class StreamPoller {
   }
 
   /**
-   * Saves, per shard, the newest batch that is settled and follows only settled batches, and the
-   * later batches whose own work has finished (with those a consumer before this one saved, until
+   * Saves, per shard, the newest batch that is passable and follows only passable batches, and the
+   * later batches that are skippable (with those a consumer before this one saved, until
    * the checkpoint passes them).
    */
   private async commit(): Promise<void> {
@@ -336,10 +337,10 @@ export class StreamPoller {
     let changed = false;
     const keep: Handed[] = [];
     for (const h of this.handed.splice(0)) {
-      if (blocked.has(h.shard) || !h.settled() || this.holdsParked(h.shard, h.sequence)) {
+      if (blocked.has(h.shard) || !h.passable() || this.holdsParked(h.shard, h.sequence)) {
         blocked.add(h.shard);
         keep.push(h);
-        if (h.first !== undefined && h.finished()) finished.set(h.shard, [...(finished.get(h.shard) ?? []), [h.first, h.sequence]]);
+        if (h.first !== undefined && h.skippable()) finished.set(h.shard, [...(finished.get(h.shard) ?? []), [h.first, h.sequence]]);
         continue;
       }
       this.saved.set(h.shard, { ...this.saved.get(h.shard), sequence: h.sequence, ...(h.done ? { done: true } : {}) });
@@ -581,12 +582,17 @@ export async function startLocalNotifications(
     }
     const retry = opts.retry ?? retryPolicyFromEnv(env, 'inline');
     const notifierRef: { current?: Notifier } = {};
-    const queue = new InProcessQueue((job) => notifierRef.current!.handle(job).then(() => undefined), {
-      delayScaleMs: opts.delayScaleMs ?? 1000,
-      // Jobs that never sleep (one attempt each, as in AWS) run 16 at once, like a bounded Lambda concurrency.
-      ...(retry.mode === 'requeue' ? { concurrency: 16 } : {}),
-      onError: (e, job) => ctx.log(`[notify] ${job.notice.kind} for ${job.notice.player} failed: ${(e as Error).message}`),
-    });
+    // A job that leaves its notice 'retrying' may have left it held in its lane, to go out when an earlier
+    // notice's job hands it on: the queue then counts its batch as unsettled (read again after a restart).
+    const queue = new InProcessQueue(
+      (job) => notifierRef.current!.handle(job).then((results) => ({ waiting: results.some((r) => r.outcome === 'retrying') })),
+      {
+        delayScaleMs: opts.delayScaleMs ?? 1000,
+        // Jobs that never sleep (one attempt each, as in AWS) run 16 at once, like a bounded Lambda concurrency.
+        ...(retry.mode === 'requeue' ? { concurrency: 16 } : {}),
+        onError: (e, job) => ctx.log(`[notify] ${job.notice.kind} for ${job.notice.player} failed: ${(e as Error).message}`),
+      },
+    );
     const notifier = createNotifier({
       client: ctx.client,
       tableName: ctx.tableName,
@@ -645,7 +651,11 @@ export async function startLocalNotifications(
       log: ctx.log,
       ...(checkpoints ? { checkpoints: checkpoints.notices } : {}),
       // A record is done once the notices it queued are sent: the in-process queue does not survive a crash.
-      barrier: { mark: () => queue.mark(), finished: (after, through) => queue.finishedBetween(after, through) },
+      barrier: {
+        mark: () => queue.mark(),
+        finished: (after, through) => queue.finishedBetween(after, through),
+        settled: (after, through) => queue.settledBetween(after, through),
+      },
       // The notices and the tournament reactor (which queues the director's notices too) read the same
       // records and depend on nothing of each other's: side by side.
       onRecords: async (records) => {

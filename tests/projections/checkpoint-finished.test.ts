@@ -39,6 +39,7 @@ function consumer(held: Set<number>): { poller: StreamPoller; handed: string[] }
     barrier: {
       mark: () => batches,
       finished: (after, through) => ![...held].some((n) => n > after && n <= through),
+      settled: (after, through) => ![...held].some((n) => n > after && n <= through),
     },
     onRecords: async (records) => {
       batches++;

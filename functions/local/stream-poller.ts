@@ -55,18 +55,26 @@ export interface StreamPollerOptions {
    */
   readonly checkpoints?: CheckpointStore;
   /**
-   * Called after a batch has been handed over; the answer says when everything the batch set
-   * going (notification jobs, and any retries they queued) has finished. A record is
-   * checkpointed only then: after processing, never before. Default: at once.
+   * Says when the work a batch set going (notification jobs, and any retries they queued) has
+   * finished: `mark()` is taken before and after each batch is handed over, and
+   * `finished(after, through)` says whether the work set going between two marks has. A record is
+   * checkpointed only once the work of its batch and of every batch before it has finished: after
+   * processing, never before. A later batch whose own work is `settled` (finished, and none of it
+   * waits on work set going by another batch) is saved as finished past the checkpoint, and a
+   * restart reads it again without handing it over. Default: at once.
    */
-  readonly barrier?: () => () => boolean;
+  readonly barrier?: { mark(): number; finished(after: number, through: number): boolean; settled(after: number, through: number): boolean };
 }
 
 /** Per shard: the sequence number of the last record finished with; `done` once a closed shard is read to its end. */
 export interface ShardCheckpoint {
   readonly sequence: string;
   readonly done?: boolean;
+  /** Batches past `sequence` (their first and last sequence numbers) whose work has finished: a restart reads them again without handing them over. */
+  readonly finished?: readonly FinishedBatch[];
 }
+
+type FinishedBatch = readonly [first: string, last: string];
 
 export interface CheckpointStore {
   /** The checkpoints of this stream (none for another stream ARN: the table was made again). */
@@ -91,10 +99,12 @@ export function fileCheckpoints(file: string): CheckpointStore {
       const r = raw as { streamArn?: unknown; shards?: unknown } | null;
       if (!r || r.streamArn !== streamArn || !Array.isArray(r.shards)) return new Map();
       const out = new Map<string, ShardCheckpoint>();
+      const isBatch = (b: unknown): b is FinishedBatch => Array.isArray(b) && b.length === 2 && b.every((x) => typeof x === 'string');
       for (const x of r.shards as unknown[]) {
-        const [id, cp] = Array.isArray(x) ? (x as [unknown, { sequence?: unknown; done?: unknown } | null]) : [undefined, null];
-        if (typeof id === 'string' && cp && typeof cp.sequence === 'string')
-          out.set(id, { sequence: cp.sequence, ...(cp.done === true ? { done: true } : {}) });
+        const [id, cp] = Array.isArray(x) ? (x as [unknown, { sequence?: unknown; done?: unknown; finished?: unknown } | null]) : [undefined, null];
+        if (typeof id !== 'string' || !cp || typeof cp.sequence !== 'string') continue;
+        const finished = Array.isArray(cp.finished) ? cp.finished.filter(isBatch) : [];
+        out.set(id, { sequence: cp.sequence, ...(cp.done === true ? { done: true } : {}), ...(finished.length ? { finished } : {}) });
       }
       return out;
     },
@@ -131,9 +141,14 @@ const seqAtMost = (a: string, b: string): boolean => a.length < b.length || (a.l
 /** A batch handed over, waiting for its barrier before its last record may be checkpointed. */
 interface Handed {
   readonly shard: string;
+  /** Its first record's sequence number (none when the batch was empty: a closed shard's end). */
+  readonly first: string | undefined;
   readonly sequence: string;
   readonly done: boolean;
-  readonly finished: () => boolean;
+  /** The work of this batch and of everything handed over before it has finished: the checkpoint may pass it. */
+  readonly passable: () => boolean;
+  /** The work of this batch is settled and none of its records is parked: a restart need not hand it over again. */
+  readonly skippable: () => boolean;
 }
 
 export class StreamPoller {
@@ -278,15 +293,31 @@ export class StreamPoller {
         return;
       }
       const records = r.Records ?? [];
+      const barrier = this.opts.barrier;
+      const before = barrier?.mark() ?? 0;
+      let parkedNone = true;
       if (records.length) {
-        await this.deliver(id, records);
+        // Records of batches a consumer before this one saw finished are read again, not handed over.
+        const finished = this.saved?.get(id)?.finished ?? [];
+        parkedNone = await this.deliver(
+          id,
+          records.filter((x) => !finished.some(([first, last]) => seqAtMost(first, sequenceOf(x)) && seqAtMost(sequenceOf(x), last))),
+        );
         cur.last = sequenceOf(records[records.length - 1] as StreamRecordLike);
       }
       cur.iterator = r.NextShardIterator;
       if (!cur.iterator) cur.done = true;
       const last = records[records.length - 1]?.dynamodb?.SequenceNumber ?? this.saved?.get(id)?.sequence;
       if (this.opts.checkpoints && last !== undefined && (records.length || cur.done)) {
-        this.handed.push({ shard: id, sequence: last, done: cur.done, finished: this.opts.barrier?.() ?? (() => true) });
+        const after = barrier?.mark() ?? 0;
+        this.handed.push({
+          shard: id,
+          first: records[0]?.dynamodb?.SequenceNumber,
+          sequence: last,
+          done: cur.done,
+          passable: barrier ? () => barrier.finished(0, after) : () => true,
+          skippable: barrier ? () => parkedNone && barrier.settled(before, after) : () => parkedNone,
+        });
         // Saved as the shard is read, not only when a pass ends: under steady writes a pass can last the whole run.
         await this.commit();
       }
@@ -294,22 +325,38 @@ export class StreamPoller {
     }
   }
 
-  /** Saves, per shard, the newest batch that is finished and follows only finished batches. */
+  /**
+   * Saves, per shard, the newest batch that is passable and follows only passable batches, and the
+   * later batches that are skippable (with those a consumer before this one saved, until
+   * the checkpoint passes them).
+   */
   private async commit(): Promise<void> {
     if (!this.opts.checkpoints || !this.saved) return;
     const blocked = new Set<string>();
+    const finished = new Map<string, FinishedBatch[]>();
     let changed = false;
     const keep: Handed[] = [];
     for (const h of this.handed.splice(0)) {
-      if (blocked.has(h.shard) || !h.finished() || this.holdsParked(h.shard, h.sequence)) {
+      if (blocked.has(h.shard) || !h.passable() || this.holdsParked(h.shard, h.sequence)) {
         blocked.add(h.shard);
         keep.push(h);
+        if (h.first !== undefined && h.skippable()) finished.set(h.shard, [...(finished.get(h.shard) ?? []), [h.first, h.sequence]]);
         continue;
       }
-      this.saved.set(h.shard, { sequence: h.sequence, ...(h.done ? { done: true } : {}) });
+      this.saved.set(h.shard, { ...this.saved.get(h.shard), sequence: h.sequence, ...(h.done ? { done: true } : {}) });
       changed = true;
     }
     this.handed.push(...keep);
+    for (const [shard, cp] of this.saved) {
+      const seen = new Set<string>();
+      const batches = [...(cp.finished ?? []), ...(finished.get(shard) ?? [])].filter(
+        ([first, last]) => !seqAtMost(last, cp.sequence) && !seen.has(first) && seen.add(first),
+      );
+      if (JSON.stringify(batches) === JSON.stringify(cp.finished ?? [])) continue;
+      const { finished: _passed, ...position } = cp;
+      this.saved.set(shard, { ...position, ...(batches.length ? { finished: batches } : {}) });
+      changed = true;
+    }
     if (changed) await this.opts.checkpoints.save(await this.arn(), this.saved);
   }
 
@@ -324,20 +371,25 @@ export class StreamPoller {
     return this.parked.size;
   }
 
-  private async deliver(shard: string, records: readonly _Record[]): Promise<void> {
+  /** Hands records over (retrying, then parking what keeps failing); says whether none of them was parked. */
+  private async deliver(shard: string, records: readonly _Record[]): Promise<boolean> {
     this.delivered += records.length;
+    let parkedNone = true;
     // A parked game's new records wait behind its failed one: a game's changes are never applied out of order.
     let batch: readonly StreamRecordLike[] = (records as readonly StreamRecordLike[]).filter((r) => {
       const p = this.parked.get(partitionOf(r));
-      if (p) p.records.push({ shard, record: r });
+      if (p) {
+        p.records.push({ shard, record: r });
+        parkedNone = false;
+      }
       return !p;
     });
     for (let attempt = 0; batch.length; attempt++) {
       const { batchItemFailures } = await this.opts.onRecords(batch);
-      if (!batchItemFailures.length) return;
+      if (!batchItemFailures.length) return parkedNone;
       const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
       const first = batch.findIndex((r) => failed.has(sequenceOf(r)));
-      if (first < 0) return;
+      if (first < 0) return parkedNone;
       if (attempt >= (this.opts.maxRetries ?? 3)) {
         // The records the last try did not report as failed went through; the failed ones are parked by game, never dropped.
         const now = Date.now();
@@ -349,11 +401,12 @@ export class StreamPoller {
             this.parked.set(key, { records: [{ shard, record: r }], attempts: attempt + 1, nextAt: now + this.backoff(attempt + 1) });
         }
         this.opts.log?.(`[stream] parked ${failed.size} record(s) after ${attempt + 1} attempts; retried until they go through: ${[...failed].join(', ')}`);
-        return;
+        return false;
       }
       batch = batch.slice(first);
       await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
     }
+    return parkedNone;
   }
 
   private backoff(attempts: number): number {
@@ -422,9 +475,35 @@ function topological(shards: readonly Shard[]): Shard[] {
   return out;
 }
 
+/**
+ * The positions of the two local consumers (the projector's and the notices'). A store given (tests,
+ * the chaos run) keeps both, each under the stream ARN and the consumer's name. Otherwise a file each
+ * in the data folder; none in --memory mode.
+ */
+function consumerCheckpoints(
+  ctx: Pick<RuntimeContext, 'dataDir' | 'tableName'>,
+  store: CheckpointStore | undefined,
+): { readonly projector: CheckpointStore; readonly notices: CheckpointStore } | undefined {
+  const keyed = (s: CheckpointStore, consumer: string): CheckpointStore => ({
+    load: (arn) => s.load(`${arn} ${consumer}`),
+    save: (arn, shards) => s.save(`${arn} ${consumer}`, shards),
+  });
+  if (store) return { projector: keyed(store, 'projector'), notices: keyed(store, 'notices') };
+  if (!ctx.dataDir) return undefined;
+  return {
+    // The file of the single consumer there was before: a position its notices had been sent through.
+    notices: fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}.json`)),
+    // A data folder from before has none: the projector reads what the stream still holds once more (its writes are idempotent).
+    projector: fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}-projector.json`)),
+  };
+}
+
 /** The local projector + notifier pipeline: what `npm start` runs next to the API. */
 export interface LocalNotifications extends Stoppable {
+  /** The projector: keeps the read models, and saves its position as soon as they are written. */
   readonly poller: StreamPoller;
+  /** Queues the notices (and runs the tournament reactor); saves its position once their jobs have finished. */
+  readonly noticePoller: StreamPoller;
   readonly queue: InProcessQueue;
   readonly notifier: Notifier;
   readonly readModels: ReadModelStore;
@@ -459,7 +538,7 @@ export interface LocalNotificationsOptions {
   readonly leaseSeconds?: number;
   /** How often the daily digest sweep runs (default every minute; POST /local/clock also runs it). */
   readonly digestEveryMs?: number;
-  /** Where the stream checkpoints are kept (default: a file in the data folder; none in --memory mode). */
+  /** Where the stream checkpoints of both consumers are kept (default: a file each in the data folder; none in --memory mode). */
   readonly checkpoints?: CheckpointStore;
 }
 
@@ -503,12 +582,17 @@ export async function startLocalNotifications(
     }
     const retry = opts.retry ?? retryPolicyFromEnv(env, 'inline');
     const notifierRef: { current?: Notifier } = {};
-    const queue = new InProcessQueue((job) => notifierRef.current!.handle(job).then(() => undefined), {
-      delayScaleMs: opts.delayScaleMs ?? 1000,
-      // Jobs that never sleep (one attempt each, as in AWS) run 16 at once, like a bounded Lambda concurrency.
-      ...(retry.mode === 'requeue' ? { concurrency: 16 } : {}),
-      onError: (e, job) => ctx.log(`[notify] ${job.notice.kind} for ${job.notice.player} failed: ${(e as Error).message}`),
-    });
+    // A job that leaves its notice 'retrying' may have left it held in its lane, to go out when an earlier
+    // notice's job hands it on: the queue then counts its batch as unsettled (read again after a restart).
+    const queue = new InProcessQueue(
+      (job) => notifierRef.current!.handle(job).then((results) => ({ waiting: results.some((r) => r.outcome === 'retrying') })),
+      {
+        delayScaleMs: opts.delayScaleMs ?? 1000,
+        // Jobs that never sleep (one attempt each, as in AWS) run 16 at once, like a bounded Lambda concurrency.
+        ...(retry.mode === 'requeue' ? { concurrency: 16 } : {}),
+        onError: (e, job) => ctx.log(`[notify] ${job.notice.kind} for ${job.notice.player} failed: ${(e as Error).message}`),
+      },
+    );
     const notifier = createNotifier({
       client: ctx.client,
       tableName: ctx.tableName,
@@ -541,39 +625,51 @@ export async function startLocalNotifications(
           log: (msg: string) => ctx.log(msg),
         }
       : undefined;
+    const checkpoints = consumerCheckpoints(ctx, opts.checkpoints);
+    const logAs =
+      (consumer: string) =>
+      (level: 'info' | 'error', msg: string, data?: Record<string, unknown>): void =>
+        ctx.log(`[${consumer}] ${level}: ${msg} ${JSON.stringify(data ?? {})}`);
+    const [projectorLog, noticesLog] = [logAs('projector'), logAs('notices')];
+    // Two consumers of the stream, each with its own position, as in AWS the projector's event source
+    // mapping and the notify queue each keep theirs. The read models' position moves as soon as they
+    // are written; a restart reads again only what the notices' consumer had not seen through.
     const poller = new StreamPoller({
       client: ctx.client,
       endpoint: ctx.endpoint,
       tableName: ctx.tableName,
       intervalMs: opts.pollIntervalMs ?? 250,
       log: ctx.log,
-      // Kept with the data, so a restart resumes where the last run finished (a --memory table is new every time).
-      ...(opts.checkpoints
-        ? { checkpoints: opts.checkpoints }
-        : ctx.dataDir
-          ? { checkpoints: fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}.json`)) }
-          : {}),
+      ...(checkpoints ? { checkpoints: checkpoints.projector } : {}),
+      onRecords: (records) => processStreamRecords(records, { readModels, log: projectorLog }),
+    });
+    const noticePoller = new StreamPoller({
+      client: ctx.client,
+      endpoint: ctx.endpoint,
+      tableName: ctx.tableName,
+      intervalMs: opts.pollIntervalMs ?? 250,
+      log: ctx.log,
+      ...(checkpoints ? { checkpoints: checkpoints.notices } : {}),
       // A record is done once the notices it queued are sent: the in-process queue does not survive a crash.
-      barrier: () => {
-        const mark = queue.mark();
-        return () => queue.finishedThrough(mark);
+      barrier: {
+        mark: () => queue.mark(),
+        finished: (after, through) => queue.finishedBetween(after, through),
+        settled: (after, through) => queue.settledBetween(after, through),
       },
-      // The projector and the tournament reactor read the same records and depend on nothing of each other's: side by side.
+      // The notices and the tournament reactor (which queues the director's notices too) read the same
+      // records and depend on nothing of each other's: side by side.
       onRecords: async (records) => {
-        const [projected, reacted] = await Promise.all([
-          processStreamRecords(records, {
-            readModels,
-            queue,
-            log: (level, msg, data) => ctx.log(`[projector] ${level}: ${msg} ${JSON.stringify(data ?? {})}`),
-          }),
+        const [noticed, reacted] = await Promise.all([
+          processStreamRecords(records, { queue, log: noticesLog }),
           reactor ? processTournamentRecords(records, reactor) : { batchItemFailures: [] },
         ]);
-        return { batchItemFailures: [...projected.batchItemFailures, ...reacted.batchItemFailures] };
+        return { batchItemFailures: [...noticed.batchItemFailures, ...reacted.batchItemFailures] };
       },
     });
     poller.start();
+    noticePoller.start();
     stops.push(async () => {
-      await poller.stop();
+      await Promise.all([poller.stop(), noticePoller.stop()]);
       queue.stop();
     });
     // The daily digest: the same sweep as the hourly AWS rule runs (handlers/digest.ts), on a timer and after each move of the clock.
@@ -605,18 +701,19 @@ export async function startLocalNotifications(
     return {
       name: 'stream poller and mail sink',
       poller,
+      noticePoller,
       queue,
       notifier,
       readModels,
       mailSink,
       async settle() {
-        await poller.nextPass();
-        await poller.nextPass();
+        await Promise.all([poller.nextPass(), noticePoller.nextPass()]);
+        await Promise.all([poller.nextPass(), noticePoller.nextPass()]);
         await queue.idle();
       },
       handle: (method, path) => (mailSink ? mailHttp(mailSink.dir, method, path) : undefined),
       async crash() {
-        await poller.crash();
+        await Promise.all([poller.crash(), noticePoller.crash()]);
         queue.stop();
         await queue.idle();
         for (const s of stops.splice(0).reverse()) await s();

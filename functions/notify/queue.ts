@@ -78,13 +78,20 @@ export class SqsNotifyQueue implements NotifyQueue {
  *
  * Unlike SQS it keeps nothing across a crash, so the local stream poller only checkpoints a
  * stream record once every job it led to is finished: `mark()` names the jobs enqueued so far,
- * `finishedThrough(mark)` says whether they, and every job they enqueued in turn (a retry, a
- * re-check after a lease), have finished.
+ * `finishedBetween(after, through)` says whether those enqueued between two marks, and every job
+ * they enqueued in turn (a retry, a re-check after a lease), have finished. `settledBetween` says
+ * besides that none of them left its notice waiting for a job enqueued by others (held in its lane
+ * behind an earlier notice, which hands it on): what a restart may skip.
  *
  * Like SQS, a job that throws is not lost: it runs again after `redeliverSeconds` (SQS's
  * visibility timeout, six notifier timeouts), up to `maxReceives` times in all; only then is it
  * given to `onError` (the dead-letter queue's place).
  */
+/** What a job's run may say: its notice was left waiting for another job to hand it on (held in its lane). */
+export interface JobOutcome {
+  readonly waiting: boolean;
+}
+
 export class InProcessQueue implements NotifyQueue {
   private pending = 0;
   private waiters: (() => void)[] = [];
@@ -93,6 +100,8 @@ export class InProcessQueue implements NotifyQueue {
   private lastOrigin = 0;
   /** Unfinished jobs per origin: the id of the job first enqueued from outside a job. */
   private readonly open = new Map<number, number>();
+  /** Origins one of whose jobs left its notice waiting for a job of another origin. */
+  private readonly waiting = new Set<number>();
   private readonly origin = new AsyncLocalStorage<number>();
   /**
    * The job of each game and recipient running now (and those queued behind it): one player's
@@ -103,7 +112,7 @@ export class InProcessQueue implements NotifyQueue {
   private readonly games = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly run: (job: NotifyJob) => Promise<void>,
+    private readonly run: (job: NotifyJob) => Promise<JobOutcome | void>,
     private readonly opts: {
       delayScaleMs?: number;
       onError?: (e: unknown, job: NotifyJob) => void;
@@ -138,7 +147,9 @@ export class InProcessQueue implements NotifyQueue {
             try {
               await this.slot();
               try {
-                return await this.origin.run(origin, () => this.run(job));
+                const outcome = await this.origin.run(origin, () => this.run(job));
+                if (outcome?.waiting) this.waiting.add(origin);
+                return;
               } finally {
                 this.freeSlot();
               }
@@ -186,15 +197,21 @@ export class InProcessQueue implements NotifyQueue {
     else this.running--;
   }
 
-  /** Everything enqueued so far, for finishedThrough(). */
+  /** Everything enqueued so far (0 before anything is), for finishedBetween(). */
   mark(): number {
     return this.lastOrigin;
   }
 
-  /** Whether every job enqueued up to `mark`, and everything those jobs enqueued, has finished. */
-  finishedThrough(mark: number): boolean {
-    for (const origin of this.open.keys()) if (origin <= mark) return false;
+  /** Whether every job enqueued after mark `after` up to mark `through`, and everything those jobs enqueued, has finished. */
+  finishedBetween(after: number, through: number): boolean {
+    for (const origin of this.open.keys()) if (origin > after && origin <= through) return false;
     return true;
+  }
+
+  /** finishedBetween, and none of those jobs left its notice waiting for a job enqueued by others. */
+  settledBetween(after: number, through: number): boolean {
+    for (const origin of this.waiting) if (origin > after && origin <= through) return false;
+    return this.finishedBetween(after, through);
   }
 
   private finish(origin: number): void {

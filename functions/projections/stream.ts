@@ -3,9 +3,17 @@ import type { NotifyQueue } from '../notify/queue.js';
 import type { ReadModelStore } from './read-model-store.js';
 import { headChange, isHeadRecord, type HeadChange, type StreamRecordLike } from './stream-image.js';
 
+/**
+ * The projector Lambda does both halves (read models, then notices on SQS). The local runtime
+ * runs them as two consumers of the stream, each with its own position (functions/local): its
+ * notify queue lives in memory, so the notices' position waits for their jobs, and the read
+ * models' position need not.
+ */
 export interface StreamDeps {
-  readonly readModels: Pick<ReadModelStore, 'apply'>;
-  readonly queue: NotifyQueue;
+  /** Absent: another consumer of the stream keeps the read models. */
+  readonly readModels?: Pick<ReadModelStore, 'apply'>;
+  /** Absent: another consumer of the stream queues the notices. */
+  readonly queue?: NotifyQueue;
   readonly log?: (level: 'info' | 'error', msg: string, data?: Record<string, unknown>) => void;
 }
 
@@ -16,7 +24,8 @@ export interface BatchResult {
 export interface RecordOutcome {
   readonly sequence: string;
   readonly gameId?: string;
-  readonly readModels: 'applied' | 'stale' | 'ignored' | 'failed' | 'skipped';
+  /** 'elsewhere': this run keeps no read models (StreamDeps.readModels absent). */
+  readonly readModels: 'applied' | 'stale' | 'ignored' | 'failed' | 'skipped' | 'elsewhere';
   readonly notices: number;
 }
 
@@ -82,13 +91,14 @@ export async function processStreamRecords(records: readonly StreamRecordLike[],
     }
     const last = changes.at(-1);
     if (last) {
-      let applied: RecordOutcome['readModels'];
+      let applied: RecordOutcome['readModels'] = 'elsewhere';
       try {
         // The run's summaries folded into one write of the read models (ReadModelStore.apply).
-        applied = await deps.readModels.apply(
-          last.change.next,
-          changes.slice(0, -1).map((c) => c.change.next),
-        );
+        if (deps.readModels)
+          applied = await deps.readModels.apply(
+            last.change.next,
+            changes.slice(0, -1).map((c) => c.change.next),
+          );
       } catch (e) {
         return breakAt(changes[0]!.at, e);
       }
@@ -96,8 +106,8 @@ export async function processStreamRecords(records: readonly StreamRecordLike[],
       for (const { at, change } of changes) {
         const i = indexes[at]!;
         try {
-          const notices = decideNotices(change.old, change.next);
-          if (notices.length) await deps.queue.enqueue(notices.map((notice) => ({ notice })));
+          const notices = deps.queue ? decideNotices(change.old, change.next) : [];
+          if (deps.queue && notices.length) await deps.queue.enqueue(notices.map((notice) => ({ notice })));
           outcomes[i] = { sequence: sequenceAt(i), gameId: change.gameId, readModels: applied, notices: notices.length };
         } catch (e) {
           return breakAt(at, e);

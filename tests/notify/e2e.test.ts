@@ -260,10 +260,12 @@ describe('turn notifications end to end (local runtime)', () => {
 
   it('replaying the stream twice sends nothing again and leaves the read models identical', async () => {
     const before = { mails: (await mails()).length, posts: received.length, models: await readModelItems(rt.client, rt.tableName) };
-    const n1 = await notif.poller.replay();
-    const n2 = await notif.poller.replay();
-    expect(n1).toBeGreaterThan(5);
-    expect(n2).toBe(n1);
+    // Both consumers of the stream: the projector (read models) and the notices' (notify jobs).
+    const n1 = [await notif.poller.replay(), await notif.noticePoller.replay()];
+    const n2 = [await notif.poller.replay(), await notif.noticePoller.replay()];
+    expect(n1[0]).toBeGreaterThan(5);
+    expect(n1[1]).toBe(n1[0]);
+    expect(n2).toEqual(n1);
     await notif.queue.idle();
     await new Promise((r) => setTimeout(r, 300));
     await notif.settle();

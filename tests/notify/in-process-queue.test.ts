@@ -46,4 +46,31 @@ describe('the local notify queue', () => {
     // Before: v42 still ran after the stop, ahead of v7's retry in the consumer started next (out of order).
     expect(ran).toEqual([7]);
   });
+
+  it('tells the jobs enqueued between two marks finished, and settled unless one left its notice waiting for another job to hand it on', async () => {
+    let release: () => void = () => {};
+    const queue = new InProcessQueue(
+      async (job) => {
+        if (job.notice.gameId.startsWith('slow')) await new Promise<void>((r) => (release = r));
+        return { waiting: job.notice.gameId.startsWith('held') };
+      },
+      { delayScaleMs: 0 },
+    );
+    const m0 = queue.mark();
+    await queue.enqueue([{ notice: turnNotice('slow') }]);
+    const m1 = queue.mark();
+    await queue.enqueue([{ notice: turnNotice('held') }]);
+    const m2 = queue.mark();
+    await queue.enqueue([{ notice: turnNotice('quick') }]);
+    const m3 = queue.mark();
+    await new Promise((r) => setTimeout(r, 20));
+    // The first batch's job runs still; the second's finished but left its notice waiting; the third's is done.
+    expect([queue.finishedBetween(m0, m1), queue.finishedBetween(m1, m2), queue.finishedBetween(m2, m3)]).toEqual([false, true, true]);
+    expect([queue.settledBetween(m0, m1), queue.settledBetween(m1, m2), queue.settledBetween(m2, m3)]).toEqual([false, false, true]);
+    expect(queue.finishedBetween(m0, m3)).toBe(false);
+    release();
+    await queue.idle();
+    expect(queue.finishedBetween(m0, m3)).toBe(true);
+    expect(queue.settledBetween(m0, m3)).toBe(false);
+  });
 });

@@ -42,13 +42,13 @@
  *                          sk = CHANNEL#<id>       per channel (email / webhook id): sending | retrying | sent | failed
  *
  * HANDLERS (one esbuild entry each, all export `handler`)
- *   functions/handlers/api.ts        API Gateway HTTP API v2 events
+ *   functions/handlers/api.ts        HTTP events, payload format 2.0 (a Lambda function URL or API Gateway HTTP API)
  *   functions/handlers/projector.ts  DynamoDB stream batches: read models + notification jobs
  *   functions/handlers/notifier.ts   SQS batches: send email / webhooks
  *   functions/handlers/picture.ts    invoked by the notifier: a player's board as PNG (reads the game, posts nowhere)
  *   functions/handlers/scheduler.ts  DynamoDB stream batches: an EventBridge Scheduler one-time schedule per game's next wake
  *   functions/handlers/deadline.ts   invoked by those schedules: a due lapse, time-out or reminder (one read, at most one write)
- * ENVIRONMENT: TABLE_NAME, NOTIFY_QUEUE_URL (FIFO), NOTIFY_RETRY_QUEUE_URL, MAIL_FROM, APP_URL, AUTH_MODE=cognito|local,
+ * ENVIRONMENT: TABLE_NAME, NOTIFY_QUEUE_URL (FIFO), NOTIFY_RETRY_QUEUE_URL, MAIL_FROM, APP_URL, AUTH_MODE=cognito|cognito-jwt|local (api only; cognito-jwt with COGNITO_ISSUER and COGNITO_CLIENT_ID or COGNITO_CLIENT_ID_PARAMETER),
  *   SCHEDULE_GROUP, DEADLINE_FUNCTION_ARN, SCHEDULER_ROLE_ARN, SCHEDULE_DLQ_ARN (scheduler only),
  *   LOCAL_JWT_SECRET (local only), DYNAMODB_ENDPOINT (local only).
  */

@@ -1,7 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -14,8 +13,8 @@ export interface FieldpostAlarmsProps {
   /** The function fed by the table stream; its iterator age says how far behind it is. */
   readonly streamConsumer: lambda.IFunction;
   readonly deadLetterQueues: Readonly<Record<'notify' | 'notifyRetry' | 'streamFailure' | 'deadline', sqs.IQueue>>;
-  /** 5xx answers are often handled errors (the function succeeds), so Errors misses them. */
-  readonly httpApi: apigw.IHttpApi;
+  /** The API's 5xx answers, from its front door: often handled errors (the function succeeds), so Errors misses them. */
+  readonly apiServerErrors: cloudwatch.IMetric;
   readonly alarmEmail?: string;
 }
 
@@ -82,8 +81,8 @@ export class FieldpostAlarms extends Construct {
     }
 
     add('ApiServerErrors', {
-      alarmDescription: `The HTTP API answered ${API_5XX_THRESHOLD} or more requests with a 5xx in 5 minutes.`,
-      metric: props.httpApi.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+      alarmDescription: `The API answered ${API_5XX_THRESHOLD} or more requests with a 5xx in 5 minutes.`,
+      metric: props.apiServerErrors,
       threshold: API_5XX_THRESHOLD,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 1,

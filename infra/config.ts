@@ -28,9 +28,22 @@ export interface FieldpostConfig {
   readonly selfSignUp: boolean;
   /** Retention of every function's log group and the API access log. */
   readonly logRetention: RetentionDays;
-  /** Steady-state requests per second and burst for the whole HTTP API stage. */
+  /**
+   * What answers the API's requests: 'functionUrl' (default), a Lambda function URL, which costs
+   * nothing per request beyond the Lambda invocation, with the Cognito token verified in the
+   * function; or 'httpApi', API Gateway's HTTP API ($1.00 a million requests on top), whose JWT
+   * authorizer verifies the token and whose stage throttles every request (throttleRate/Burst).
+   */
+  readonly frontDoor: FrontDoor;
+  /** Steady-state requests per second and burst for the whole HTTP API stage (frontDoor 'httpApi' only). */
   readonly throttleRate: number;
   readonly throttleBurst: number;
+  /**
+   * Reserved concurrency of the API function: at most this many requests run at once, and the
+   * rest are answered 429 (with either front door). Off when absent: the account's unreserved
+   * concurrency (1,000 by default, shared with the other functions) is the bound.
+   */
+  readonly apiConcurrency?: number;
   /**
    * Optional AWS WAF rule in front of the API where CloudFront fronts it (`/v1/*` of the web
    * distribution): an address sending more than this many requests in 5 minutes is answered 429
@@ -39,6 +52,9 @@ export interface FieldpostConfig {
    */
   readonly wafRateLimit?: number;
 }
+
+export const FRONT_DOORS = ['functionUrl', 'httpApi'] as const;
+export type FrontDoor = (typeof FRONT_DOORS)[number];
 
 /** What `cdk.json` ships: enough to synthesize anywhere; deployments override mailFrom/appUrl. */
 export const DEFAULT_CONFIG: FieldpostConfig = {
@@ -49,6 +65,7 @@ export const DEFAULT_CONFIG: FieldpostConfig = {
   cognitoPlan: 'essentials',
   selfSignUp: false,
   logRetention: RetentionDays.ONE_MONTH,
+  frontDoor: 'functionUrl',
   throttleRate: 50,
   throttleBurst: 100,
 };
@@ -84,6 +101,9 @@ function positiveInt(get: Lookup, key: string, fallback: number): number {
   if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`context "${key}" must be a positive whole number, got ${JSON.stringify(v)}`);
   return n;
 }
+
+/** Lambda's bounds for a function's reserved concurrency (the account's default quota is 1,000). */
+export const API_CONCURRENCY_RANGE = { min: 1, max: 10_000 } as const;
 
 /** AWS WAF's bounds for a rate-based rule's limit (requests per evaluation window). */
 export const WAF_RATE_LIMIT_RANGE = { min: 10, max: 2_000_000_000 } as const;
@@ -173,6 +193,7 @@ export function readConfig(get: Lookup): FieldpostConfig {
   const throttleRate = positiveInt(get, 'throttleRate', DEFAULT_CONFIG.throttleRate);
   const throttleBurst = positiveInt(get, 'throttleBurst', DEFAULT_CONFIG.throttleBurst);
   const wafRateLimit = optionalInt(get, 'wafRateLimit', WAF_RATE_LIMIT_RANGE);
+  const apiConcurrency = optionalInt(get, 'apiConcurrency', API_CONCURRENCY_RANGE);
 
   return {
     mailFrom,
@@ -183,8 +204,10 @@ export function readConfig(get: Lookup): FieldpostConfig {
     cognitoPlan: oneOf(get, 'cognitoPlan', ['essentials', 'plus'] as const, DEFAULT_CONFIG.cognitoPlan),
     selfSignUp: bool(get, 'selfSignUp', DEFAULT_CONFIG.selfSignUp),
     logRetention: logRetention as RetentionDays,
+    frontDoor: oneOf(get, 'frontDoor', FRONT_DOORS, DEFAULT_CONFIG.frontDoor),
     throttleRate,
     throttleBurst,
+    ...(apiConcurrency !== undefined ? { apiConcurrency } : {}),
     ...(wafRateLimit !== undefined ? { wafRateLimit } : {}),
   };
 }

@@ -116,7 +116,7 @@ export const NOTIFIER_QUEUE = { batchSize: 10, maxBatchingWindow: Duration.secon
 export const MEMORY_MB = { api: 512, projector: 512, notifier: 512, picture: 1024 } as const;
 
 /**
- * Fieldpost in one stack: the event table, the HTTP API behind Cognito, the projector fed
+ * Fieldpost in one stack: the event table, the API behind Cognito, the projector fed
  * by the table's stream, the notifier fed by SQS, SES, and alarms on everything that
  * could leave a player uninformed.
  */
@@ -340,11 +340,13 @@ export class FieldpostStack extends Stack {
     );
 
     this.api = new FieldpostApi(this, 'Api', { handler: api.fn, config });
+    // With no API Gateway stage in front, this is what bounds the API's concurrent requests (the rest are answered 429).
+    if (config.apiConcurrency !== undefined) (api.fn.node.defaultChild as lambda.CfnFunction).reservedConcurrentExecutions = config.apiConcurrency;
     // The one-click unsubscribe links in notice mail point at the API (functions/notify/unsubscribe.ts).
-    notifier.fn.addEnvironment('API_URL', this.api.httpApi.apiEndpoint);
+    notifier.fn.addEnvironment('API_URL', this.api.url);
 
     this.web = new FieldpostWeb(this, 'Web', {
-      httpApi: this.api.httpApi,
+      apiDomain: this.api.originDomain,
       userPoolClient: this.api.userPoolClient,
       signInUrl: this.api.signInDomain.baseUrl(),
       logRetention: config.logRetention,
@@ -374,7 +376,7 @@ export class FieldpostStack extends Stack {
         streamFailure: streamFailureQueue,
         deadline: this.deadlines.deadLetterQueue,
       },
-      httpApi: this.api.httpApi,
+      apiServerErrors: this.api.serverErrors,
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
 
@@ -382,7 +384,11 @@ export class FieldpostStack extends Stack {
       new CfnOutput(this, id, { value, description });
     };
     out('WebUrl', webUrl, 'The web client (CloudFront; the API is under /v1 on the same origin)');
-    out('ApiUrl', this.api.httpApi.apiEndpoint, 'Base URL of the API; routes start with /v1');
+    out(
+      'ApiUrl',
+      this.api.url,
+      `Base URL of the API (${config.frontDoor === 'functionUrl' ? 'the Lambda function URL' : 'the HTTP API'}); routes start with /v1`,
+    );
     out('Region', this.region, 'Region of the user pool and API');
     out('UserPoolId', this.api.userPool.userPoolId, 'Cognito user pool: create player accounts here');
     out('UserPoolClientId', this.api.userPoolClient.userPoolClientId, 'App client id for sign-in (no secret)');

@@ -113,7 +113,8 @@ export function suppressAcceptedFindings(stack: ReviewedResources, config: Field
             id: 'AwsSolutions-CFR2',
             reason:
               'WAF costs a monthly fee per web ACL that a hobby club would pay for little: the files are static, ' +
-              'the API behind /v1 is throttled at its stage and every route but three needs a Cognito token. ' +
+              'every API route but four needs a Cognito token, and the API counts its own fair limits (and, as a club ' +
+              'chooses, its reserved concurrency or the HTTP API stage throttling bound it). ' +
               'A club that wants a per-address rate rule at the edge sets wafRateLimit (infra/config.ts).',
           },
         ]),

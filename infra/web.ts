@@ -1,5 +1,4 @@
 import { Aws, CfnRule, Duration, Fn, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
-import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
@@ -12,7 +11,8 @@ import { Construct } from 'constructs';
 import { contentSecurityPolicy, WEB_DIST } from '../functions/local/web-client.js';
 
 export interface FieldpostWebProps {
-  readonly httpApi: apigw.HttpApi;
+  /** The host of the API's front door (the function URL's or the HTTP API's), served at /v1/*. */
+  readonly apiDomain: string;
   readonly userPoolClient: cognito.UserPoolClient;
   /** The hosted sign-in's base URL (https://<prefix>.auth.<region>.amazoncognito.com). */
   readonly signInUrl: string;
@@ -96,7 +96,6 @@ export class FieldpostWeb extends Construct {
 
     if (props.wafRateLimit !== undefined) this.webAcl = this.rateRule(props.wafRateLimit);
 
-    const apiDomain = `${props.httpApi.apiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Fieldpost: the web client and its API on one origin',
       ...(this.webAcl ? { webAclId: this.webAcl.attrArn } : {}),
@@ -119,7 +118,7 @@ export class FieldpostWeb extends Construct {
       },
       additionalBehaviors: {
         '/v1/*': {
-          origin: new origins.HttpOrigin(apiDomain, { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY }),
+          origin: new origins.HttpOrigin(props.apiDomain, { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY }),
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
           // Every answer is per player (the bearer token): never cached at the edge.

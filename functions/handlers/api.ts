@@ -5,7 +5,7 @@ import { createApi } from '../http/api.js';
 import type { ApiHandler } from '../http/router.js';
 
 /**
- * Lambda entry for API Gateway HTTP API (payload format 2.0). Built once per container:
+ * Lambda entry for HTTP events in payload format 2.0 (a function URL, or API Gateway HTTP API). Built once per container:
  * env → DynamoDB client → store → service → router. /local/token is never served here.
  */
 function fromEnv(env: NodeJS.ProcessEnv): ApiHandler {

@@ -212,7 +212,7 @@ export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opt
         );
       }
       const { route } = hit.c;
-      const player = route.auth === 'required' ? opts.authenticate(event) : '';
+      const player = route.auth === 'required' ? await opts.authenticate(event) : '';
       // Counted before anything is parsed or read: a flood costs one conditional write per request.
       let limited: Record<string, string> = {};
       const name: LimitName | undefined = route.auth === 'none' ? 'public' : route.limit;

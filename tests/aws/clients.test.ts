@@ -6,6 +6,7 @@ import { InvokeCommand, LambdaClient } from '../../functions/aws/lambda.js';
 import { ConflictException, CreateScheduleCommand, SchedulerClient } from '../../functions/aws/scheduler.js';
 import { SendEmailCommand, SESv2Client } from '../../functions/aws/sesv2.js';
 import { SendMessageBatchCommand, SQSClient } from '../../functions/aws/sqs.js';
+import { readParameter } from '../../functions/aws/ssm.js';
 
 /** The error a call fails with (the test fails if it does not). */
 async function failure<E = ServiceError>(call: Promise<unknown>): Promise<E> {
@@ -19,7 +20,7 @@ async function failure<E = ServiceError>(call: Promise<unknown>): Promise<E> {
 type ServiceError = Error & { $metadata: { attempts: number; httpStatusCode: number }; Item?: Record<string, Record<string, unknown>> };
 
 /**
- * The SQS, Scheduler, Lambda, SES and Streams calls of the Lambda bundles (functions/aws/), each
+ * The SQS, SSM, Scheduler, Lambda, SES and Streams calls of the Lambda bundles (functions/aws/), each
  * against a local HTTP server standing in for the service: the request each sends (path,
  * target, signature scope, body), how each reads the reply, its errors and retries.
  */
@@ -73,6 +74,20 @@ describe('AWS calls of the Lambda bundles', () => {
       /^AWS4-HMAC-SHA256 Credential=AKID\/\d{8}\/eu-west-1\/sqs\/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token;x-amz-target, Signature=[0-9a-f]{64}$/,
     );
     expect(json(r!.body)).toEqual(input);
+  });
+
+  it("SSM GetParameter: the JSON 1.1 protocol, signed for ssm; the parameter's value, or an error naming it", async () => {
+    next({ status: 200, body: JSON.stringify({ Parameter: { Name: '/Fieldpost/api/web-client-id', Type: 'String', Value: 'client-1', Version: 1 } }) });
+    expect(await readParameter('/Fieldpost/api/web-client-id', config())).toBe('client-1');
+    const [r] = seen;
+    expect(r!.headers['x-amz-target']).toBe('AmazonSSM.GetParameter');
+    expect(r!.headers['content-type']).toBe('application/x-amz-json-1.1');
+    expect(r!.headers['authorization']).toMatch(/Credential=AKID\/\d{8}\/eu-west-1\/ssm\/aws4_request/);
+    expect(json(r!.body)).toEqual({ Name: '/Fieldpost/api/web-client-id' });
+    next({ status: 400, headers: { 'x-amzn-errortype': 'ParameterNotFound' }, body: JSON.stringify({ __type: 'ParameterNotFound' }) });
+    expect((await failure(readParameter('/nope', config()))).name).toBe('ParameterNotFound');
+    next({ status: 200, body: JSON.stringify({ Parameter: { Name: '/empty' } }) });
+    await expect(readParameter('/empty', config())).rejects.toThrow(/\/empty has no value/);
   });
 
   it('Scheduler CreateSchedule: POST /schedules/<name> with an idempotency token; a 409 is a ConflictException', async () => {

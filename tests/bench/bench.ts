@@ -61,6 +61,7 @@ import { startLocalNotifications, type LocalNotifications } from '../../function
 import { BUNDLE } from '../../infra/handler-function.js';
 import { coldStart } from './cold-start.js';
 import { MEMORY_MB } from '../../infra/fieldpost-stack.js';
+import { DEFAULT_CONFIG } from '../../infra/config.js';
 import { meterCapacity } from './capacity.js';
 import { PRICES } from './prices.js';
 import { playSpearpointGame, simulateProjector } from './spearpoint-game.js';
@@ -260,29 +261,39 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const [cmdP50, baseP50] = [pct(g.command.ms, 50), pct(g.baselineMs, 50)];
   const gbs = (msList: number[], mb: number) => (sum(msList) / 1000) * (mb / 1024);
-  // The traffic model (tests/bench/spearpoint-game.ts): per command, the acting player's client
-  // does what the web client does: GET the view and the events after the last one it shows, then
-  // POST the command. Its polling while a game is open is priced per hour below, not per game.
+  // The traffic model (tests/bench/spearpoint-game.ts), the web client's: per command a POST and
+  // the view read again after it; a load (view and events feed) whenever a player's page does not
+  // show the current version. Its polling while a game is open is priced per hour below, not per game.
   const apiRequests = g.commands + g.views + g.feeds;
+  // The client before its command replies were used for the log read the feed after every POST too.
+  const requestsBefore = apiRequests + (g.commands - 2);
   const dollars = {
     dynamoReads: (g.command.rru + g.view.rru + g.feed.rru + g.projector.rru) * PRICES.dynamoReadRequestUnit,
     dynamoWrites: (g.command.wru + g.projector.wru) * PRICES.dynamoWriteRequestUnit,
     streamReads: g.records.length * PRICES.dynamoStreamReadByLambda,
     apiLambda: gbs([...g.command.ms, ...g.view.ms, ...g.feed.ms], MEMORY_MB.api) * PRICES.lambdaGbSecondArm + apiRequests * PRICES.lambdaRequest,
-    httpApi: apiRequests * PRICES.httpApiRequest,
     projectorLambda: gbs(g.projector.ms, MEMORY_MB.projector) * PRICES.lambdaGbSecondArm + g.records.length * PRICES.lambdaRequest,
   };
-  const withoutMail = sum(Object.values(dollars));
+  const withoutFrontDoor = sum(Object.values(dollars));
+  // What each front door (infra/config.ts frontDoor) adds per request: a function URL nothing beyond
+  // the Lambda invocation, API Gateway's HTTP API its own charge.
+  const frontDoorPerRequest = { functionUrl: 0, httpApi: PRICES.httpApiRequest } as const;
+  const byFrontDoor = {
+    functionUrl: withoutFrontDoor + apiRequests * frontDoorPerRequest.functionUrl,
+    httpApi: withoutFrontDoor + apiRequests * frontDoorPerRequest.httpApi,
+  };
+  const frontDoor = DEFAULT_CONFIG.frontDoor;
+  const withoutMail = byFrontDoor[frontDoor];
   // Mail: each notice one SQS message (send, receive, delete) and one SES mail; the notifier's own
   // time is not measured here: counted as one 100 ms invocation at its memory (an assumption).
   const mail =
     g.projector.jobs * (3 * PRICES.sqsRequest + PRICES.sesEmail + 0.1 * (MEMORY_MB.notifier / 1024) * PRICES.lambdaGbSecondArm + PRICES.lambdaRequest);
   const storageMonth = (g.storedBytes / 1024 ** 3) * PRICES.dynamoStorageGbMonth;
-  // The floor of the request charges alone: every API request pays API Gateway and a Lambda
-  // invocation, whatever the code does. With DynamoDB's least per command (1 write unit for the
-  // command, 1 read unit to load it; 1 read and 1 write unit for the projector), the floor of any
-  // design that keeps this request model and API Gateway.
-  const perRequest = PRICES.httpApiRequest + PRICES.lambdaRequest;
+  // The floor of the request charges alone: every API request pays a Lambda invocation (and, behind
+  // the HTTP API, API Gateway's charge), whatever the code does. With DynamoDB's least per command
+  // (1 write unit for the command, 1 read unit to load it; 1 read and 1 write unit for the
+  // projector), the floor of any design that keeps this request model and front door.
+  const perRequest = PRICES.lambdaRequest + frontDoorPerRequest[frontDoor];
   const requestFloor = apiRequests * perRequest;
   const dynamoFloor = g.commands * (2 * PRICES.dynamoWriteRequestUnit + 2 * PRICES.dynamoReadRequestUnit);
   const pollPerHour = (3600 / 2) * perRequest;
@@ -304,17 +315,20 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     partBytes: g.partBytes,
     rruPerFeed: g.feed.rru / g.feeds,
     apiRequestsPerGame: apiRequests,
+    apiRequestsPerCommand: apiRequests / g.commands,
+    frontDoor,
     costPerGameUsd: withoutMail,
+    costPerGameByFrontDoorUsd: byFrontDoor,
     costPerGameWithMailUsd: withoutMail + mail,
     costFloorUsd: { requests: requestFloor, withDynamo: requestFloor + dynamoFloor, pollingPerOpenHour: pollPerHour },
-    cost: { ...dollars, mail, storagePerMonth: storageMonth, prices: PRICES.asOf },
+    cost: { ...dollars, httpApi: apiRequests * PRICES.httpApiRequest, mail, storagePerMonth: storageMonth, prices: PRICES.asOf },
   });
   say('');
   say(
     `7. A finished Spearpoint game through the service (${g.commands} commands, ${g.views} views, ${g.feeds} event-feed reads, ${g.events} events), DynamoDB's own units:`,
   );
   say(
-    `   traffic model (the web client's): per command the acting player GETs the view and the events after the last it shows, then POSTs the command: ${apiRequests} API requests; its polling while a game is open is not counted`,
+    `   traffic model (the web client's): per command a POST, then the view read again (the reply carries the command's events); a load (view + events feed) when a player's page does not show the current version (${g.loads} of ${g.commands} commands): ${apiRequests} API requests, ${(apiRequests / g.commands).toFixed(2)} per command (${requestsBefore} before the client took its log from the replies); its polling while a game is open is not counted`,
   );
   say(
     `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feed.rru / g.feeds).toFixed(2)} RRU; projector per HEAD change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, ${g.projector.jobs} notices`,
@@ -326,12 +340,14 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     `   stored ${g.storedBytes.toLocaleString('en')} bytes: ${(g.storedBytes / g.events).toFixed(0)} per event (target 400), events alone ${(g.eventBytes / g.events).toFixed(0)}; HEAD without its events ${g.headBytes} bytes (target under 1 KB), snapshot ${g.snapBytes} bytes, its parts (catalog, cards: once per game) ${g.partBytes} bytes`,
   );
   say(`   cost (prices ${PRICES.asOf}, tests/bench/prices.ts):`);
-  for (const [k, v] of Object.entries(dollars)) say(`     ${k.padEnd(16)} $${v.toFixed(7)}`);
+  for (const [k, v] of Object.entries(dollars)) say(`     ${k.padEnd(22)} $${v.toFixed(7)}`);
+  for (const [door, v] of Object.entries(frontDoorPerRequest))
+    say(`     ${`front door ${door}`.padEnd(22)} $${(apiRequests * v).toFixed(7)}: total $${byFrontDoor[door as keyof typeof byFrontDoor].toFixed(6)}`);
   say(
-    `     total without mail $${withoutMail.toFixed(6)} per game (target under $0.001); with mail $${(withoutMail + mail).toFixed(6)}; storage $${storageMonth.toFixed(8)} a month`,
+    `     total without mail, behind the stack's default front door (${frontDoor}): $${withoutMail.toFixed(6)} per game (target under $0.001); with mail $${(withoutMail + mail).toFixed(6)}; storage $${storageMonth.toFixed(8)} a month`,
   );
   say(
-    `   floor: ${apiRequests} requests x ($${(PRICES.httpApiRequest * 1e6).toFixed(2)} API Gateway + $${(PRICES.lambdaRequest * 1e6).toFixed(2)} Lambda per million) = $${requestFloor.toFixed(6)}; with DynamoDB's least (1 WRU + 1 RRU per command and per projection) $${(requestFloor + dynamoFloor).toFixed(6)}; a game page left open polls for $${pollPerHour.toFixed(4)} an hour`,
+    `   floor (${frontDoor}): ${apiRequests} requests x $${(perRequest * 1e6).toFixed(2)} per million = $${requestFloor.toFixed(6)}; with DynamoDB's least (1 WRU + 1 RRU per command and per projection) $${(requestFloor + dynamoFloor).toFixed(6)}; a game page left open polls for $${pollPerHour.toFixed(4)} an hour`,
   );
 
   const sim = await simulateProjector(client, tableName, meter, g, SIM_COPIES);

@@ -13,19 +13,25 @@ import { rawSize, type CapacityMeter } from './capacity.js';
 
 /**
  * A whole Spearpoint game through the real service and store on DynamoDB Local, each command
- * chosen at random (seeded) from the acting player's view, as the web client (web/src/pages/
- * game.tsx) does it: it loads the game (GET the view and, in parallel, GET the events after the
- * last one it shows), chooses among the legal commands, POSTs the command; then the projector
- * runs on the HEAD change the command made (the stream record built from the item before and
- * after, as DynamoDB Streams delivers it). Three API requests per command; the web client's
- * polling of the events feed while a game is open (every 2 s) is left out, as time-dependent. Measured: DynamoDB's
- * own read and write units for each, the time of each, the bytes stored, and per command a raw
- * baseline that reads and writes the same items (same bytes) with no decoding, folding or rules.
+ * chosen at random (seeded) from the acting player's view, with the requests the web client
+ * (web/src/pages/game.tsx) makes for it: a player whose page does not show the game's current
+ * version loads it (GET the view and, in parallel, GET the events after the last one it shows);
+ * the player chooses among the legal commands and POSTs the command; the reply carries the
+ * command's events, so the page then reads only the view again, which is current for that
+ * player's next command unless someone else moves first. Then the projector runs on the HEAD
+ * change the command made (the stream record built from the item before and after, as DynamoDB
+ * Streams delivers it). Left out, as time-dependent: the 2 s polling of the events feed while a
+ * game's page is open, and the load an open page makes when that poll sees another player's move
+ * (a correspondence player's page is mostly closed: opening it is the load counted here). Measured:
+ * DynamoDB's own read and write units for each, the time of each, the bytes stored, and per command
+ * a raw baseline that reads and writes the same items (same bytes) with no decoding, folding or rules.
  */
 export interface SpearpointGameFigures {
   readonly commands: number;
   readonly events: number;
   readonly views: number;
+  /** Loads (view and events feed) by a player whose page did not show the current version. */
+  readonly loads: number;
   readonly turns: number;
   readonly command: { readonly rru: number; readonly wru: number; readonly ms: number[]; readonly calls: number };
   readonly view: { readonly rru: number; readonly ms: number[] };
@@ -52,6 +58,7 @@ export async function playSpearpointGame(
   tableName: string,
   meter: CapacityMeter,
   seed = 'spearpoint-bench',
+  snapshotEvery?: number,
 ): Promise<SpearpointGameFigures> {
   const engines = createRegistry([spearpoint]);
   // The same secret seed and ids every run, so every run plays the same game (same dice, same
@@ -61,7 +68,7 @@ export async function playSpearpointGame(
     newSeed: () => createHash('sha256').update(`${seed}-secret`).digest('hex'),
     newId: () => `${seed}-${String(++ids).padStart(6, '0')}`,
   };
-  const { service } = createDynamoGameService({ client, tableName, engines, seeds });
+  const { service } = createDynamoGameService({ client, tableName, engines, seeds, ...(snapshotEvery !== undefined ? { snapshotEvery } : {}) });
   const jobs: NotifyJob[] = [];
   const deps = {
     readModels: new ReadModelStore(client, tableName),
@@ -74,6 +81,7 @@ export async function playSpearpointGame(
     commands: 0,
     views: 0,
     feeds: 0,
+    loads: 0,
     command: { rru: 0, wru: 0, ms: [] as number[], calls: 0 },
     view: { rru: 0, ms: [] as number[] },
     feed: { rru: 0, ms: [] as number[] },
@@ -180,28 +188,38 @@ export async function playSpearpointGame(
   await after(gameId);
   f.commands = 2;
   let turns = 0;
+  /** By player: the version of the game their page's log is complete up to, and the view it shows. */
   const seen = new Map<string, number>();
+  const shown = new Map<string, Awaited<ReturnType<typeof service.view>>>();
   while (r.next.status === 'active') {
     const acting = [...r.next.yours, ...r.next.waitingFor];
     const p = acting[pick.int(acting.length)]!;
     const player = players[p.seat]!;
-    const v = await metered(f.view, () => service.view(player, gameId));
-    f.views++;
-    // The events after the last one this player's client shows (the web client reads them beside the view).
-    let page = await metered(f.feed, () => service.events(player, gameId, { after: seen.get(player) ?? 0, limit: 500 }));
-    f.feeds++;
-    while (page.next !== undefined) {
-      const after = page.next;
-      page = await metered(f.feed, () => service.events(player, gameId, { after, limit: 500 }));
+    let v = shown.get(player);
+    if (v?.summary.version !== r.version) {
+      // The page loads: the view and, beside it, the events after the last one it shows.
+      f.loads++;
+      v = await metered(f.view, () => service.view(player, gameId));
+      f.views++;
+      let page = await metered(f.feed, () => service.events(player, gameId, { after: seen.get(player) ?? 0, limit: 1000 }));
       f.feeds++;
+      while (page.next !== undefined) {
+        const after = page.next;
+        page = await metered(f.feed, () => service.events(player, gameId, { after, limit: 1000 }));
+        f.feeds++;
+      }
+      seen.set(player, page.version);
     }
-    seen.set(player, page.version);
     const legal = v.legalCommands;
     const command = legal[pick.int(legal.length)];
     if (command === undefined) throw new Error(`${player} must act in game ${gameId} but has no legal command`);
-    r = await metered(f.command, () => service.submit(player, gameId, { command, commandId: `${seed}-${f.commands}` }));
+    r = await metered(f.command, () => service.submit(player, gameId, { command, commandId: `${seed}-${f.commands}`, expectedVersion: v.summary.version }));
     f.commands++;
     turns = (v.view as { turn?: number }).turn ?? turns;
+    // The reply carries the command's events: the page reads the view again, not the feed.
+    seen.set(player, r.version);
+    shown.set(player, await metered(f.view, () => service.view(player, gameId)));
+    f.views++;
     await after(gameId);
     if (f.commands > 5000) throw new Error('the bench game did not end in 5000 commands');
   }

@@ -14,7 +14,9 @@ describe('deployment settings from context', () => {
       mfa: 'optional',
       cognitoPlan: 'essentials',
       selfSignUp: false,
+      frontDoor: 'functionUrl',
     });
+    expect(readConfig(ctx({}))).not.toHaveProperty('apiConcurrency');
   });
 
   it('accept CLI strings (-c key=value) for numbers and booleans', () => {
@@ -34,6 +36,8 @@ describe('deployment settings from context', () => {
     [{ mfa: 'sometimes' }, /mfa/],
     [{ selfSignUp: 'yes' }, /selfSignUp/],
     [{ alarmEmail: 'ops' }, /alarmEmail/],
+    [{ frontDoor: 'alb' }, /frontDoor.*functionUrl, httpApi/],
+    [{ apiConcurrency: '0' }, /apiConcurrency/],
   ])('reject %j with a message naming the key', (values, message) => {
     expect(() => readConfig(ctx(values))).toThrow(ConfigError);
     expect(() => readConfig(ctx(values))).toThrow(message);
@@ -76,7 +80,7 @@ describe('a club deployment', () => {
   });
 
   it('allows CORS from the app origin', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: { AllowOrigins: ['https://play.club.org'] } });
+    template.hasResourceProperties('AWS::Lambda::Url', { Cors: { AllowOrigins: ['https://play.club.org'] } });
   });
 
   it('mails alarms to the operator', () => {

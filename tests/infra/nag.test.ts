@@ -55,10 +55,6 @@ describe('cdk-nag AwsSolutions checks', () => {
   it('suppress exactly the accepted findings, each on its own resource', () => {
     expect(suppressedFindings(defaults)).toEqual(
       [
-        'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--engines/Resource',
-        'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--health/Resource',
-        'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--openapi.json/Resource',
-        'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/POST--v1--unsubscribe/Resource',
         'AwsSolutions-COG2 on /Fieldpost/Api/UserPool/Resource',
         'AwsSolutions-COG8 on /Fieldpost/Api/UserPool/Resource',
         'AwsSolutions-IAM5 on /Fieldpost/ProjectorHandler/Role/DefaultPolicy/Resource',
@@ -121,6 +117,17 @@ describe('cdk-nag AwsSolutions checks', () => {
     expect(findings(waf)).toEqual({ errors: [], warnings: [] });
     expect(suppressedFindings(waf).filter((f) => f.includes('CFR2'))).toEqual([]);
     expect(suppressions(waf).filter((s) => s.id === 'AwsSolutions-CFR2')).toEqual([]);
+  });
+
+  it('check the HTTP API front door too: only its public routes go without the authorizer', () => {
+    const http = synth({ frontDoor: 'httpApi' }, { nag: true, nagLogIgnores: true });
+    expect(findings(http)).toEqual({ errors: [], warnings: [] });
+    expect(suppressedFindings(http).filter((f) => f.includes('APIG'))).toEqual([
+      'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--engines/Resource',
+      'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--health/Resource',
+      'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/GET--v1--openapi.json/Resource',
+      'AwsSolutions-APIG4 on /Fieldpost/Api/HttpApi/POST--v1--unsubscribe/Resource',
+    ]);
   });
 
   it('do report an unguarded resource (the pack really runs in this harness)', () => {

@@ -87,7 +87,8 @@ describe('the handler functions', () => {
           NOTIFY_RETRY_QUEUE_URL: { Ref: retryId },
           MAIL_FROM: 'turns@example.org',
           APP_URL: 'https://fieldpost.example.org',
-          AUTH_MODE: 'cognito',
+          // The api function behind the default front door (a function URL) verifies tokens itself.
+          AUTH_MODE: _name === 'api' ? 'cognito-jwt' : 'cognito',
         },
       },
       LoggingConfig: { LogFormat: 'JSON' },
@@ -359,10 +360,13 @@ describe('notification queues', () => {
   });
 });
 
-describe('the HTTP API', () => {
+describe('the HTTP API (frontDoor httpApi)', () => {
+  const http = synth({ frontDoor: 'httpApi' });
+  const template = http.template;
+  const id = (c: { node: { defaultChild?: unknown } } | undefined): string => http.stack.getLogicalId(c!.node.defaultChild as never);
   const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route'));
   const routeKeys = routes.map((r) => r.Properties['RouteKey'] as string);
-  const authorizerId = id({ node: { defaultChild: stack.node.findAll().find((c) => c.node.path.endsWith('/CognitoAuthorizer/Resource')) } });
+  const authorizerId = id({ node: { defaultChild: http.stack.node.findAll().find((c) => c.node.path.endsWith('/CognitoAuthorizer/Resource')) } });
 
   it('routes /v1 only: nothing for /local/* in AWS', () => {
     expect(routeKeys.sort()).toEqual(
@@ -408,10 +412,14 @@ describe('the HTTP API', () => {
       AuthorizerType: 'JWT',
       IdentitySource: ['$request.header.Authorization'],
       JwtConfiguration: {
-        Audience: [{ Ref: id(stack.api.userPoolClient) }],
-        Issuer: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('cognito-idp'), { Ref: id(stack.api.userPool) }])] },
+        Audience: [{ Ref: id(http.stack.api.userPoolClient) }],
+        Issuer: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('cognito-idp'), { Ref: id(http.stack.api.userPool) }])] },
       },
     });
+    // The authorizer has verified the token: the function reads its claims, and has no function URL.
+    const api = resourcesOf(template, 'AWS::Lambda::Function')[id(http.stack.functions.api.fn)]!;
+    expect(api.Properties).toMatchObject({ Environment: { Variables: { AUTH_MODE: 'cognito' } } });
+    template.resourceCountIs('AWS::Lambda::Url', 0);
   });
 
   it('throttles the stage and writes JSON access logs with the request id', () => {
@@ -421,7 +429,7 @@ describe('the HTTP API', () => {
       StageName: '$default',
       AutoDeploy: true,
       DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
-      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [id(stack.api.accessLogs), 'Arn'] } },
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [id(http.stack.api.accessLogs), 'Arn'] } },
     });
     const format = JSON.parse((stage[0]!.Properties['AccessLogSettings'] as { Format: string }).Format) as Record<string, string>;
     expect(format['requestId']).toBe('$context.requestId');
@@ -436,6 +444,15 @@ describe('the HTTP API', () => {
     });
   });
 
+  it('fronts /v1/* of the web distribution, and alarms on its 5xx answers', () => {
+    const d = Object.values(resourcesOf(template, 'AWS::CloudFront::Distribution'))[0]!.Properties['DistributionConfig'] as Record<string, unknown>;
+    expect(JSON.stringify(d['Origins'])).toContain(id(http.stack.api.httpApi));
+    const alarm = Object.values(resourcesOf(template, 'AWS::CloudWatch::Alarm')).find((a) => a.Properties['MetricName'] === '5xx');
+    expect(alarm?.Properties).toMatchObject({ Namespace: 'AWS/ApiGateway', Dimensions: [{ Name: 'ApiId', Value: { Ref: id(http.stack.api.httpApi) } }] });
+  });
+});
+
+describe('user pool', () => {
   it('signs players in with a user pool: strong passwords, admin-created accounts, TOTP MFA available', () => {
     template.hasResource('AWS::Cognito::UserPool', {
       Properties: Match.objectLike({
@@ -500,9 +517,9 @@ describe('alarms', () => {
   });
 
   it('fire on a burst of API server errors (handled 500s do not count as function errors)', () => {
-    const found = alarmOn('5xx', { Ref: id(stack.api.httpApi) });
+    const found = alarmOn('Url5xxCount', { Ref: fnId.api });
     expect(found).toHaveLength(1);
-    expect(found[0]!.Properties).toMatchObject({ Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Threshold: API_5XX_THRESHOLD });
+    expect(found[0]!.Properties).toMatchObject({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: API_5XX_THRESHOLD });
   });
 
   it('all notify one SNS topic that only accepts TLS', () => {

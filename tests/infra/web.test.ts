@@ -48,7 +48,8 @@ describe('the web client in AWS (infra/web.ts)', () => {
     expect(api).toMatchObject({ ViewerProtocolPolicy: 'https-only', CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' });
     expect(api['AllowedMethods']).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']));
     const apiOrigin = (d['Origins'] as Behaviour[]).find((o) => o['Id'] === api['TargetOriginId'])!;
-    expect(JSON.stringify(apiOrigin['DomainName'])).toContain(id(stack.api.httpApi));
+    // The default front door: the API function's URL (https://<host>/), its host taken out.
+    expect(apiOrigin['DomainName']).toEqual({ 'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [id(stack.api.functionUrl!), 'FunctionUrl'] }] }] });
     expect(apiOrigin['CustomOriginConfig']).toMatchObject({ OriginProtocolPolicy: 'https-only' });
     expect(d['Logging']).toMatchObject({ Prefix: 'cloudfront/' });
   });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { notificationsExtension } from '../../functions/local/stream-poller.js';
@@ -86,6 +86,17 @@ const draftSteps = (page: Page) => page.locator('#draft-steps li').count();
 /** Which legal command a player picks: the quickest way on, with one unit committed and one attack declared a turn through the private draft. */
 const PREFERENCE = ['AutoPickHand', 'DrawCards', 'ResolveAttack', 'ChooseFriendlyFireVictim', 'DiscardUnit', 'DiscardCommand', 'DrawCard'];
 
+/** What a page asked the API between a command's click and the page settling. */
+interface AfterCommand {
+  readonly posted: boolean;
+  readonly refused: boolean;
+  /** GET /v1/games/{id}: the view. */
+  readonly views: number;
+  /** GET /v1/games/{id}/events?after=…&limit=1000: the log's feed (the 2 s poll asks limit=1). */
+  readonly feeds: number;
+}
+const afterCommands: AfterCommand[] = [];
+
 /** Plays one command on the page if it offers any; true if it did. */
 async function act(page: Page, log: string[]): Promise<boolean> {
   const buttons = page.locator('.commands button:not([disabled])');
@@ -100,6 +111,9 @@ async function act(page: Page, log: string[]): Promise<boolean> {
   if (pick < 0) pick = 0;
   const before = { version: await version(page), steps };
   const button = buttons.nth(pick);
+  const asked: string[] = [];
+  const onRequest = (r: Request) => asked.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+  page.on('request', onRequest);
   log.push(`${((Date.now() - t0) / 1000).toFixed(1)} ${page === pages[0] ? 'A' : 'B'} ${await button.getAttribute('data-type')}: ${await button.innerText()}`);
   await button.click();
   // The page settles: a new version (sent), or one more step in the private draft, or an error shown.
@@ -113,9 +127,21 @@ async function act(page: Page, log: string[]): Promise<boolean> {
     [before.version, before.steps] as const,
     { timeout: 30_000 },
   );
-  for (const alert of await page.locator('[role=alert]').allInnerTexts()) log.push(`  refused: ${alert}`);
+  page.off('request', onRequest);
+  const alerts = await page.locator('[role=alert]').allInnerTexts();
+  for (const alert of alerts) log.push(`  refused: ${alert}`);
+  afterCommands.push({
+    posted: asked.some((a) => /^POST \/v1\/games\/[^/]+\/commands$/.test(a)),
+    refused: alerts.length > 0,
+    views: asked.filter((a) => /^GET \/v1\/games\/[^/?]+$/.test(a)).length,
+    feeds: asked.filter((a) => /^GET \/v1\/games\/[^/]+\/events\?after=\d+&limit=1000$/.test(a)).length,
+  });
   return true;
 }
+
+/** The number of events the page's log shows ("N events you can see"). */
+const shownEvents = async (page: Page) =>
+  Number(/^(\d+) events you can see/.exec(await page.locator('details summary', { hasText: 'events you can see' }).innerText())?.[1] ?? -1);
 
 describe('the web client in a browser', () => {
   it('two players play a whole Tiger Hunt through the pages: draft and seal, live updates, export, audit, replay, accessibility', async () => {
@@ -148,6 +174,7 @@ describe('the web client in a browser', () => {
     const log: string[] = [];
     const started = Date.now();
     let drafted = false;
+    let logChecked = false;
     // Bounded by commands, not by the clock: a Tiger Hunt of two turns takes about 30 commands
     // (half a minute on an idle machine); a loaded CI machine is slower but gets there.
     while (log.length < 120 && Date.now() - started < 240_000) {
@@ -167,7 +194,20 @@ describe('the web client in a browser', () => {
         }
       }
       if (!acted) await alice.waitForTimeout(300);
+      if (!logChecked && log.length >= 12) {
+        // Mid-game, the log a page built from its commands' replies and the feed is the feed's whole log for that seat.
+        logChecked = true;
+        const feed = await fetch(`${rt.url}/v1/games/${gameId}/events?after=0&limit=1000`, { headers: { authorization: `Bearer ${rt.issueToken('alice')}` } });
+        const all = ((await feed.json()) as { events: unknown[]; version: number }).events.length;
+        await expect.poll(() => shownEvents(alice), { timeout: 10_000 }).toBeGreaterThanOrEqual(all);
+        const now = await fetch(`${rt.url}/v1/games/${gameId}/events?after=0&limit=1000`, { headers: { authorization: `Bearer ${rt.issueToken('alice')}` } });
+        expect(await shownEvents(alice)).toBeLessThanOrEqual(((await now.json()) as { events: unknown[] }).events.length);
+      }
     }
+    // A command's reply carries its events: the page reads the view again after it, not the feed (issue 16's requests per command).
+    const sent = afterCommands.filter((c) => c.posted && !c.refused);
+    expect(sent.length).toBeGreaterThan(10);
+    expect(sent.filter((c) => c.views === 1 && c.feeds === 0).length, JSON.stringify(sent)).toBeGreaterThan(sent.length / 2);
     expect(
       (await status(alice)).startsWith('Over'),
       `the game did not end within 120 commands or 4 minutes; last commands:\n${log.slice(-20).join('\n')}`,

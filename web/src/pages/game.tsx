@@ -36,13 +36,19 @@ const names = (command: unknown, piece: string): boolean =>
 /** "SealOrder" → "Seal order": the button of a command with nothing more to choose. */
 const typeWords = (type: string) => type.replace(/([a-z])([A-Z])/g, (_m, a: string, b: string) => `${a} ${b.toLowerCase()}`);
 
+/** Events this player may see, and the game's version they are complete up to. */
+interface LogPart {
+  readonly events: readonly ApiEvent[];
+  readonly version: number;
+}
+
 /** The events after `from` that this player may see, every page of them. */
-async function eventsAfter(id: string, from: number): Promise<ApiEvent[]> {
+async function eventsAfter(id: string, from: number): Promise<LogPart> {
   const events: ApiEvent[] = [];
   for (let after = from; ;) {
     const page = await api<Reply<'/v1/games/{id}/events', 'get'>>('GET', gamePath(id, `/events?after=${after}&limit=1000`));
     events.push(...page.events);
-    if (page.next === undefined) return events;
+    if (page.next === undefined) return { events, version: page.version };
     after = page.next;
   }
 }
@@ -231,10 +237,16 @@ export function GamePage({ session, params }: { session: Session; params: Record
   const [piece, setPiece] = useState<string>();
   /** The last event in the log on screen. Seats see only some events, so this is not the version. */
   const seen = useRef(0);
+  /** The game's version the log on screen is complete up to (-1: not known). */
+  const logVersion = useRef(-1);
   const whole = useRef(false);
 
-  /** The view, with this browser's private draft tried on it by the server (POST /preview, nothing stored). */
-  const load = async () => {
+  /**
+   * The view, with this browser's private draft tried on it by the server (POST /preview, nothing
+   * stored), and the events after the last one on screen: read from the feed, or `fresh` when the
+   * caller already has them (a command's reply).
+   */
+  const load = async (fresh?: LogPart) => {
     const draft = loadDraft(id, session.player);
     let view: GameView | undefined;
     if (draft) {
@@ -250,17 +262,22 @@ export function GamePage({ session, params }: { session: Session; params: Record
       }
     }
     // The log grows at its end: only the events after the last one on screen are fetched.
-    const [got, more] = await Promise.all([view ?? api<GameView>('GET', gamePath(id)), eventsAfter(id, seen.current)]);
+    const [got, more] = await Promise.all([view ?? api<GameView>('GET', gamePath(id)), fresh ?? eventsAfter(id, seen.current)]);
     setV(got);
     if (got.summary.status === 'ended' && !whole.current) {
       // Once the game is over every event is open: the whole log, hidden events included.
       whole.current = true;
       const all = await eventsAfter(id, 0);
-      seen.current = all[all.length - 1]?.seq ?? 0;
-      setEvents(all);
-    } else if (more.length) {
-      seen.current = more[more.length - 1]!.seq;
-      setEvents((old) => [...old.filter((e) => e.seq < more[0]!.seq), ...more]);
+      seen.current = all.events[all.events.length - 1]?.seq ?? 0;
+      logVersion.current = all.version;
+      setEvents([...all.events]);
+      return;
+    }
+    logVersion.current = Math.max(logVersion.current, more.version);
+    const added = more.events;
+    if (added.length) {
+      seen.current = added[added.length - 1]!.seq;
+      setEvents((old) => [...old.filter((e) => e.seq < added[0]!.seq), ...added]);
     }
   };
 
@@ -310,7 +327,7 @@ export function GamePage({ session, params }: { session: Session; params: Record
       }
       const local = loadDraft(id, session.player);
       const draft = local && drafting?.sealChoices.includes(i) ? drafting.steps : undefined;
-      await api('POST', gamePath(id, '/commands'), {
+      const done = await api<Reply<'/v1/games/{id}/commands', 'post'>>('POST', gamePath(id, '/commands'), {
         commandId: newCommandId(),
         command,
         expectedVersion: v.summary.version,
@@ -318,7 +335,10 @@ export function GamePage({ session, params }: { session: Session; params: Record
       });
       if (draft !== undefined) saveDraft(id, session.player, undefined);
       setPiece(undefined);
-      await load();
+      // Applied on the version on screen (expectedVersion), whose log is complete here: the reply's
+      // events are all that is new for this seat, so only the view is read again. Otherwise (a
+      // repeated commandId, a log not known complete) the feed is read as well.
+      await load(!done.duplicate && logVersion.current === v.summary.version ? { events: done.events, version: done.version } : undefined);
     } catch (e) {
       setError((e as Error).message);
     } finally {

@@ -3,7 +3,7 @@ import type { AnyEngine } from './engine.js';
 /**
  * Engines by id, each loaded when first asked for: what the application services take. A Lambda
  * bundle loads an engine's code, data and schemas only when a game of it is first touched
- * (domain/engine-catalog.ts); a registry has them all loaded.
+ * (functions/engine-catalog.ts); a registry has them all loaded.
  */
 export interface EngineCatalog {
   ids(): string[];

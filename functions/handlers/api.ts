@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { engineCatalog } from '../../domain/engine-catalog.js';
+import { engineCatalog } from '../engine-catalog.js';
 import { authenticatorFromEnv } from '../http/auth.js';
 import { createApi } from '../http/api.js';
 import type { ApiHandler } from '../http/router.js';

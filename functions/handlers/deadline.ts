@@ -1,4 +1,4 @@
-import { engineCatalog } from '../../domain/engine-catalog.js';
+import { engineCatalog } from '../engine-catalog.js';
 import { createDynamoGameService, systemClock } from '../app/adapters.js';
 import type { DeadlineStep, GameService } from '../app/game-service.js';
 import { createTournamentWorld } from '../app/tournament-reactor.js';

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod';
-import { engineCatalog } from '../../domain/engine-catalog.js';
+import { engineCatalog } from '../engine-catalog.js';
 import { createDynamoGameService } from '../app/adapters.js';
 import { drawBoard, type PictureRequest } from '../notify/board-picture.js';
 

@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { engineCatalog } from '../../domain/engine-catalog.js';
+import { engineCatalog } from '../engine-catalog.js';
 import { createDynamoGameService, systemClock } from '../app/adapters.js';
 import { createTournamentWorld, processTournamentRecords, type ReactorDeps } from '../app/tournament-reactor.js';
 import { SqsNotifyQueue } from '../notify/queue.js';

@@ -17,20 +17,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE, HANDLERS, entryPath } from '../../infra/handler-function.js';
-import { HELLO_ENTRY, buildBundle, coldStarts, type BundleLayout, type LazyChunk } from '../support/bundles.js';
+import { HELLO_ENTRY, buildBundle, coldStarts, engineChunks, servedBytes, type BundleLayout } from '../support/bundles.js';
 
 const COLD_RUNS = Number(process.env['BENCH_COLD_RUNS'] ?? 9);
 const ms = (x: number) => `${x.toFixed(1).padStart(6)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1).padStart(6)} KB`;
-
-/** The engines' lazy chunks of a bundle (domain/engine-catalog.ts), largest first. */
-const engineChunks = (layout: BundleLayout): LazyChunk[] => layout.lazy.filter((c) => c.source.startsWith('domain/'));
-
-/**
- * What a cold start loads to serve a request: index.mjs, its static chunks and, when the function
- * plays games, the largest engine's chunk (a first command loads one engine).
- */
-const servedBytes = (layout: BundleLayout): number => layout.entryBytes + (engineChunks(layout)[0]?.bytes ?? 0);
 
 /** Builds, measures and reports; puts its figures in `figures`. False if a bundle is over the ceiling. */
 export async function coldStart(say: (line?: string) => void, figures: Record<string, unknown>): Promise<boolean> {

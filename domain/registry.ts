@@ -4,5 +4,5 @@ import { frontLine } from './front-line/engine.js';
 import { spearpoint } from './spearpoint/index.js';
 import { spearpointMap } from './spearpoint-map/index.js';
 
-/** Every game system Fieldpost serves. Adding a game is one line here. */
+/** Every game system Fieldpost serves. Adding a game is one line here and one in functions/engine-catalog.ts (the lazy list the Lambda handlers load). */
 export const registry = createRegistry([spearpoint, spearpointMap, frontLine, actionFront]);

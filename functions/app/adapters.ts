@@ -1,6 +1,6 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { useSha256, type EngineRegistry } from '../../domain/kernel/index.js';
+import { useSha256, type EngineCatalog } from '../../domain/kernel/index.js';
 import type { Clock, SeedSource } from '../ports.js';
 import { DEFAULT_SNAPSHOT_INTERVAL, DynamoEventStore } from '../store/dynamo-event-store.js';
 import { createGameService, type GameService } from './game-service.js';
@@ -25,7 +25,7 @@ export const cryptoSeeds: SeedSource = {
 export function createDynamoGameService(opts: {
   client: DynamoDBClient;
   tableName: string;
-  engines: EngineRegistry;
+  engines: EngineCatalog;
   clock?: Clock;
   seeds?: SeedSource;
   snapshotEvery?: number;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { violation, zodSummary, type EngineRegistry } from '../../domain/kernel/index.js';
+import { violation, zodSummary, type AnyEngine, type EngineCatalog } from '../../domain/kernel/index.js';
 import {
   clubCommandSchema,
   decideClub,
@@ -57,11 +57,11 @@ export function refuseReservedCommandId(commandId: string): void {
  */
 export async function markRated(
   store: Pick<DynamoStreamStore, 'doc' | 'tableName'>,
-  engines: EngineRegistry,
+  engines: EngineCatalog,
   game: { readonly player: string; readonly engine: string; readonly options: unknown; readonly commandId: string; readonly clubId?: string },
   code: 'club/rated-needs-two' | 'game/rated-needs-two',
 ): Promise<void> {
-  const engine = engines.get(game.engine);
+  const engine = await engines.load(game.engine);
   const options = engine?.optionsSchema.safeParse(game.options ?? {});
   if (!engine || !options?.success) return;
   const seats = engine.seats(options.data).length;
@@ -115,26 +115,29 @@ export interface ClubService {
   view(player: string, clubId: string): Promise<ClubView>;
   state(clubId: string): Promise<ClubState>;
   /** The options a club game or tournament is created with: the named engine data under the given options, validated by the engine. */
-  gameOptions(club: ClubState | undefined, engine: string, options: unknown, engineData: string | undefined): Record<string, unknown>;
+  gameOptions(club: ClubState | undefined, engine: string, options: unknown, engineData: string | undefined): Promise<Record<string, unknown>>;
   createGame(player: string, clubId: string, input: ClubGameInput): Promise<CommandResult & { clubId: string }>;
   /** Lists a game as the club's (a tournament's games are listed by the tournament reactor). */
   recordGame(clubId: string, entry: ClubGameEntry): Promise<void>;
   games(clubId: string): Promise<ClubGameEntry[]>;
 }
 
-export function createClubService(deps: { store: DynamoStreamStore; engines: EngineRegistry; clock: Clock; games: GameService }): ClubService {
+export function createClubService(deps: { store: DynamoStreamStore; engines: EngineCatalog; clock: Clock; games: GameService }): ClubService {
   const { store, engines, clock } = deps;
 
-  const ctx: ClubCtx = {
-    validateEngineData(engineId, data) {
-      const engine = engines.get(engineId);
-      if (!engine) return violation('club/bad-engine-data', `There is no engine ${engineId}`);
-      if (data === null || typeof data !== 'object' || Array.isArray(data))
-        return violation('club/bad-engine-data', `Engine data is an object of ${engine.title} options, such as {"catalog": {...}}`);
-      const r = engine.optionsSchema.safeParse(data);
-      return r.success ? undefined : violation('club/bad-engine-data', `Not valid ${engine.title} options: ${zodSummary(r.error)}`);
-    },
-  };
+  /** What a club command is decided with: the engine a StoreEngineData command names, loaded first (deciding is synchronous). */
+  async function ctxFor(command: ClubCommand): Promise<ClubCtx> {
+    const named: AnyEngine | undefined = command.type === 'StoreEngineData' ? await engines.load(command.engine) : undefined;
+    return { validateEngineData: (engineId, data) => validateEngineData(engineId === named?.id ? named : undefined, engineId, data) };
+  }
+
+  function validateEngineData(engine: AnyEngine | undefined, engineId: string, data: unknown) {
+    if (!engine) return violation('club/bad-engine-data', `There is no engine ${engineId}`);
+    if (data === null || typeof data !== 'object' || Array.isArray(data))
+      return violation('club/bad-engine-data', `Engine data is an object of ${engine.title} options, such as {"catalog": {...}}`);
+    const r = engine.optionsSchema.safeParse(data);
+    return r.success ? undefined : violation('club/bad-engine-data', `Not valid ${engine.title} options: ${zodSummary(r.error)}`);
+  }
 
   async function state(clubId: string): Promise<ClubState> {
     return (await fold(store, clubPk(clubId), CLUB_SPEC)).state;
@@ -148,8 +151,13 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
 
   const viewOf = (s: ClubState, player: string): ClubView => clubView(s, player)!;
 
-  function gameOptions(club: ClubState | undefined, engineId: string, options: unknown, engineData: string | undefined): Record<string, unknown> {
-    const engine = engines.get(engineId);
+  async function gameOptions(
+    club: ClubState | undefined,
+    engineId: string,
+    options: unknown,
+    engineData: string | undefined,
+  ): Promise<Record<string, unknown>> {
+    const engine = await engines.load(engineId);
     if (!engine) throw new AppError(400, 'game/unknown-engine', `There is no engine ${engineId}; GET /v1/engines lists them`);
     if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
       throw new AppError(400, 'game/bad-options', 'options is an object of the engine’s options');
@@ -203,6 +211,7 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
         description: input.description ?? '',
         ...(input.joinCode !== undefined ? { joinCode: input.joinCode } : {}),
       });
+      const ctx = await ctxFor(cmd);
       const r = await runCommand(store, clubPk(clubId), CLUB_SPEC, {
         commandId,
         actor: player,
@@ -214,6 +223,7 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
     },
     async command(player, clubId, command, commandId) {
       const before = await existing(clubId);
+      const ctx = await ctxFor(command);
       const r = await runCommand(store, clubPk(clubId), CLUB_SPEC, {
         commandId: commandId ?? randomUUID(),
         actor: player,
@@ -232,7 +242,7 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
       refuseReservedCommandId(input.commandId);
       const club = await existing(clubId);
       if (!club.members.has(player)) throw new AppError(403, 'club/not-a-member', 'Only members create games in the club');
-      const options = gameOptions(club, input.engine, input.options, input.engineData);
+      const options = await gameOptions(club, input.engine, input.options, input.engineData);
       const time =
         input.timeControl !== undefined || input.timeLimitHours !== undefined
           ? {

@@ -27,7 +27,7 @@ import {
   summarize,
   viewerFor,
   type AnyEngine,
-  type EngineRegistry,
+  type EngineCatalog,
   type EventEnvelope,
   type GameState,
   type GameSummary,
@@ -208,7 +208,7 @@ export type DeadlineStep =
 
 export interface GameServiceDeps {
   store: EventStore;
-  engines: EngineRegistry;
+  engines: EngineCatalog;
   clock: Clock;
   seeds: SeedSource;
   /**
@@ -374,7 +374,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
     const stream = await store.load(gameId, { consistent });
     if (!stream) throw notFound(gameId);
     const engineId = stream.snapshot ? stream.snapshot.state.meta.engine : (stream.tail[0]?.data as { engine?: string } | undefined)?.engine;
-    const engine = engineId === undefined ? undefined : engines.get(engineId);
+    const engine = engineId === undefined ? undefined : await engines.load(engineId);
     if (!engine) throw new AppError(500, 'engine/missing', `Game ${gameId} is played with ${engineId ?? 'an unknown engine'}, which this server no longer has`);
     let snapshot: Snapshot | undefined = stream.snapshot;
     let events: readonly EventEnvelope[] = stream.tail;
@@ -633,7 +633,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
   return {
     async create(player, request) {
       checkCommandId(request.commandId);
-      const engine = engines.get(request.engine);
+      const engine = await engines.load(request.engine);
       if (!engine) throw new AppError(400, 'engine/unknown', `No game system "${request.engine}"; this server has ${engines.ids().join(', ') || 'none'}`);
       const input =
         request.carryOverFrom === undefined ? request : { ...request, options: await carriedOptions(engine, player, request.carryOverFrom, request.options) };

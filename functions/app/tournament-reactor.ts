@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { EngineRegistry, GameSummary } from '../../domain/kernel/index.js';
+import type { EngineCatalog, GameSummary } from '../../domain/kernel/index.js';
 import { gamesWanted, type PairingState, type TournamentEvent, type TournamentState } from '../../domain/tournament/tournament.js';
 import type { Notice, NotifyJob } from '../notify/decide.js';
 import type { NotifyQueue } from '../notify/queue.js';
@@ -40,7 +40,7 @@ export interface TournamentWorld {
 export function createTournamentWorld(opts: {
   client: DynamoDBClient;
   tableName: string;
-  engines: EngineRegistry;
+  engines: EngineCatalog;
   clock: Clock;
   games: GameService;
 }): TournamentWorld {
@@ -53,7 +53,7 @@ export function createTournamentWorld(opts: {
 export interface ReactorDeps {
   readonly world: TournamentWorld;
   readonly games: GameService;
-  readonly engines: EngineRegistry;
+  readonly engines: EngineCatalog;
   readonly queue: NotifyQueue;
   readonly clock: Clock;
   readonly log?: (msg: string) => void;
@@ -187,7 +187,7 @@ function tournamentNotice(s: TournamentState, player: string, n: NoticeInput): N
 /** Creates the pairing's game (or finds it, after a crash), binds it and tells both players. */
 async function makeGame(deps: ReactorDeps, s: TournamentState, p: PairingState): Promise<void> {
   const { games, world } = deps;
-  const engine = deps.engines.get(s.engine)!;
+  const engine = (await deps.engines.load(s.engine))!;
   const options = s.gameOptions ?? {};
   const seatIds = engine.seats(engine.optionsSchema.parse(options)).map((x) => x.id);
   const [first, second] = [seatIds[0]!, seatIds[1]!];

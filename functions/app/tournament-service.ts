@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { EngineRegistry, TimeControl } from '../../domain/kernel/index.js';
+import type { EngineCatalog, TimeControl } from '../../domain/kernel/index.js';
 import type { ClubState } from '../../domain/tournament/club.js';
 import { decideRatings, evolveRatings, initialRatingsState, type RatingCommand, type RatingEvent, type RatingsState } from '../../domain/tournament/ratings.js';
 import { decideTournament } from '../../domain/tournament/decide-tournament.js';
@@ -79,7 +79,7 @@ export interface TournamentService {
   leaderboard(engine: string): Promise<ReturnType<typeof leaderboardView>>;
 }
 
-export function createTournamentService(deps: { store: DynamoStreamStore; engines: EngineRegistry; clock: Clock; clubs: ClubService }): TournamentService {
+export function createTournamentService(deps: { store: DynamoStreamStore; engines: EngineCatalog; clock: Clock; clubs: ClubService }): TournamentService {
   const { store, engines, clock, clubs } = deps;
 
   const listItem = (s: TournamentState): Record<string, unknown> => ({
@@ -138,8 +138,8 @@ export function createTournamentService(deps: { store: DynamoStreamStore; engine
         club = await clubs.state(input.club);
         if (!club.exists) throw new AppError(404, 'club/not-found', `There is no club ${input.club}`);
       }
-      const options = clubs.gameOptions(club, input.engine, input.options, input.engineData);
-      const engine = engines.get(input.engine)!;
+      const options = await clubs.gameOptions(club, input.engine, input.options, input.engineData);
+      const engine = (await engines.load(input.engine))!;
       const seats = engine.seats(engine.optionsSchema.parse(options));
       if (seats.length !== 2)
         throw new AppError(
@@ -243,7 +243,7 @@ export function createTournamentService(deps: { store: DynamoStreamStore; engine
       return { player, ratings: out };
     },
     async leaderboard(engine) {
-      if (!engines.get(engine)) throw new AppError(404, 'engine/not-found', `There is no engine ${engine}`);
+      if (!engines.ids().includes(engine)) throw new AppError(404, 'engine/not-found', `There is no engine ${engine}`);
       return leaderboardView(await ratings(engine), engine);
     },
   };

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { registry } from '../../domain/registry.js';
+import { engineCatalog } from '../engine-catalog.js';
 import { authenticatorFromEnv } from '../http/auth.js';
 import { createApi } from '../http/api.js';
 import type { ApiHandler } from '../http/router.js';
@@ -13,7 +13,7 @@ function fromEnv(env: NodeJS.ProcessEnv): ApiHandler {
   if (!tableName) throw new Error('TABLE_NAME is not set');
   const endpoint = env['DYNAMODB_ENDPOINT'];
   const client = new DynamoDBClient(endpoint ? { endpoint } : {});
-  return createApi({ client, tableName, engines: registry, authenticate: authenticatorFromEnv(env) }).handler;
+  return createApi({ client, tableName, engines: engineCatalog, authenticate: authenticatorFromEnv(env) }).handler;
 }
 
 export const handler: ApiHandler = fromEnv(process.env);

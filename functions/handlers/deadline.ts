@@ -1,4 +1,4 @@
-import { registry } from '../../domain/registry.js';
+import { engineCatalog } from '../engine-catalog.js';
 import { createDynamoGameService, systemClock } from '../app/adapters.js';
 import type { DeadlineStep, GameService } from '../app/game-service.js';
 import { createTournamentWorld } from '../app/tournament-reactor.js';
@@ -46,8 +46,8 @@ let fromEnv: ReturnType<typeof createDeadlineHandler> | undefined;
 export const handler = (event: unknown): Promise<DeadlineStep | StartStep> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
-    const games = createDynamoGameService({ client, tableName, engines: registry }).service;
-    const { tournaments } = createTournamentWorld({ client, tableName, engines: registry, clock: systemClock, games });
+    const games = createDynamoGameService({ client, tableName, engines: engineCatalog }).service;
+    const { tournaments } = createTournamentWorld({ client, tableName, engines: engineCatalog, clock: systemClock, games });
     fromEnv = createDeadlineHandler(games, { tournaments, clock: systemClock });
   }
   return fromEnv(event);

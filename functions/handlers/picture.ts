@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod';
-import { registry } from '../../domain/registry.js';
+import { engineCatalog } from '../engine-catalog.js';
 import { createDynamoGameService } from '../app/adapters.js';
 import { drawBoard, type PictureRequest } from '../notify/board-picture.js';
 
@@ -28,7 +28,7 @@ export const handler = (event: unknown) => {
   if (!fromEnv) {
     const tableName = process.env['TABLE_NAME'];
     if (!tableName) throw new Error('TABLE_NAME is not set');
-    const { service } = createDynamoGameService({ client: new DynamoDBClient({}), tableName, engines: registry });
+    const { service } = createDynamoGameService({ client: new DynamoDBClient({}), tableName, engines: engineCatalog });
     fromEnv = createPictureHandler(drawBoard(service));
   }
   return fromEnv(event);

@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { registry } from '../../domain/registry.js';
+import { engineCatalog } from '../engine-catalog.js';
 import { createDynamoGameService, systemClock } from '../app/adapters.js';
 import { createTournamentWorld, processTournamentRecords, type ReactorDeps } from '../app/tournament-reactor.js';
 import { SqsNotifyQueue } from '../notify/queue.js';
@@ -22,11 +22,11 @@ let fromEnv: ((event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>) | 
 export const handler = (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
-    const games = createDynamoGameService({ client, tableName, engines: registry }).service;
+    const games = createDynamoGameService({ client, tableName, engines: engineCatalog }).service;
     fromEnv = createTournamentsHandler({
-      world: createTournamentWorld({ client, tableName, engines: registry, clock: systemClock, games }),
+      world: createTournamentWorld({ client, tableName, engines: engineCatalog, clock: systemClock, games }),
       games,
-      engines: registry,
+      engines: engineCatalog,
       clock: systemClock,
       queue: SqsNotifyQueue.fromEnv(process.env),
       log: (msg) => console.log(JSON.stringify({ level: 'error', msg })),

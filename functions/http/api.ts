@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { EngineRegistry } from '../../domain/kernel/index.js';
+import type { EngineCatalog } from '../../domain/kernel/index.js';
 import { createDynamoGameService, systemClock } from '../app/adapters.js';
 import type { Clock, SeedSource } from '../ports.js';
 import type { Authenticator } from './auth.js';
@@ -11,7 +11,7 @@ import type { ApiDeps, RouteModule } from './types.js';
 export interface ApiConfig {
   readonly client: DynamoDBClient;
   readonly tableName: string;
-  readonly engines: EngineRegistry;
+  readonly engines: EngineCatalog;
   readonly authenticate: Authenticator;
   readonly clock?: Clock;
   readonly seeds?: SeedSource;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import * as z from 'zod';
-import { zodSummary } from '../../domain/kernel/index.js';
+import { loadAll, zodSummary } from '../../domain/kernel/index.js';
 import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
 import { limitHeaders, tooMany, type Limit, type LimitCounter, type LimitName } from './limits.js';
-import { buildOpenApi, type OpenApiDocument } from './openapi.js';
+import type { OpenApiDocument } from './openapi.js';
 import { defineRoute, type ApiDeps, type Method, type Reply, type Route, type RouteModule } from './types.js';
 
 /** Bodies above this are refused with 413 before they are parsed. */
@@ -154,18 +154,23 @@ export const OPENAPI_PATH = '/v1/openapi.json';
 
 /**
  * Every route the router serves: the modules' routes and GET /v1/openapi.json, the document of
- * them all (built on first request from this very table, so it cannot drift from it).
+ * them all (built on first request from this very table, so it cannot drift from it). The
+ * builder, the engines' view schemas and every engine are imported then, not at a cold start.
  */
 export function routeTable(modules: readonly RouteModule[], deps: ApiDeps): Route[] {
   const routes = modules.flatMap((m) => m(deps));
-  let doc: OpenApiDocument | undefined;
+  let doc: Promise<OpenApiDocument> | undefined;
+  const build = async () => {
+    const [{ buildOpenApi }, engines] = await Promise.all([import('./openapi.js'), loadAll(deps.engines)]);
+    return buildOpenApi(all, engines);
+  };
   const openapi: Route = defineRoute({
     method: 'GET',
     path: OPENAPI_PATH,
     summary: 'This document: every /v1 route, its security, request body and every status it answers',
     auth: 'none',
     responses: { 200: z.looseObject({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) }) },
-    handle: async () => ({ status: 200, body: (doc ??= buildOpenApi(all, deps.engines)), headers: { 'cache-control': 'public, max-age=300' } }),
+    handle: async () => ({ status: 200, body: await (doc ??= build()), headers: { 'cache-control': 'public, max-age=300' } }),
   });
   const all: Route[] = [...routes, openapi];
   return all;

@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { z } from 'zod';
-import type { EngineRegistry } from '../../domain/kernel/index.js';
+import type { EngineCatalog } from '../../domain/kernel/index.js';
 import type { Clock } from '../ports.js';
 import type { GameService } from '../app/game-service.js';
 import type { LimitName } from './limits.js';
@@ -8,7 +8,7 @@ import type { LimitName } from './limits.js';
 /** What every route module may use. Built once per Lambda container (or local runtime). */
 export interface ApiDeps {
   readonly service: GameService;
-  readonly engines: EngineRegistry;
+  readonly engines: EngineCatalog;
   readonly clock: Clock;
   /** The one table, for read-model routes (inbox, lobby, settings) that query it directly. */
   readonly dynamo: { readonly client: DynamoDBClient; readonly tableName: string };

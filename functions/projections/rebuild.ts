@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { foldEvent, summarize, type AnyEngine, type EngineRegistry, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
+import { foldEvent, summarize, type AnyEngine, type EngineCatalog, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
 import { DynamoEventStore } from '../store/dynamo-event-store.js';
 import { gameSk, LOBBY_PK, projectSequence, summaryPk, SUMMARY_SK, type GameProjection } from './project.js';
 import { documentClient, isConditionFailure, PAGE_PREFIX, projectionKeys, ReadModelStore } from './read-model-store.js';
@@ -58,7 +58,7 @@ export async function rebuildReadModels(opts: {
   client: DynamoDBClient;
   sourceTable: string;
   targetTable?: string;
-  engines: EngineRegistry;
+  engines: EngineCatalog;
   log?: (line: string) => void;
 }): Promise<RebuildReport> {
   const doc = documentClient(opts.client);
@@ -77,7 +77,7 @@ export async function rebuildReadModels(opts: {
     scanned.add(gameId);
     games++;
     try {
-      const engine = opts.engines.get(String(head['engine']));
+      const engine = await opts.engines.load(String(head['engine']));
       if (!engine) throw new Error(`engine ${String(head['engine'])} is not registered`);
       const events = await store.readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
       const projection = rebuildGame(engine, events);

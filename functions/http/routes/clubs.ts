@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createTournamentWorld } from '../../app/tournament-reactor.js';
+import type { TournamentWorld } from '../../app/tournament-reactor.js';
 import {
   clubGameBody,
   clubGameReply,
@@ -27,9 +27,30 @@ import { defineRoute, type ApiDeps, type RouteModule } from '../types.js';
 /** What the API document says of a route: one line and every status it answers itself, with its body. */
 export const doc = (summary: string, responses: Readonly<Record<number, z.ZodType>>) => ({ summary, responses });
 
-/** The world of clubs and tournaments beside the game service, built once per route module. */
-export const worldOf = (deps: ApiDeps) =>
-  createTournamentWorld({ client: deps.dynamo.client, tableName: deps.dynamo.tableName, engines: deps.engines, clock: deps.clock, games: deps.service });
+/** A service whose every method is async, imported and built on its first call (each call awaits that first). */
+function onFirstCall<S extends { [K in keyof S]: (...args: never[]) => Promise<unknown> }>(load: () => Promise<S>): S {
+  return new Proxy({} as S, {
+    get:
+      (_, method) =>
+      async (...args: unknown[]) => {
+        const service = await load();
+        return (service[method as keyof S] as unknown as (...a: unknown[]) => Promise<unknown>).apply(service, args);
+      },
+  });
+}
+
+/**
+ * The world of clubs and tournaments beside the game service, built once per route module on
+ * the first club or tournament request: a cold start that serves a game loads none of its code.
+ */
+export const worldOf = (deps: ApiDeps): Pick<TournamentWorld, 'clubs' | 'tournaments'> => {
+  let world: Promise<TournamentWorld> | undefined;
+  const load = () =>
+    (world ??= import('../../app/tournament-reactor.js').then(({ createTournamentWorld }) =>
+      createTournamentWorld({ client: deps.dynamo.client, tableName: deps.dynamo.tableName, engines: deps.engines, clock: deps.clock, games: deps.service }),
+    ));
+  return { clubs: onFirstCall(async () => (await load()).clubs), tournaments: onFirstCall(async () => (await load()).tournaments) };
+};
 
 /**
  * Clubs: create one, get in (join code or invitation), roles, members, settings (default

@@ -1,16 +1,15 @@
-import { describeEngine, type EngineDescription } from '../../../domain/kernel/index.js';
+import { describeEngine, loadAll, type EngineDescription } from '../../../domain/kernel/index.js';
 import { enginesBody } from '../responses.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 /** GET /v1/engines: public; every engine this server plays, with what it takes to create a game of it. */
 export const engineRoutes: RouteModule = (deps) => {
-  // Built on the first request and kept: the registry never changes while the process runs, and a cold start pays nothing for it.
-  let engines: EngineDescription[] | undefined;
-  const listing = () =>
-    (engines ??= deps.engines.ids().flatMap((id) => {
-      const engine = deps.engines.get(id);
-      return engine ? [describeEngine(engine)] : [];
-    }));
+  // Built on the first request and kept: the catalog never changes while the process runs, and a cold start loads no engine for it.
+  let engines: Promise<EngineDescription[]> | undefined;
+  const listing = async () => {
+    const all = await loadAll(deps.engines);
+    return all.ids().map((id) => describeEngine(all.get(id)!));
+  };
   return [
     defineRoute({
       method: 'GET',
@@ -18,7 +17,7 @@ export const engineRoutes: RouteModule = (deps) => {
       summary: 'Every engine this server plays, with its options schema, seats, sides and standing orders',
       responses: { 200: enginesBody },
       auth: 'none',
-      handle: async () => ({ status: 200, body: { engines: listing() } }),
+      handle: async () => ({ status: 200, body: { engines: await (engines ??= listing()) } }),
     }),
   ];
 };

@@ -1,6 +1,5 @@
 import { renderSvg } from '../../../domain/kernel/index.js';
 import type { CommandResult } from '../../app/game-service.js';
-import { markRated, refuseReservedCommandId } from '../../app/club-service.js';
 import { DynamoStreamStore } from '../../store/stream-store.js';
 import { AppError } from '../../ports.js';
 import {
@@ -61,6 +60,8 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     async handle({ body, player }) {
       await withinGameLimits(dynamo, player, { creating: true });
       const input = present(body);
+      // The club service's rules for a create: imported with the first create, not at a cold start.
+      const { markRated, refuseReservedCommandId } = await import('../../app/club-service.js');
       refuseReservedCommandId(input.commandId);
       if (input.rated)
         await markRated(

@@ -49,7 +49,7 @@ describe('chaos: random legal games while DynamoDB faults are injected', () => {
       engines,
       engine: diceRace.id,
       seed: SEED,
-      commands: 60,
+      commands: 40,
       concurrency: 3,
       faultRate: 0.25,
       timeLimitMs: 150_000,
@@ -58,8 +58,9 @@ describe('chaos: random legal games while DynamoDB faults are injected', () => {
       notices: { receiver, limitMs: 15_000 },
       // The stream consumer is killed before its checkpoint every 20 commands, and started again.
       consumerKills: { every: 20 },
-      // The runtime process is killed with SIGKILL every 8 to 22 commands (so at least twice), and started again.
-      runtimeKills: { every: 15 },
+      // The runtime process is killed with SIGKILL and started again, 6 to 18 commands apart: with this seed after
+      // commands 10 (the moment DynamoDB applied the next append), 22 and 31 (at once).
+      runtimeKills: { every: 12 },
     });
     const s = report.summary;
     expect(report.problems).toEqual([]);
@@ -67,7 +68,7 @@ describe('chaos: random legal games while DynamoDB faults are injected', () => {
     expect(s.lost).toBe(0);
     expect(s.duplicated).toBe(0);
     expect(s.unexpected5xx).toBe(0);
-    expect(s.commands).toBeGreaterThanOrEqual(60);
+    expect(s.commands).toBeGreaterThanOrEqual(40);
     expect(s.acknowledged).toBe(s.commands);
     expect(report.logsVerified).toBeGreaterThan(0);
     // Faults of every kind were injected, and some outlasted the retries so the client resent.

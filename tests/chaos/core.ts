@@ -22,6 +22,8 @@ import type { ChaosRuntime, KillMoment, RuntimeKill } from './runtime-process.js
 const DAY_MS = 24 * 3600_000;
 /** How long a client keeps resending to a runtime that does not answer (killed, starting again) before it gives up. */
 const RESTART_LIMIT_MS = 120_000;
+/** The wait before a request that got no reply is sent again. */
+const UNREACHABLE_RESEND_MS = 100;
 
 export interface ChaosOptions {
   readonly runtime: ChaosRuntime;
@@ -164,7 +166,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     if (command) commandsInFlight++;
     try {
       let unreachableSince: number | undefined;
-      for (let attempt = 0; ; attempt++) {
+      for (let busy = 0; ; ) {
         let r: Reply | undefined;
         try {
           r = await call(method, path, player, body);
@@ -176,9 +178,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
           if (Date.now() - unreachableSince > RESTART_LIMIT_MS) throw e;
           dropped++;
         }
-        if (r && (r.status !== 503 || attempt >= 50)) return r;
+        if (r && (r.status !== 503 || ++busy > 50)) return r;
         resends++;
-        await new Promise((done) => setTimeout(done, opts.resendDelayMs ?? 20));
+        // A runtime starting again takes seconds: no need to knock a hundred times a second meanwhile.
+        await new Promise((done) => setTimeout(done, r ? (opts.resendDelayMs ?? 20) : UNREACHABLE_RESEND_MS));
       }
     } finally {
       if (command) commandsInFlight--;

@@ -243,7 +243,7 @@ export async function startChaosRuntime(opts: ChaosRuntimeOptions): Promise<Chao
       else {
         r.child.send({ type: 'die-after-append' });
         // No append comes (the load is over): killed at once after a while.
-        const late = setTimeout(now, 10_000);
+        const late = setTimeout(now, 3_000);
         void r.exited.then(() => clearTimeout(late));
       }
       await r.exited;

@@ -166,7 +166,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     if (command) commandsInFlight++;
     try {
       let unreachableSince: number | undefined;
-      for (let busy = 0; ; ) {
+      for (let busy = 0; ;) {
         let r: Reply | undefined;
         try {
           r = await call(method, path, player, body);

@@ -162,9 +162,10 @@ export class Notifier {
       return [await this.deliverTaken(notice, rendered, ch, attempt, taken, true)];
     }
     if ((notice.kind === 'turn' || notice.kind === 'reminder') && (await this.deps.isStale?.(notice))) {
-      // Read again after a local restart, it may still hold a retry the last run had queued (its lane waits on it).
-      if (this.deps.resumeRetriesFrom !== undefined)
-        for (const c of all) await this.resumeLeftRetry(notice, c.id, await this.deps.ledger.inspect(notice.key, c.id));
+      // Read again after a local restart, it may still hold a retry the last run had queued, a claim that run left
+      // 'sending' (killed mid-attempt), or a settled claim whose lane that run never released: the game's later
+      // notices wait behind it in its lane, so it is carried on (or its lane released) as any claim found taken is.
+      if (this.deps.resumeRetriesFrom !== undefined) for (const c of all) await this.recheckIfSending(notice, c);
       return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
     }
     // On a replay the ledger returns the channels chosen the first time, so a channel

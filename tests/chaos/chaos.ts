@@ -1,14 +1,16 @@
 import '../../functions/quiet-sdk.js';
 import { parseArgs } from 'node:util';
 import { createRegistry } from '../../domain/kernel/index.js';
-import { startLocalRuntime } from '../../functions/local/runtime.js';
+import { startDynamoLocal } from '../../functions/store/dynamodb-local.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { runChaos } from './core.js';
-import { startReceiver, warpedClock, warpedNotifications, type ChaosConsumer } from './notices.js';
+import { startReceiver, warpedClock } from './notices.js';
+import { startChaosRuntime } from './runtime-process.js';
 
 /**
- * `npm run chaos [-- --seed N --commands N --concurrency N --rate R --seconds S --json]`: random legal
- * games on a throwaway local runtime (DynamoDB Local in memory) with DynamoDB faults injected at the
+ * `npm run chaos [-- --seed N --commands N --concurrency N --rate R --seconds S --kills N --runtime-kills N --json]`:
+ * random legal games on a throwaway local runtime (a process of its own, killed with SIGKILL and
+ * started again; DynamoDB Local in memory, which outlives it) with DynamoDB faults injected at the
  * store's port; see core.ts and the README's "Chaos run". Exits 1 when a check fails.
  */
 const { values } = parseArgs({
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '900' },
     warp: { type: 'string', default: '3600' },
     kills: { type: 'string', default: '250' },
+    'runtime-kills': { type: 'string', default: '200' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -38,16 +41,21 @@ const faultRate = num('rate', values.rate, 0, 0.9);
 const timeLimitMs = num('seconds', values.seconds, 1, 86_400) * 1000;
 const warp = num('warp', values.warp, 1, 1_000_000);
 const killEvery = num('kills', values.kills, 0, 1_000_000);
+const runtimeKillEvery = num('runtime-kills', values['runtime-kills'], 0, 1_000_000);
 
 const engines = createRegistry([diceRace]);
 // One real second is an hour of the notifier's clock: the receiver's day of downtime lasts 24 s.
 const clock = warpedClock(warp);
 const receiver = await startReceiver(clock);
-let consumer: ChaosConsumer | undefined;
-const runtime = await startLocalRuntime({
-  memory: true,
-  engines,
-  extensions: [warpedNotifications(clock, warp, (n) => (consumer = n))],
+// The table lives in this process's DynamoDB Local: it outlives every kill of the runtime.
+const dynamo = await startDynamoLocal();
+const runtime = await startChaosRuntime({
+  dynamoEndpoint: dynamo.endpoint,
+  tableName: 'chaos',
+  faultRate,
+  seed,
+  warp,
+  clockOrigin: clock.realStart,
   log: (line) => {
     if (line.startsWith('[stream]')) console.error(line);
   },
@@ -66,19 +74,22 @@ try {
     timeLimitMs,
     catchUpLimitMs: 30_000,
     notices: { receiver, limitMs: 180_000 },
-    consumer: () =>
-      `${consumer?.current.poller.delivered ?? 0} records handed over since the last start, ${consumer?.current.poller.parkedGames ?? 0} game(s) parked`,
-    ...(killEvery > 0 ? { consumerKills: { every: killEvery, kill: () => consumer!.kill() } } : {}),
+    ...(killEvery > 0 ? { consumerKills: { every: killEvery } } : {}),
+    ...(runtimeKillEvery > 0 ? { runtimeKills: { every: runtimeKillEvery } } : {}),
   });
   log(
-    `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends after 503, ${report.droppedConnections} after a dropped connection, ${report.seconds.toFixed(1)} s`,
+    `${report.games} games (${report.gamesEnded} ended, ${report.logsVerified} logs verified), ${report.resends} resends (after a 503 or a dropped connection), ${report.summary.connectionsDropped} dropped connections, ${report.seconds.toFixed(1)} s`,
   );
-  if (consumer) {
-    const cp = consumer.checkpointsSaved;
+  const kills = report.runtimeKills;
+  if (kills.length > 0)
     log(
-      `stream consumer: ${consumer.current.poller.delivered} records handed over since its last start; checkpoints saved ${cp.count} times, last ${cp.lastAt === undefined ? 'never' : `${((Date.now() - cp.lastAt) / 1000).toFixed(1)} s ago`}`,
+      `runtime killed ${kills.length} times (${kills.filter((k) => k.moment === 'after-append').length} right after DynamoDB applied an append, ${kills.filter((k) => k.moment === 'now' && k.appendsOutstanding > 0).length} with an append outstanding), ${report.summary.runtimeKillsInFlight} with commands waiting for their reply; restarts took ${kills.map((k) => (k.restartMs / 1000).toFixed(1)).join(', ')} s`,
     );
-  }
+  const c = await runtime.status();
+  if (c)
+    log(
+      `stream consumer: ${c.delivered} records handed over since its last start; checkpoints saved ${c.checkpointsSaved} times since the last runtime start, last ${c.lastCheckpointAt === undefined ? 'never' : `${((Date.now() - c.lastCheckpointAt) / 1000).toFixed(1)} s ago`}`,
+    );
   if (report.notices) {
     const n = report.notices;
     log(
@@ -101,4 +112,5 @@ try {
 } finally {
   await runtime.stop();
   await receiver.stop();
+  await dynamo.stop();
 }

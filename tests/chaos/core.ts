@@ -1,83 +1,32 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localClient } from '../../functions/store/dynamodb-local.js';
 import { verifyLog, type EngineRegistry, type EventEnvelope } from '../../domain/kernel/index.js';
-import type { LocalRuntime } from '../../functions/local/runtime.js';
 import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
 import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
 import { checkNotices, expectedNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
 import { seeded } from '../support/seeded.js';
+import type { FaultKind } from './faults.js';
+import type { ChaosRuntime, KillMoment, RuntimeKill } from './runtime-process.js';
 
 /**
  * The chaos run's core (issue 18 "Faults survived"), shared by `npm run chaos` (tests/chaos/chaos.ts)
  * and the small seeded run in npm test (tests/chaos/chaos.test.ts): many random legal games played
- * concurrently over HTTP against a local runtime on DynamoDB Local, while DynamoDB faults are
- * injected at the store's port at a seeded rate; clients resend on 503 with the same commandId.
- * At the end every game is checked against its log.
+ * concurrently over HTTP against a local runtime (a process of its own: runtime-process.ts) on
+ * DynamoDB Local, while DynamoDB faults are injected at the store's port at a seeded rate and the
+ * runtime is killed with SIGKILL and started again; clients resend on 503, and on a connection that
+ * dropped or was refused, with the same commandId. At the end every game is checked against its log.
  */
-
-/** The DynamoDB faults injected, each thrown where the SDK client's retry loop sees it. */
-export const FAULT_KINDS = [
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'InternalServerError',
-  'TransactionConflictException',
-  'TimeoutError',
-  'ECONNRESET',
-  'lost-reply',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-
-function faultError(kind: Exclude<FaultKind, 'lost-reply'>): Error {
-  switch (kind) {
-    case 'ProvisionedThroughputExceededException':
-    case 'ThrottlingException':
-      return Object.assign(new Error('Rate of requests exceeds the allowed throughput'), { name: kind, $fault: 'client', $metadata: { httpStatusCode: 400 } });
-    case 'InternalServerError':
-      return Object.assign(new Error('Internal server error'), { name: kind, $fault: 'server', $metadata: { httpStatusCode: 500 } });
-    case 'TransactionConflictException':
-      return Object.assign(new Error('Transaction is ongoing for the item'), { name: kind, $fault: 'client', $metadata: { httpStatusCode: 400 } });
-    case 'TimeoutError':
-      return Object.assign(new Error('Connection timed out'), { name: kind, code: 'ETIMEDOUT', $metadata: {} });
-    case 'ECONNRESET':
-      return Object.assign(new Error('socket hang up'), { name: 'Error', code: 'ECONNRESET', $metadata: {} });
-  }
-}
-
-const WRITES = /Put|Update|Delete|TransactWrite|BatchWrite/;
-
-/**
- * Injects faults into every call the client makes, at `rate` (0..1), kinds drawn from `random`.
- * A lost reply happens only on writes: the write reaches DynamoDB, its reply is dropped.
- * Returns the counts by kind and a switch to stop injecting (for the end checks).
- */
-export function injectFaults(client: DynamoDBClient, rate: number, random: () => number): { counts: Record<FaultKind, number>; stop(): void } {
-  const counts = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
-  let on = true;
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (!on || random() >= rate) return next(args);
-      const command = context.commandName ?? '';
-      const kind = FAULT_KINDS[Math.floor(random() * FAULT_KINDS.length)]!;
-      if (kind === 'lost-reply') {
-        if (!WRITES.test(command)) return next(args);
-        await next(args);
-        counts[kind]++;
-        throw faultError('ECONNRESET');
-      }
-      counts[kind]++;
-      throw faultError(kind);
-    },
-    { step: 'deserialize', name: 'chaosFaults' },
-  );
-  return { counts, stop: () => (on = false) };
-}
 
 const DAY_MS = 24 * 3600_000;
+/** How long a client keeps resending to a runtime that does not answer (killed, starting again) before it gives up. */
+const RESTART_LIMIT_MS = 120_000;
+/** The wait before a request that got no reply is sent again. */
+const UNREACHABLE_RESEND_MS = 100;
 
 export interface ChaosOptions {
-  readonly runtime: LocalRuntime;
+  readonly runtime: ChaosRuntime;
   readonly engines: EngineRegistry;
   /** The engine every game plays (its legal commands come from GET /v1/games/{id}). */
   readonly engine: string;
@@ -97,8 +46,6 @@ export interface ChaosOptions {
    * until every game's summary and inbox items equal a rebuild from its events, and report how long that took.
    */
   readonly catchUpLimitMs?: number;
-  /** The stream consumer's state, for the report when read models stay behind. */
-  readonly consumer?: () => string;
   /**
    * Every player gets a webhook on this receiver (tests/chaos/notices.ts); it goes down for 24
    * simulated hours once a tenth of the commands are sent. After the load, wait (at most
@@ -106,7 +53,14 @@ export interface ChaosOptions {
    */
   readonly notices?: { readonly receiver: WebhookReceiver; readonly limitMs: number };
   /** Kill the stream consumer between reading and checkpointing, and start it again, once every `every` commands (counted as 'consumer-kill'). */
-  readonly consumerKills?: { readonly every: number; kill(): Promise<void> };
+  readonly consumerKills?: { readonly every: number };
+  /**
+   * Kill the runtime process with SIGKILL and start it again, on average once every `every` commands
+   * (seeded: from half to one and a half times `every` apart; counted as 'runtime-kill'). Half the kills,
+   * drawn at random, fall at once a few milliseconds after a command was sent; the others the moment
+   * DynamoDB has applied the next append, before the process could reply.
+   */
+  readonly runtimeKills?: { readonly every: number };
 }
 
 /** The issue's keys exactly; a key not measured yet is null. */
@@ -118,7 +72,13 @@ export interface ChaosSummary {
   unexpected5xx: number;
   noticesDeliveredOnce: boolean | null;
   catchUpSeconds: number | null;
-  faultsInjected: Record<FaultKind | 'consumer-kill', number>;
+  faultsInjected: Record<FaultKind | 'consumer-kill' | 'runtime-kill', number>;
+  /** Requests whose connection to the API dropped or was refused (a killed runtime) before a reply: resent with the same body, not a 5xx. */
+  connectionsDropped: number;
+  /** Runtime kills that fell while at least one command (a request with a commandId) was waiting for its reply. */
+  runtimeKillsInFlight: number;
+  /** Notices a receiver accepted again after a runtime kill fell between (the same webhook-id: de-duplicated by the receiver, not delivered twice). */
+  noticesRedeliveredAfterKill: number;
 }
 
 /** What the end checks found besides the summary (for the test and the human reader). */
@@ -129,8 +89,8 @@ export interface ChaosReport {
   /** Ended games whose whole log was checked with verifyLog (hash chain, seed, every draw, replay). */
   logsVerified: number;
   resends: number;
-  /** Requests whose connection to the API dropped before a reply, resent with the same body. */
-  droppedConnections: number;
+  /** Each runtime kill: when it fell, the commands then waiting for a reply, and how long the restart took. */
+  runtimeKills: (RuntimeKill & { readonly commandsInFlight: number })[];
   /** The webhook deliveries checked against the notices the events call for (absent without a receiver). */
   notices?: NoticeCheck;
   unverifiedLogs: string[];
@@ -147,17 +107,34 @@ interface Reply {
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const started = Date.now();
   const random = seeded(opts.seed);
-  const faults = injectFaults(opts.runtime.client, opts.faultRate, seeded(opts.seed ^ 0x9e3779b9));
   const problems: string[] = [];
   const unexpected: string[] = [];
   let sent = 0;
   let resends = 0;
-  /** Requests whose connection dropped before a reply (resent like a 503). */
+  /** Requests whose connection dropped or was refused before a reply (resent like a 503). */
   let dropped = 0;
   let commandCounter = 0;
-  let kills = 0;
-  /** A consumer kill and restart under way (one at a time, while the load goes on). */
+  let consumerKills = 0;
+  const runtimeKills: ChaosReport['runtimeKills'] = [];
+  /** Requests with a commandId sent and not answered yet. */
+  let commandsInFlight = 0;
+  /** The kills' own draws (when, how), apart from the games' so that kills do not change the moves. */
+  const killRandom = seeded(opts.seed ^ 0x5bd1e995);
+  const nextKillAfter = () => (opts.runtimeKills ? Math.max(1, Math.round(opts.runtimeKills.every * (0.5 + killRandom()))) : Infinity);
+  let nextRuntimeKill = nextKillAfter();
+  /** A kill and restart under way (one at a time, consumer or runtime, while the load goes on). */
   let killing: Promise<void> | undefined;
+  const thenKill = (kill: () => Promise<unknown>) => {
+    // A kill still under way when the next falls due (a consumer's waits for the jobs running at that moment): the next follows it, not skipped.
+    killing = (killing ?? Promise.resolve()).then(async () => void (await kill()));
+  };
+  const killRuntime = (moment: KillMoment, delayMs: number) =>
+    thenKill(async () => {
+      await new Promise((done) => setTimeout(done, delayMs));
+      let inFlight = 0;
+      const kill = await opts.runtime.killRuntime(moment, () => (inFlight = commandsInFlight));
+      runtimeKills.push({ ...kill, commandsInFlight: inFlight });
+    });
   /** Every acknowledged (200) game command, by game. */
   const acked = new Map<string, Set<string>>();
   const tokens = new Map<string, string>();
@@ -180,21 +157,34 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   };
   /**
    * A client that resends on 503 with the same body (so the same commandId), as the CLI and web
-   * client do; and on a connection dropped before any reply (a keep-alive socket the server just
-   * closed), when it cannot know whether the request arrived.
+   * client do; and, for as long as a restart may take, on a connection that dropped before any
+   * reply or was refused (the runtime killed, not up again yet), when it cannot know whether the
+   * request arrived.
    */
   const send = async (method: string, path: string, player: string, body?: unknown): Promise<Reply> => {
-    for (let attempt = 0; ; attempt++) {
-      let r: Reply | undefined;
-      try {
-        r = await call(method, path, player, body);
-      } catch (e) {
-        if (attempt >= 50) throw e;
-        dropped++;
+    const command = typeof body === 'object' && body !== null && 'commandId' in body;
+    if (command) commandsInFlight++;
+    try {
+      let unreachableSince: number | undefined;
+      for (let busy = 0; ;) {
+        let r: Reply | undefined;
+        try {
+          r = await call(method, path, player, body);
+          unreachableSince = undefined;
+        } catch (e) {
+          // undici's TypeError ("fetch failed", "terminated"): no reply came. Anything else (a reply that is not JSON) is not resent.
+          if (!(e instanceof TypeError)) throw e;
+          unreachableSince ??= Date.now();
+          if (Date.now() - unreachableSince > RESTART_LIMIT_MS) throw e;
+          dropped++;
+        }
+        if (r && (r.status !== 503 || ++busy > 50)) return r;
+        resends++;
+        // A runtime starting again takes seconds: no need to knock a hundred times a second meanwhile.
+        await new Promise((done) => setTimeout(done, r ? (opts.resendDelayMs ?? 20) : UNREACHABLE_RESEND_MS));
       }
-      if (r && (r.status !== 503 || attempt >= 50)) return r;
-      resends++;
-      await new Promise((done) => setTimeout(done, opts.resendDelayMs ?? 20));
+    } finally {
+      if (command) commandsInFlight--;
     }
   };
   const within = () => sent < opts.commands && Date.now() - started < opts.timeLimitMs;
@@ -247,10 +237,14 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       const commandId = `cmd-${opts.seed}-${++commandCounter}`;
       sent++;
       if (opts.consumerKills && sent % opts.consumerKills.every === 0) {
-        kills++;
-        // A kill still under way when the next falls due (it waits for the jobs running at that moment): the next follows it, not skipped.
-        const { kill } = opts.consumerKills;
-        killing = (killing ?? Promise.resolve()).then(() => kill());
+        consumerKills++;
+        thenKill(() => opts.runtime.killConsumer());
+      }
+      if (sent >= nextRuntimeKill) {
+        nextRuntimeKill = sent + nextKillAfter();
+        // At once, a few milliseconds after this command left (while it or another is under way), or at the next append.
+        if (killRandom() < 0.5) killRuntime('now', Math.floor(killRandom() * 30));
+        else killRuntime('after-append', 0);
       }
       if (opts.notices && !opts.notices.receiver.outage.started && sent >= opts.commands / 10) opts.notices.receiver.goDown(DAY_MS);
       const r = await send('POST', `/v1/games/${gameId}/commands`, mover, { commandId, command, expectedVersion: me.body.summary.version });
@@ -264,7 +258,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   };
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   await killing;
-  faults.stop();
+  await opts.runtime.stopFaults();
   const loadEnded = Date.now();
 
   // First the catch-up of the read models, measured from the end of the load; then the logs.
@@ -292,8 +286,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         break;
       }
       if (Date.now() - loadEnded > opts.catchUpLimitMs) {
+        const c = await opts.runtime.status();
         problems.push(
-          `read models of ${behind.size} game(s) differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${[...behind.values()].slice(0, 5).join(', ')}${opts.consumer ? `; consumer: ${opts.consumer()}` : ''}`,
+          `read models of ${behind.size} game(s) differ from a rebuild ${opts.catchUpLimitMs} ms after the load: ${[...behind.values()].slice(0, 5).join(', ')}${c ? `; consumer: ${c.delivered} records handed over since the last start, ${c.parkedGames} game(s) parked` : ''}`,
         );
         break;
       }
@@ -307,7 +302,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   let logsVerified = 0;
   const unverifiedLogs: string[] = [];
   for (const gameId of games) {
-    const events = await readLog(opts.runtime, gameId);
+    const events = await readLog(checks, opts.runtime.tableName, gameId);
     const runs = new Map<string, number>();
     let previous: string | undefined;
     for (const e of events) {
@@ -322,20 +317,24 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const report = verifyLog(events, (id) => opts.engines.get(id));
     if (!report.ok) unverifiedLogs.push(`${gameId}: ${report.problems.join('; ')}`);
   }
-  problems.push(...unexpected);
+  problems.push(...unexpected, ...opts.runtime.unexpectedExits);
 
   // Notices: wait until each was delivered once the receiver is back (bounded), then check them all.
   let notices: NoticeCheck | undefined;
   if (opts.notices) {
     const logs = new Map<string, EventEnvelope[]>();
-    for (const gameId of games) logs.set(gameId, await readLog(opts.runtime, gameId));
+    for (const gameId of games) logs.set(gameId, await readLog(checks, opts.runtime.tableName, gameId));
     const { receiver, limitMs } = opts.notices;
     const waitFrom = Date.now();
     // Decided once: replaying every game on each look would hold up this process, the receiver's and
     // the notifier's, long enough for deliveries to time out after the receiver took them (sent twice).
     const expectations = expectedNotices(logs, opts.engines);
     for (;;) {
-      notices = checkNotices(receiver.posts, expectations);
+      notices = checkNotices(
+        receiver.posts,
+        expectations,
+        runtimeKills.map((k) => k.at),
+      );
       if ((notices.ok && receiver.outage.over) || Date.now() - waitFrom > limitMs) break;
       await new Promise((done) => setTimeout(done, 200));
     }
@@ -351,13 +350,16 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       unexpected5xx: unexpected.length,
       noticesDeliveredOnce: notices ? notices.ok && opts.notices!.receiver.outage.over : null,
       catchUpSeconds,
-      faultsInjected: { ...faults.counts, 'consumer-kill': kills },
+      faultsInjected: { ...opts.runtime.faults, 'consumer-kill': consumerKills, 'runtime-kill': runtimeKills.length },
+      connectionsDropped: dropped,
+      runtimeKillsInFlight: runtimeKills.filter((k) => k.commandsInFlight > 0).length,
+      noticesRedeliveredAfterKill: notices?.redeliveredAfterKill.length ?? 0,
     },
     games: games.length,
     gamesEnded,
     logsVerified,
     resends,
-    droppedConnections: dropped,
+    runtimeKills,
     ...(notices ? { notices } : {}),
     unverifiedLogs,
     problems,
@@ -366,8 +368,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 }
 
 /** The whole stored log of a game, read from the event store directly (the truth, hidden events included). */
-function readLog(runtime: LocalRuntime, gameId: string): Promise<EventEnvelope[]> {
-  return new DynamoEventStore({ client: runtime.client, tableName: runtime.tableName }).readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
+function readLog(client: DynamoDBClient, tableName: string, gameId: string): Promise<EventEnvelope[]> {
+  return new DynamoEventStore({ client, tableName }).readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
 }
 
 /** The summary and inbox items a rebuild of the game from its whole log gives (functions/projections/rebuild.ts). */

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EngineRegistry, EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
-import { startLocalNotifications, type CheckpointStore, type LocalNotifications, type ShardCheckpoint } from '../../functions/local/stream-poller.js';
+import { join } from 'node:path';
+import { fileCheckpoints, startLocalNotifications, type CheckpointStore, type LocalNotifications } from '../../functions/local/stream-poller.js';
 import type { RuntimeExtension } from '../../functions/local/runtime.js';
 import { decideNotices, webhookEventType } from '../../functions/notify/decide.js';
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../functions/notify/notifier.js';
@@ -17,10 +18,13 @@ import type { Clock } from '../../functions/ports.js';
  * have been delivered exactly once, in each game's order.
  */
 
-/** A clock that runs `warp` times faster than the wall clock, from now. */
-export function warpedClock(warp: number): Clock & { simulatedMs(): number } {
-  const realStart = Date.now();
+/**
+ * A clock that runs `warp` times faster than the wall clock, from `realStart` (ms since the epoch;
+ * now by default). The runtime's processes, each started again after a kill, share the harness's start.
+ */
+export function warpedClock(warp: number, realStart = Date.now()): Clock & { simulatedMs(): number; readonly realStart: number } {
   return {
+    realStart,
     now: () => new Date(realStart + (Date.now() - realStart) * warp).toISOString(),
     simulatedMs: () => (Date.now() - realStart) * warp,
   };
@@ -33,6 +37,8 @@ interface Post {
   readonly gameId: string;
   readonly version: number;
   readonly status: number;
+  /** When it arrived (ms since the epoch). */
+  readonly at: number;
 }
 
 export interface WebhookReceiver {
@@ -59,7 +65,7 @@ export async function startReceiver(clock: ReturnType<typeof warpedClock>): Prom
       if (outage.started && !down) outage.over = true;
       const p = JSON.parse(body) as { type: string; player: string; game: { id: string; version: number } };
       const status = down ? 503 : 200;
-      posts.push({ player: p.player, id: String(req.headers['webhook-id']), type: p.type, gameId: p.game.id, version: p.game.version, status });
+      posts.push({ player: p.player, id: String(req.headers['webhook-id']), type: p.type, gameId: p.game.id, version: p.game.version, status, at: Date.now() });
       res.writeHead(status).end();
     });
   });
@@ -91,17 +97,19 @@ export interface ChaosConsumer {
 
 /**
  * The local projector + notifier on the warped clock, retrying webhooks as in AWS (requeue mode,
- * the deployed schedule), with its stream checkpoints in memory so a new consumer resumes where a
- * killed one last saved. `onStart` gets the consumer (to wait on its queue, to kill it).
+ * the deployed schedule), with its stream checkpoints in the data folder's file as `npm start`
+ * keeps them, so a consumer started again (in this process, or in the next after a kill -9)
+ * resumes where the last one saved. `onStart` gets the consumer (to kill it).
  */
 export function warpedNotifications(clock: Clock, warp: number, onStart: (c: ChaosConsumer) => void): RuntimeExtension {
   return async (ctx) => {
-    const saved = new Map<string, Map<string, ShardCheckpoint>>();
+    if (!ctx.dataDir) throw new Error('the chaos run keeps its stream checkpoints in a data folder');
+    const file = fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}.json`));
     const checkpointsSaved: { count: number; lastAt?: number } = { count: 0 };
     const checkpoints: CheckpointStore = {
-      load: async (arn) => new Map(saved.get(arn) ?? []),
+      load: (arn) => file.load(arn),
       save: async (arn, shards) => {
-        saved.set(arn, new Map(shards));
+        await file.save(arn, shards);
         checkpointsSaved.count++;
         checkpointsSaved.lastAt = Date.now();
       },
@@ -143,8 +151,15 @@ export interface NoticeCheck {
   readonly required: number;
   readonly delivered: number;
   readonly refusedDuringOutage: number;
-  /** webhook-ids accepted more than once. */
+  /** webhook-ids accepted more than once, but for the repeats below. */
   readonly duplicates: string[];
+  /**
+   * webhook-ids accepted again after the runtime was killed (SIGKILL) between the first acceptance
+   * and the repeat: the killed process may have been between the receiver's 2xx and its record of
+   * the delivery, so it cannot know the notice went out. A receiver de-duplicates these by
+   * webhook-id, as Standard Webhooks asks; they are not counted as delivered twice.
+   */
+  readonly redeliveredAfterKill: string[];
   /** Required notices never accepted. */
   readonly missing: string[];
   /** Accepted notices that no change in the events calls for. */
@@ -183,14 +198,27 @@ export function expectedNotices(logs: ReadonlyMap<string, readonly EventEnvelope
   return { decided, required };
 }
 
-/** Every notice delivered exactly once (one 2xx per webhook-id), each required one delivered, none unknown, and each game's notices in order. */
-export function checkNotices(posts: readonly Post[], { decided, required }: NoticeExpectations): NoticeCheck {
+/**
+ * Every notice delivered exactly once (one 2xx per webhook-id, but for a repeat that a runtime kill
+ * at `kills` (ms since the epoch) fell before), each required one delivered, none unknown, and
+ * each game's notices in order.
+ */
+export function checkNotices(posts: readonly Post[], { decided, required }: NoticeExpectations, kills: readonly number[] = []): NoticeCheck {
   const problems: string[] = [];
-  const okPosts = posts.filter((p) => p.status >= 200 && p.status < 300);
-  const byId = new Map<string, number>();
-  for (const p of okPosts) byId.set(p.id, (byId.get(p.id) ?? 0) + 1);
-  const twice = [...byId].filter(([, n]) => n > 1);
-  if (twice.length) problems.push(`${twice.length} notice(s) delivered more than once: ${twice.slice(0, 3).map(([id]) => id)}`);
+  const accepted = posts.filter((p) => p.status >= 200 && p.status < 300);
+  const firstAt = new Map<string, number>();
+  const twice = new Map<string, number>();
+  const redeliveredAfterKill = new Set<string>();
+  const okPosts: Post[] = [];
+  for (const p of accepted) {
+    const first = firstAt.get(p.id);
+    if (first === undefined) {
+      firstAt.set(p.id, p.at);
+      okPosts.push(p);
+    } else if (kills.some((k) => k >= first && k <= p.at)) redeliveredAfterKill.add(p.id);
+    else twice.set(p.id, (twice.get(p.id) ?? 1) + 1);
+  }
+  if (twice.size) problems.push(`${twice.size} notice(s) delivered more than once: ${[...twice.keys()].slice(0, 3)}`);
   const got = new Set(okPosts.map((p) => keyOf(p.player, p.type, p.gameId, p.version)));
   const missing = [...required].filter((k) => !got.has(k));
   if (missing.length) problems.push(`${missing.length} notice(s) never delivered: ${missing.slice(0, 3).join(', ')}`);
@@ -210,8 +238,9 @@ export function checkNotices(posts: readonly Post[], { decided, required }: Noti
     decided: decided.size,
     required: required.size,
     delivered: okPosts.length,
+    redeliveredAfterKill: [...redeliveredAfterKill],
     refusedDuringOutage: posts.filter((p) => p.status === 503).length,
-    duplicates: twice.map(([id]) => id),
+    duplicates: [...twice.keys()],
     missing,
     unknown,
     outOfOrder,

@@ -52,7 +52,8 @@ async function harness(
   client: DynamoDBClient,
   statuses: number[] = [],
   lanes?: WebhookLanes,
-  local: { now?: () => string; resumeRetriesFrom?: string } = {},
+  local: { now?: () => string; resumeRetriesFrom?: string; isStale?: () => Promise<boolean> } = {},
+  ledger = new DynamoNoticeLedger(client, tableName),
 ) {
   await new DynamoSettingsStore(plain, tableName).put(player, {
     webhooks: [{ id: 'wh1', url: 'http://127.0.0.1:9/hook', secret: 'whsec_faults_0123456789abcdef', format: 'json' }],
@@ -61,7 +62,7 @@ async function harness(
   const queued: NotifyJob[] = [];
   const notifier = new Notifier({
     settings: new DynamoSettingsStore(client, tableName),
-    ledger: new DynamoNoticeLedger(client, tableName),
+    ledger,
     deliveries: new DynamoDeliveryLog(client, tableName),
     lanes: lanes ?? new DynamoWebhookLanes(client, tableName),
     mailer: { send: async () => undefined },
@@ -74,6 +75,7 @@ async function harness(
     },
     clock: { now: local.now ?? (() => NOW) },
     ...(local.resumeRetriesFrom !== undefined ? { resumeRetriesFrom: local.resumeRetriesFrom } : {}),
+    ...(local.isStale ? { isStale: local.isStale } : {}),
     appUrl: 'http://localhost:3000',
     retry: { mode: 'requeue', attempts: 5, baseDelayMs: 30_000, maxDelayMs: 900_000 },
     queue: { enqueue: async (jobs) => void queued.push(...jobs) },
@@ -170,5 +172,81 @@ describe("faults at the notifier's table calls", () => {
     expect([...before.posts, ...after.posts].map((p) => p.status)).toEqual([503, 200]);
     // Read once more: nothing left to resume.
     expect(await after.notifier.handle({ notice: n })).toEqual([{ channel: 'wh1', outcome: 'duplicate' }]);
+  });
+
+  it('a runtime killed between settling a notice and releasing its lane: a restart that reads it again as a stale turn hands the next one on', async () => {
+    const lanes = new DynamoWebhookLanes(plain, tableName);
+    let killed = false;
+    const dying: WebhookLanes = {
+      waitBehind: (...a) => lanes.waitBehind(...a),
+      hold: (...a) => lanes.hold(...a),
+      done: async (...a) => {
+        if (killed) throw new Error('the process is gone (kill -9)');
+        return lanes.done(...a);
+      },
+    };
+    const before = await harness('jill', plain, [503], dying);
+    expect(await before.notifier.handle({ notice: notice('killed', 60, 'jill') })).toEqual([{ channel: 'wh1', outcome: 'retrying' }]);
+    expect(await before.notifier.handle({ notice: notice('killed', 61, 'jill') })).toEqual([{ channel: 'wh1', outcome: 'retrying' }]);
+    // v60's retry goes through and its claim is settled 'sent'; the process dies before it releases the lane.
+    killed = true;
+    await expect(before.notifier.handle(before.queued.shift()!)).rejects.toThrow('kill -9');
+    expect(before.queued).toEqual([]);
+    // The next runtime reads v60 again from the stream: a later move made it a stale turn notice.
+    const now = new Date(Date.parse(NOW) + 5_000).toISOString();
+    const after = await harness('jill', plain, [], lanes, { now: () => now, resumeRetriesFrom: now, isStale: async () => true });
+    expect(await after.notifier.handle({ notice: notice('killed', 60, 'jill') })).toEqual([{ channel: 'wh1', outcome: 'stale' }]);
+    // Before: nothing released v60's place in the lane, and v61 (and every later notice of the game) waited for good.
+    const handed = after.queued.shift()!;
+    expect(handed).toMatchObject({ channel: 'wh1', notice: { version: 61 } });
+    expect(await after.notifier.handle(handed)).toEqual([{ channel: 'wh1', outcome: 'sent' }]);
+    expect([...before.posts, ...after.posts].map((p) => [p.version, p.status])).toEqual([
+      [60, 503],
+      [60, 200],
+      [61, 200],
+    ]);
+  });
+
+  it('a runtime killed between a failed attempt and its retry: a restart that reads it again as a stale turn takes it over, and the lane moves on', async () => {
+    /** The ledger of a process that dies: once killed, nothing it would still write reaches the table. */
+    class DyingLedger extends DynamoNoticeLedger {
+      killed = false;
+      override async release(...a: Parameters<DynamoNoticeLedger['release']>): Promise<void> {
+        if (!this.killed) await super.release(...a);
+      }
+    }
+    const ledger = new DyingLedger(plain, tableName);
+    const lanes = new DynamoWebhookLanes(plain, tableName);
+    const dying: WebhookLanes = {
+      waitBehind: (...a) => lanes.waitBehind(...a),
+      hold: async (...a) => {
+        if (ledger.killed) throw new Error('the process is gone (kill -9)');
+        return lanes.hold(...a);
+      },
+      done: (...a) => lanes.done(...a),
+    };
+    const before = await harness('kate', plain, [503, 503], dying, {}, ledger);
+    expect(await before.notifier.handle({ notice: notice('sending', 70, 'kate') })).toEqual([{ channel: 'wh1', outcome: 'retrying' }]);
+    expect(await before.notifier.handle({ notice: notice('sending', 71, 'kate') })).toEqual([{ channel: 'wh1', outcome: 'retrying' }]);
+    // v70's second attempt is refused and recorded; the process dies before its retry is scheduled: the claim stays 'sending'.
+    ledger.killed = true;
+    await expect(before.notifier.handle(before.queued.shift()!)).rejects.toThrow('kill -9');
+    expect((await ledger.inspect(notice('sending', 70, 'kate').key, 'wh1'))?.state).toBe('sending');
+    const now = new Date(Date.parse(NOW) + 5_000).toISOString();
+    const after = await harness('kate', plain, [], lanes, { now: () => now, resumeRetriesFrom: now, isStale: async () => true });
+    expect(await after.notifier.handle({ notice: notice('sending', 70, 'kate') })).toEqual([{ channel: 'wh1', outcome: 'stale' }]);
+    // Before: the stale read left v70 'sending' for good, and v71 waited behind it for good.
+    const takeover = after.queued.shift()!;
+    expect(takeover).toMatchObject({ channel: 'wh1', notice: { version: 70 } });
+    expect(await after.notifier.handle(takeover)).toEqual([{ channel: 'wh1', outcome: 'sent' }]);
+    const handed = after.queued.shift()!;
+    expect(handed).toMatchObject({ channel: 'wh1', notice: { version: 71 } });
+    expect(await after.notifier.handle(handed)).toEqual([{ channel: 'wh1', outcome: 'sent' }]);
+    expect([...before.posts, ...after.posts].map((p) => [p.version, p.status])).toEqual([
+      [70, 503],
+      [70, 503],
+      [70, 200],
+      [71, 200],
+    ]);
   });
 });

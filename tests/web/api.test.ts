@@ -42,3 +42,34 @@ describe('web api() and a 503', () => {
     expect(thrice).toHaveLength(3);
   }, 10_000);
 });
+
+describe('web api() and a request that got no reply', () => {
+  /** A server that drops the first `drops` connections (killed, restarting), then answers. */
+  function droppingServer(drops: number, reply: () => Response) {
+    const sent: { at: number; body: string }[] = [];
+    globalThis.fetch = (async (_url: string, init: RequestInit) => {
+      sent.push({ at: Date.now(), body: String(init.body) });
+      if (sent.length <= drops) throw new TypeError('fetch failed');
+      return reply();
+    }) as unknown as typeof fetch;
+    return sent;
+  }
+
+  it('resends a command with the same commandId after a moment', async () => {
+    const sent = droppingServer(1, () => new Response(JSON.stringify({ version: 5, duplicate: true }), { status: 200 }));
+    const r = await api<{ duplicate: boolean }>('POST', '/v1/games/g/commands', { commandId: 'web-2', command: { type: 'Roll' } });
+    expect(r.duplicate).toBe(true);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.body).toBe(sent[0]!.body);
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(990);
+  });
+
+  it('does not resend a request without a commandId, and gives up after two resends', async () => {
+    const once = droppingServer(1, () => new Response('{}', { status: 200 }));
+    await expect(api('PUT', '/v1/me/settings', { emailOff: [] })).rejects.toMatchObject({ status: 0, code: 'network/unreachable' });
+    expect(once).toHaveLength(1);
+    const thrice = droppingServer(3, () => new Response('{}', { status: 200 }));
+    await expect(api('GET', '/v1/me/games')).rejects.toMatchObject({ status: 0 });
+    expect(thrice).toHaveLength(3);
+  }, 10_000);
+});

@@ -68,24 +68,37 @@ async function fail(res: Response): Promise<never> {
   throw new ApiError(res.status, p.code ?? `http/${res.status}`, p.message ?? res.statusText, p.rule);
 }
 
-/** Times a 503 is answered by sending the same request again. */
+/** Times a 503, or a request that got no reply, is answered by sending the same request again. */
 const RESENDS = 2;
+/** The wait before a request that got no reply (the server restarting, a dropped connection) is sent again. */
+const UNREACHABLE_WAIT_MS = 1000;
 
 /**
  * JSON in and out. A 503 (the store busy after the server's own retries; nothing was applied, or
  * the command's commandId makes the resend a duplicate) is waited out for its Retry-After (at
- * most 10 s) and the same request sent again, for reads and for commands only.
+ * most 10 s) and the same request sent again, for reads and for commands only. So is a request
+ * that got no reply at all (the server was restarting, or the connection dropped): it may have
+ * been applied, and the same commandId makes the resend a duplicate rather than a second move.
  */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const safe = method === 'GET' || (typeof body === 'object' && body !== null && 'commandId' in body);
-  let res = await call(method, path, body);
-  for (let i = 0; safe && res.status === 503 && i < RESENDS; i++) {
-    const after = Number(res.headers.get('retry-after'));
-    await new Promise((r) => setTimeout(r, Math.min(10, Number.isFinite(after) && after > 0 ? after : 1) * 1000));
-    res = await call(method, path, body);
+  for (let i = 0; ; i++) {
+    let res: Response;
+    try {
+      res = await call(method, path, body);
+    } catch (e) {
+      if (!safe || i >= RESENDS) throw e;
+      await new Promise((r) => setTimeout(r, UNREACHABLE_WAIT_MS));
+      continue;
+    }
+    if (safe && res.status === 503 && i < RESENDS) {
+      const after = Number(res.headers.get('retry-after'));
+      await new Promise((r) => setTimeout(r, Math.min(10, Number.isFinite(after) && after > 0 ? after : 1) * 1000));
+      continue;
+    }
+    if (!res.ok) return fail(res);
+    return (await res.json()) as T;
   }
-  if (!res.ok) return fail(res);
-  return (await res.json()) as T;
 }
 
 /** The SVG text of a picture route (GET /v1/games/{id}/board.svg): an <img> cannot send the token. */

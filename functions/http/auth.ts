@@ -24,7 +24,7 @@ const cognitoPlayer = (claims: Readonly<Record<string, unknown>>): string => che
  * Behind the HTTP API front door, API Gateway's JWT authorizer has already verified the Cognito
  * token (signature, issuer, audience, expiry) before the Lambda runs; the handler only reads the claims.
  */
-export function cognitoAuthenticator(): Authenticator {
+export function cognitoAuthenticator(): (event: APIGatewayProxyEventV2) => string {
   return (event) => {
     const ctx = event.requestContext as { authorizer?: { jwt?: { claims?: Record<string, unknown> } } };
     const claims = ctx.authorizer?.jwt?.claims;

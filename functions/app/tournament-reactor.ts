@@ -26,8 +26,8 @@ import { evolveTournament, initialTournamentState } from '../../domain/tournamen
  * - a cancellation at the scheduled start (too few players): the director and the entrants are told why;
  * - a withdrawal: the director is told, and the withdrawn player's game in progress is resigned
  *   (the pairing was already forfeited);
- * - a tournament game's end: its result goes to the tournament (RecordResult; a time-out is a
- *   Forfeit with its reason, and the director is told), and a rated game is rated.
+ * - a tournament game's end: a rated game is rated, then its result goes to the tournament
+ *   (RecordResult; a time-out is a Forfeit with its reason, and the director is told).
  */
 
 export interface TournamentWorld {
@@ -240,7 +240,7 @@ async function makeGame(deps: ReactorDeps, s: TournamentState, p: PairingState):
 }
 
 /** A tournament game ended: its result (or forfeit on time) goes to the tournament, and a rated game is rated. */
-async function gameEnded(deps: ReactorDeps, summary: GameSummary): Promise<void> {
+export async function gameEnded(deps: ReactorDeps, summary: GameSummary): Promise<void> {
   const { world } = deps;
   const link = (
     await world.store.doc.send(new GetCommand({ TableName: world.store.tableName, Key: { pk: gameLinkPk(summary.gameId), sk: 'TGAME' }, ConsistentRead: true }))
@@ -258,6 +258,18 @@ async function gameEnded(deps: ReactorDeps, summary: GameSummary): Promise<void>
   const playerOf = (seat: string) => summary.seats.find((x) => x.id === seat)?.player ?? null;
   const winners = summary.outcome?.winners ?? [];
   const winner = winners.length === 1 ? playerOf(winners[0]!) : null;
+  // Rated before the result goes in: the result may finish the tournament, and a finished tournament's
+  // ratings are final (rating is idempotent by game, so a record delivered again rates nothing twice).
+  if (s.rated) {
+    await world.tournaments.rate({
+      type: 'RateGame',
+      engine: s.engine,
+      gameId: summary.gameId,
+      players: [pairing.seats[0], pairing.seats[1]],
+      winner,
+      at: summary.updatedAt,
+    });
+  }
   const last = await deps.games.events(null, summary.gameId, { after: Math.max(0, summary.version - 3) });
   const timedOut = last.events.find((e) => e.type === 'Game.TimedOut');
   if (timedOut) {
@@ -281,16 +293,6 @@ async function gameEnded(deps: ReactorDeps, summary: GameSummary): Promise<void>
     ]);
   } else {
     await tolerant(world.tournaments.system(tournamentId, { type: 'RecordResult', gameId: summary.gameId, winner }, `result:${summary.gameId}`));
-  }
-  if (s.rated) {
-    await world.tournaments.rate({
-      type: 'RateGame',
-      engine: s.engine,
-      gameId: summary.gameId,
-      players: [pairing.seats[0], pairing.seats[1]],
-      winner,
-      at: summary.updatedAt,
-    });
   }
 }
 

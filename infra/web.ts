@@ -121,7 +121,8 @@ export class FieldpostWeb extends Construct {
           origin: new origins.HttpOrigin(props.apiDomain, { protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY }),
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
-          // Every answer is per player (the bearer token): never cached at the edge.
+          // Every answer is per player (the bearer token): never cached at the edge. With caching disabled, the
+          // all-viewer-headers policy forwards Authorization too (an origin request policy cannot name it on its own).
           cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: this.headers,

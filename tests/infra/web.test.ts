@@ -45,7 +45,14 @@ describe('the web client in AWS (infra/web.ts)', () => {
     const fn = Object.values(resourcesOf(template, 'AWS::CloudFront::Function'))[0]!.Properties;
     expect(fn['FunctionCode']).toContain("request.uri = '/index.html'");
     const api = (d['CacheBehaviors'] as Behaviour[]).find((b) => b['PathPattern'] === '/v1/*')!;
-    expect(api).toMatchObject({ ViewerProtocolPolicy: 'https-only', CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' });
+    // Caching disabled (managed CachingDisabled) with every viewer header but Host (managed AllViewerExceptHostHeader):
+    // the one pairing with which CloudFront forwards a player's Authorization header to the origin without making it
+    // part of a cache key; the function URL checks the token itself.
+    expect(api).toMatchObject({
+      ViewerProtocolPolicy: 'https-only',
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac',
+    });
     expect(api['AllowedMethods']).toEqual(expect.arrayContaining(['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS']));
     const apiOrigin = (d['Origins'] as Behaviour[]).find((o) => o['Id'] === api['TargetOriginId'])!;
     // The default front door: the API function's URL (https://<host>/), its host taken out.

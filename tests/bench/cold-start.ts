@@ -72,7 +72,7 @@ export async function coldStart(say: (line?: string) => void, figures: Record<st
       "   and the api's route modules are chunks loaded by the first request they serve (the api's figures include its game routes, which a first command loads);",
     );
     say(
-      '   shown as "+ engine" (the slowest one). Served: index.mjs and its static chunks plus the largest engine chunk, what a first command loads; asset: every file.',
+      '   shown as "+ engine" (the slowest one). Served: index.mjs and its static chunks (and the api\'s game routes) plus the largest engine chunk, what a first command loads; asset: every file.',
     );
     say(`   hello-world    ${kb(layouts['hello']!.entryBytes)}  process ${ms(hello.processMs)}  import ${ms(hello.importMs)}  CPU ${ms(hello.cpuMs)}`);
     for (const n of names) {

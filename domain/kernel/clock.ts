@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from './once.js';
 
 /**
  * Correspondence clocks: how much of a seat's time a stretch of waiting uses. A seat's clock
@@ -6,13 +7,21 @@ import * as z from 'zod';
  * (Saturday and Sunday, UTC), and never while its player is away on vacation. Pure arithmetic
  * over ISO times, so the fold, the server and the verifier all count the same.
  */
-export const timeControlSchema = z.discriminatedUnion('kind', [
-  /** Each move must be made within `days` of the game starting to wait for it. */
-  z.object({ kind: z.literal('per-move'), days: z.number().gt(0).max(60) }).strict(),
-  /** A bank of `days` for the whole game, `incrementDays` added after every move (like 30 days plus 3 a move). */
-  z.object({ kind: z.literal('bank'), days: z.number().gt(0).max(365), incrementDays: z.number().min(0).max(60) }).strict(),
-]);
-export type TimeControl = z.infer<typeof timeControlSchema>;
+/**
+ * Built on its first use, not at import: no other module of the kernel builds a zod schema at
+ * import, so the functions that only read stream records (projector, scheduler, notifier, digest)
+ * load no zod at a cold start (issue 16). Every use gets the same schema. (`__PURE__` lets a bundle
+ * that never uses it leave it out.)
+ */
+export const timeControlSchema = /* @__PURE__ */ once(() =>
+  z.discriminatedUnion('kind', [
+    /** Each move must be made within `days` of the game starting to wait for it. */
+    z.object({ kind: z.literal('per-move'), days: z.number().gt(0).max(60) }).strict(),
+    /** A bank of `days` for the whole game, `incrementDays` added after every move (like 30 days plus 3 a move). */
+    z.object({ kind: z.literal('bank'), days: z.number().gt(0).max(365), incrementDays: z.number().min(0).max(60) }).strict(),
+  ]),
+);
+export type TimeControl = z.infer<ReturnType<typeof timeControlSchema>>;
 
 export const DAY_MS = 86_400_000;
 

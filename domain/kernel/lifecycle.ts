@@ -75,7 +75,7 @@ export function decideCreate(engine: AnyEngine, input: CreateInput): Result<NewE
   }
   if (input.timeControl !== undefined) {
     if (input.timeLimitHours !== undefined) return err(violation('game/bad-time-control', 'Give timeControl or timeLimitHours, not both', RULE_PLATFORM));
-    const control = timeControlSchema.safeParse(input.timeControl);
+    const control = timeControlSchema().safeParse(input.timeControl);
     if (!control.success) return err(violation('game/bad-time-control', `timeControl: ${zodSummary(control.error)}`, RULE_PLATFORM));
     data.timeControl = control.data;
   }

@@ -31,7 +31,7 @@ export const clubSettingsSchema = z
       .max(24 * 60)
       .optional(),
     /** The correspondence clock a member's club game or a tournament gets when it names none (the kernel's time control). */
-    defaultTimeControl: timeControlSchema.optional(),
+    defaultTimeControl: timeControlSchema().optional(),
     /** Days a player may pause their clocks each year. */
     vacationDaysPerYear: z.number().int().min(0).max(366).optional(),
   })

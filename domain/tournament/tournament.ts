@@ -57,7 +57,7 @@ export const tournamentCommandSchema = z.discriminatedUnion('type', [
         .max(24 * 60)
         .optional(),
       /** The games' correspondence clock (the kernel's time control), instead of timeLimitHours. */
-      timeControl: timeControlSchema.optional(),
+      timeControl: timeControlSchema().optional(),
       /** When the tournament starts itself (ISO-8601; StartOnSchedule at that time); a director may still start it earlier. */
       startsAt: z.iso.datetime().optional(),
     })

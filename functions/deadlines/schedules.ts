@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
-import * as z from 'zod';
 import type { GameSummary } from '../../domain/kernel/index.js';
 import type { Clock } from '../ports.js';
+import { looseObject, number, strictObject, string, type Infer } from '../guards.js';
 import { fromWireImage, headChange, isHeadRecord, type StreamRecordLike } from '../projections/stream-image.js';
 
 /**
@@ -15,12 +15,12 @@ import { fromWireImage, headChange, isHeadRecord, type StreamRecordLike } from '
  */
 
 /** What the deadline handler is invoked with. */
-export const wakeSchema = z.strictObject({
-  gameId: z.string().min(1).max(100),
-  wakeAt: z.string().min(1).max(40),
-  version: z.number().int().min(1).optional(),
+export const wakeSchema = strictObject({
+  gameId: string({ min: 1, max: 100 }),
+  wakeAt: string({ min: 1, max: 40 }),
+  version: number({ int: true, min: 1 }).optional(),
 });
-export type Wake = z.infer<typeof wakeSchema>;
+export type Wake = Infer<typeof wakeSchema>;
 
 /** EventBridge Scheduler runs a target within the minute; a moment already past is asked for a minute from now. */
 const LEAD_MS = 60_000;
@@ -109,12 +109,19 @@ function oneTimeSchedule(name: string, at: string, input: Wake | StartWake, targ
 /** The listing's partition; its lines are `T#<tournamentId>`. */
 export const TOURNAMENT_LIST_PK = 'TOURNAMENTS';
 
+/**
+ * An ISO 8601 instant in UTC with seconds (2026-03-01T18:00:00Z, 2026-03-01T18:00:00.000Z): a real
+ * calendar date, as zod's iso.datetime() checks it.
+ */
+const ISO_INSTANT =
+  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?Z$/;
+
 /** What the deadline handler is invoked with at a tournament's scheduled start. */
-export const startWakeSchema = z.strictObject({
-  tournamentId: z.string().min(1).max(300),
-  startsAt: z.iso.datetime(),
+export const startWakeSchema = strictObject({
+  tournamentId: string({ min: 1, max: 300 }),
+  startsAt: string({ pattern: ISO_INSTANT }),
 });
-export type StartWake = z.infer<typeof startWakeSchema>;
+export type StartWake = Infer<typeof startWakeSchema>;
 
 /** A tournament's line in the listing, as far as its start goes. */
 export interface TournamentLine {
@@ -142,7 +149,7 @@ export const startScheduleName = (w: StartWake): string =>
 export const createStartScheduleCommand = (w: StartWake, target: ScheduleTarget, now: string): CreateScheduleCommand =>
   oneTimeSchedule(startScheduleName(w), w.startsAt, w, target, now);
 
-const lineSchema = z.looseObject({ tournamentId: z.string().min(1), tstatus: z.string(), startsAt: z.string().optional() });
+const lineSchema = looseObject({ tournamentId: string({ min: 1 }), tstatus: string(), startsAt: string().optional() });
 
 function lineOf(image: Readonly<Record<string, unknown>> | undefined): TournamentLine | undefined {
   if (!image) return undefined;

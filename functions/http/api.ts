@@ -5,8 +5,8 @@ import type { Clock, SeedSource } from '../ports.js';
 import type { Authenticator } from './auth.js';
 import { DynamoLimitCounter, limitsFromEnv, type Limit, type LimitName } from './limits.js';
 import { createRouter, type ApiHandler } from './router.js';
-import { routeModules } from './routes/index.js';
-import type { ApiDeps, RouteModule } from './types.js';
+import { lazyRouteModules } from './routes/lazy.js';
+import type { ApiDeps, LazyRouteModule, RouteModule } from './types.js';
 
 export interface ApiConfig {
   readonly client: DynamoDBClient;
@@ -15,7 +15,8 @@ export interface ApiConfig {
   readonly authenticate: Authenticator;
   readonly clock?: Clock;
   readonly seeds?: SeedSource;
-  readonly modules?: readonly RouteModule[];
+  /** Default: every module of routes/index.ts, each imported on the first request it may serve (routes/lazy.ts). */
+  readonly modules?: readonly (RouteModule | LazyRouteModule)[];
   readonly maxBodyBytes?: number;
   readonly snapshotEvery?: number;
   /** Fair limits (http/limits.ts); default: FIELDPOST_LIMITS over DEFAULT_LIMITS. */
@@ -34,7 +35,7 @@ export function createApi(cfg: ApiConfig): { handler: ApiHandler; deps: ApiDeps 
     ...(cfg.snapshotEvery !== undefined ? { snapshotEvery: cfg.snapshotEvery } : {}),
   });
   const deps: ApiDeps = { service, engines: cfg.engines, clock, dynamo: { client: cfg.client, tableName: cfg.tableName } };
-  const handler = createRouter(cfg.modules ?? routeModules, deps, {
+  const handler = createRouter(cfg.modules ?? lazyRouteModules, deps, {
     authenticate: cfg.authenticate,
     limits: { counter: new DynamoLimitCounter(cfg.client, cfg.tableName), limits: cfg.limits ?? limitsFromEnv(process.env) },
     ...(cfg.maxBodyBytes !== undefined ? { maxBodyBytes: cfg.maxBodyBytes } : {}),

@@ -49,7 +49,7 @@ export const clubGameBody = z.strictObject({
   engineData: z.string().min(1).max(100).optional(),
   seat: seat.optional(),
   reserve: z.record(seat, playerId).optional(),
-  timeControl: timeControlSchema.optional(),
+  timeControl: timeControlSchema().optional(),
   /** Counts for both players' ratings when it ends (two-player games). */
   rated: z.boolean().optional(),
   commandId,
@@ -66,7 +66,7 @@ export const createTournamentBody = z.strictObject({
   rounds: z.number().int().min(1).max(30).optional(),
   /** Round robin: 2 for a double round robin (each pair plays both sides). */
   cycles: z.union([z.literal(1), z.literal(2)]).optional(),
-  timeControl: timeControlSchema.optional(),
+  timeControl: timeControlSchema().optional(),
   rated: z.boolean().optional(),
   maxPlayers: z.number().int().min(2).max(4096).optional(),
   startsAt: z.iso.datetime().optional(),
@@ -157,7 +157,7 @@ export const tournamentReply = z.object({
   maxPlayers: z.number().int().optional(),
   gameOptions: z.record(z.string(), z.unknown()).optional(),
   timeLimitHours: z.number().optional(),
-  timeControl: timeControlSchema.optional(),
+  timeControl: timeControlSchema().optional(),
   startsAt: z.string().optional(),
   players: z.array(
     z.object({

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { EngineRegistry } from '../../domain/kernel/index.js';
-import { errorBody, sharedSchemas } from './responses.js';
+import { replySchemas, responsesOf } from './responses.js';
 import type { Method, Route, TextResponse } from './types.js';
 import viewSchemas from './view-schemas.json' with { type: 'json' };
 import type { ViewSchemas } from './view-schemas.js';
@@ -102,16 +102,18 @@ export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry, 
     registry.add(schema, { id });
     return id;
   };
+  const { errorBody, sharedSchemas } = replySchemas();
   for (const [id, schema] of Object.entries(sharedSchemas)) name(schema, id);
 
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
     const op = operationId(route.method, route.path);
     const responses: Record<string, Json> = {};
+    const own = responsesOf(route);
     const all: [number, z.ZodType | TextResponse][] = [
-      ...Object.entries(route.responses).map(([s, r]) => [Number(s), r] as [number, z.ZodType | TextResponse]),
+      ...Object.entries(own).map(([s, r]) => [Number(s), r] as [number, z.ZodType | TextResponse]),
       ...routerStatuses(route)
-        .filter((s) => !Object.hasOwn(route.responses, s))
+        .filter((s) => !Object.hasOwn(own, s))
         .map((s) => [s, errorBody] as [number, z.ZodType]),
     ];
     for (const [status, r] of all.sort((a, b) => a[0] - b[0])) {

@@ -6,7 +6,7 @@ import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
 import { limitHeaders, tooMany, type Limit, type LimitCounter, type LimitName } from './limits.js';
 import type { OpenApiDocument } from './openapi.js';
-import { defineRoute, type ApiDeps, type Method, type Reply, type Route, type RouteModule } from './types.js';
+import { defineRoute, type ApiDeps, type LazyRouteModule, type Method, type Reply, type Route, type RouteModule } from './types.js';
 
 /** Bodies above this are refused with 413 before they are parsed. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -153,18 +153,17 @@ function unusable(root: unknown): 'non-finite' | 'proto-key' | undefined {
 export const OPENAPI_PATH = '/v1/openapi.json';
 
 /**
- * Every route the router serves: the modules' routes and GET /v1/openapi.json, the document of
- * them all (built on first request from this very table, so it cannot drift from it). The
- * builder, the engines' view schemas and every engine are imported then, not at a cold start.
+ * GET /v1/openapi.json, the document of `all()` (every route the router serves, this one too),
+ * built on its first request from that very table, so it cannot drift from it. The builder,
+ * the engines' view schemas and every engine are imported then, not at a cold start.
  */
-export function routeTable(modules: readonly RouteModule[], deps: ApiDeps): Route[] {
-  const routes = modules.flatMap((m) => m(deps));
+function openApiRoute(deps: ApiDeps, all: () => Promise<readonly Route[]>): Route {
   let doc: Promise<OpenApiDocument> | undefined;
   const build = async () => {
-    const [{ buildOpenApi }, engines] = await Promise.all([import('./openapi.js'), loadAll(deps.engines)]);
-    return buildOpenApi(all, engines);
+    const [{ buildOpenApi }, engines, routes] = await Promise.all([import('./openapi.js'), loadAll(deps.engines), all()]);
+    return buildOpenApi(routes, engines);
   };
-  const openapi: Route = defineRoute({
+  return defineRoute({
     method: 'GET',
     path: OPENAPI_PATH,
     summary: 'This document: every /v1 route, its security, request body and every status it answers',
@@ -172,23 +171,63 @@ export function routeTable(modules: readonly RouteModule[], deps: ApiDeps): Rout
     responses: { 200: z.looseObject({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) }) },
     handle: async () => ({ status: 200, body: await (doc ??= build()), headers: { 'cache-control': 'public, max-age=300' } }),
   });
-  const all: Route[] = [...routes, openapi];
+}
+
+/** Every route the router serves: the modules' routes and GET /v1/openapi.json. */
+export function routeTable(modules: readonly RouteModule[], deps: ApiDeps): Route[] {
+  const routes = modules.flatMap((m) => m(deps));
+  const all: Route[] = [...routes, openApiRoute(deps, async () => all)];
   return all;
+}
+
+/** A module's routes, compiled: at once for a module, on the first request it may serve for a lazy one. */
+interface RouteGroup {
+  serves(parts: readonly string[]): boolean;
+  routes(): Promise<readonly Compiled[]>;
 }
 
 /**
  * A small router over API Gateway HTTP API (payload v2) events: path matching with
  * {params}, authentication, a body size limit, zod validation of params, query and body,
- * and one error shape {code, message, rule?} for everything that goes wrong.
+ * and one error shape {code, message, rule?} for everything that goes wrong. A lazy module
+ * (routes/lazy.ts) is imported, and its routes and their schemas built, on the first request
+ * whose path it may serve.
  */
-export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opts: RouterOptions): ApiHandler {
-  const compiled = routeTable(modules, deps).map(compile);
+export function createRouter(modules: readonly (RouteModule | LazyRouteModule)[], deps: ApiDeps, opts: RouterOptions): ApiHandler {
   const seen = new Set<string>();
-  for (const c of compiled) {
-    const key = `${c.route.method} ${c.segments.map((s) => ('literal' in s ? s.literal : '{}')).join('/')}`;
-    if (seen.has(key)) throw new Error(`route ${c.route.method} ${c.route.path} is declared twice`);
-    seen.add(key);
-  }
+  const compileAll = (routes: readonly Route[]): Compiled[] =>
+    routes.map((route) => {
+      const c = compile(route);
+      const key = `${route.method} ${c.segments.map((s) => ('literal' in s ? s.literal : '{}')).join('/')}`;
+      if (seen.has(key)) throw new Error(`route ${route.method} ${route.path} is declared twice`);
+      seen.add(key);
+      return c;
+    });
+  const group = (m: RouteModule | LazyRouteModule): RouteGroup => {
+    if (typeof m === 'function') {
+      const compiled = Promise.resolve(compileAll(m(deps)));
+      return { serves: () => true, routes: () => compiled };
+    }
+    let loading: Promise<readonly Compiled[]> | undefined;
+    return {
+      serves: (parts) => {
+        const path = `/${parts.join('/')}`;
+        return m.prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+      },
+      routes: () =>
+        (loading ??= m
+          .load()
+          .then((module) => compileAll(module(deps)))
+          .catch((e: unknown) => {
+            loading = undefined;
+            throw e;
+          })),
+    };
+  };
+  const groups = modules.map(group);
+  const everyRoute = async (): Promise<Route[]> => [...(await Promise.all(groups.map((g) => g.routes()))).flat().map((c) => c.route), openapi];
+  const openapi = openApiRoute(deps, everyRoute);
+  const openapiCompiled = compileAll([openapi]);
   const max = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const logError =
     opts.logError ??
@@ -206,6 +245,7 @@ export function createRouter(modules: readonly RouteModule[], deps: ApiDeps, opt
     const method = (event.requestContext?.http?.method ?? 'GET').toUpperCase() as Method;
     const parts = pathOf(event).split('/').filter(Boolean);
     try {
+      const compiled = [...(await Promise.all(groups.filter((g) => g.serves(parts)).map((g) => g.routes()))).flat(), ...openapiCompiled];
       const candidates = compiled.map((c) => ({ c, params: match(c, parts) })).filter((x) => x.params !== undefined);
       if (candidates.length === 0) throw new AppError(404, 'http/not-found', `No such endpoint: ${pathOf(event)}`);
       const hit = candidates.find((x) => x.c.route.method === method);

@@ -4,6 +4,7 @@ import type { EngineCatalog } from '../../domain/kernel/index.js';
 import type { Clock } from '../ports.js';
 import type { GameService } from '../app/game-service.js';
 import type { LimitName } from './limits.js';
+import type { ReplySchemas } from './responses.js';
 
 /** What every route module may use. Built once per Lambda container (or local runtime). */
 export interface ApiDeps {
@@ -51,6 +52,9 @@ export interface TextResponse {
  */
 export type Responses = Readonly<Record<number, z.ZodType | TextResponse>>;
 
+/** A route's replies: as they are, or named from the shared reply schemas (http/responses.ts), built only when the document is. */
+export type RouteResponses = Responses | ((replies: ReplySchemas) => Responses);
+
 /** One endpoint. Path segments in braces are parameters: '/v1/games/{id}/join'. */
 export interface Route {
   readonly method: Method;
@@ -62,7 +66,7 @@ export interface Route {
   readonly params?: z.ZodType;
   readonly query?: z.ZodType;
   readonly body?: z.ZodType;
-  readonly responses: Responses;
+  readonly responses: RouteResponses;
   /** The per-player limit this route counts against (http/limits.ts); routes open without sign-in all count against 'public', per address. */
   readonly limit?: LimitName;
   handle(ctx: RouteContext<unknown, unknown, unknown>): Promise<Reply>;
@@ -70,6 +74,15 @@ export interface Route {
 
 /** A group of routes built from the shared dependencies; list it in routes/index.ts. */
 export type RouteModule = (deps: ApiDeps) => readonly Route[];
+
+/**
+ * A route module imported on the first request it may serve: one whose path is one of
+ * `prefixes` or starts with one of them and a '/' (routes/lazy.ts).
+ */
+export interface LazyRouteModule {
+  readonly prefixes: readonly string[];
+  load(): Promise<RouteModule>;
+}
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -83,7 +96,7 @@ export function defineRoute<
   path: string;
   summary: string;
   auth: 'required' | 'none';
-  responses: Responses;
+  responses: RouteResponses;
   limit?: LimitName;
   params?: PS;
   query?: QS;

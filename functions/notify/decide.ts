@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { REMINDER_LEVELS, type GameSummary } from '../../domain/kernel/index.js';
+import { array, number, object, oneOf, record, string, union, literal, type Infer } from '../guards.js';
 import { newlyAsked } from '../projections/asked.js';
 import { seatClocks } from '../app/clocks.js';
 import { wasCancelled } from '../projections/project.js';
@@ -21,83 +21,78 @@ export type WebhookEventType = `game.${Exclude<NoticeKind, 'tournament'>}` | 'to
 export const webhookEventType = (kind: NoticeKind): WebhookEventType => (kind === 'tournament' ? 'tournament.notice' : `game.${kind}`);
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = NOTICE_KINDS.map(webhookEventType);
 
-const seatRef = z.object({ seat: z.string(), name: z.string(), player: z.string().nullable() });
-const asked = z.object({
-  seat: z.string(),
-  name: z.string(),
-  kind: z.enum(['move', 'sealed', 'reaction']),
-  prompt: z.string(),
-  deadline: z.string().optional(),
+const seatRef = object({ seat: string(), name: string(), player: string().nullable() });
+const asked = object({
+  seat: string(),
+  name: string(),
+  kind: oneOf(['move', 'sealed', 'reaction']),
+  prompt: string(),
+  deadline: string().optional(),
 });
 
-export const noticeSchema = z.object({
+/** Checked without zod (functions/guards.ts): the notifier and the digest load no zod. */
+export const noticeSchema = object({
   /** Dedupe key: game, kind, the recipient's seats, and the version the notice is about. */
-  key: z.string().min(1).max(400),
-  kind: z.enum(NOTICE_KINDS),
-  gameId: z.string(),
-  title: z.string(),
-  engine: z.string(),
-  player: z.string(),
-  seats: z.array(z.string()),
+  key: string({ min: 1, max: 400 }),
+  kind: oneOf(NOTICE_KINDS),
+  gameId: string(),
+  title: string(),
+  engine: string(),
+  player: string(),
+  seats: array(string()),
   /** The names of `seats` ("United States"), in the same order: what people read. */
-  sides: z.array(z.string()).optional(),
+  sides: array(string()).optional(),
   /** What the recipient is asked to do (turn notices; a start that is also their move). */
-  asked: z.array(asked),
+  asked: array(asked),
   /** The seats of other sides. */
-  opponents: z.array(seatRef),
+  opponents: array(seatRef),
   /** Other seats of the recipient's own side, in team games (absent in notices made before sides). */
-  partners: z.array(seatRef).optional(),
-  version: z.number().int(),
-  hash: z.string(),
-  at: z.string(),
-  invitedBy: z.string().optional(),
+  partners: array(seatRef).optional(),
+  version: number({ int: true }),
+  hash: string(),
+  at: string(),
+  invitedBy: string().optional(),
   /** Each seat's remaining time when the notice was made (functions/app/clocks.ts), for the mail. */
-  clocks: z
-    .array(
-      z.object({
-        seat: z.string(),
-        name: z.string(),
-        player: z.string().nullable(),
-        deadline: z.string().optional(),
-        leftMs: z.number().optional(),
-        awayUntil: z.union([z.string(), z.literal(true)]).optional(),
-        moveMs: z.number().optional(),
-        bankMs: z.number().optional(),
-      }),
-    )
-    .optional(),
+  clocks: array(
+    object({
+      seat: string(),
+      name: string(),
+      player: string().nullable(),
+      deadline: string().optional(),
+      leftMs: number().optional(),
+      awayUntil: union([string(), literal(true)]).optional(),
+      moveMs: number().optional(),
+      bankMs: number().optional(),
+    }),
+  ).optional(),
   /** Tournament notices: which event, what happened (a pairing; for the director, a time-out or a withdrawal; for the director and the entrants, a cancellation at the scheduled start), in words. */
-  tournament: z
-    .object({
-      tournamentId: z.string(),
-      name: z.string(),
-      round: z.number().int().optional(),
-      about: z.enum(['paired', 'time-out', 'withdrawal', 'cancelled']),
-      text: z.string(),
-    })
-    .optional(),
+  tournament: object({
+    tournamentId: string(),
+    name: string(),
+    round: number({ int: true }).optional(),
+    about: oneOf(['paired', 'time-out', 'withdrawal', 'cancelled']),
+    text: string(),
+  }).optional(),
   /** A reminder (kernel/reminders.ts): how much of the recipient's move time is gone, and its deadline. */
-  reminder: z.object({ level: z.enum(REMINDER_LEVELS), deadline: z.string() }).optional(),
-  outcome: z
-    .object({
-      winners: z.array(z.string()),
-      reason: z.string(),
-      score: z.record(z.string(), z.number()).optional(),
-      result: z.enum(['won', 'lost', 'draw', 'cancelled']),
-    })
-    .optional(),
+  reminder: object({ level: oneOf(REMINDER_LEVELS), deadline: string() }).optional(),
+  outcome: object({
+    winners: array(string()),
+    reason: string(),
+    score: record(number()).optional(),
+    result: oneOf(['won', 'lost', 'draw', 'cancelled']),
+  }).optional(),
 });
-export type Notice = z.infer<typeof noticeSchema>;
+export type Notice = Infer<typeof noticeSchema>;
 
 /** A job on the notification queue: a notice, or a retry of one channel of it. */
-export const notifyJobSchema = z.object({
+export const notifyJobSchema = object({
   notice: noticeSchema,
-  channel: z.string().optional(),
-  attempt: z.number().int().min(1).optional(),
+  channel: string().optional(),
+  attempt: number({ int: true, min: 1 }).optional(),
   /** Not before this time: a retry further off than one queue delay allows hops until it is due. */
-  dueAt: z.string().optional(),
+  dueAt: string().optional(),
 });
-export type NotifyJob = z.infer<typeof notifyJobSchema>;
+export type NotifyJob = Infer<typeof notifyJobSchema>;
 
 export const noticeKey = (gameId: string, kind: NoticeKind, seats: readonly string[], version: number) =>
   `${gameId}#${kind}#${[...seats].sort().join('+')}#${version}`;

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { GetRecordsCommand, GetShardIteratorCommand, type DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { object, string, type Infer } from '../guards.js';
 import { isHeadRecord, type StreamRecordLike } from './stream-image.js';
 import type { BatchResult } from './stream.js';
 
@@ -20,15 +20,15 @@ import type { BatchResult } from './stream.js';
  */
 
 /** The on-failure record Lambda writes for a DynamoDB stream batch (the fields the repair reads). */
-export const streamFailureSchema = z.object({
-  DDBStreamBatchInfo: z.object({
-    shardId: z.string().min(1),
-    startSequenceNumber: z.string().regex(/^[0-9]+$/),
-    endSequenceNumber: z.string().regex(/^[0-9]+$/),
-    streamArn: z.string().min(1),
+export const streamFailureSchema = object({
+  DDBStreamBatchInfo: object({
+    shardId: string({ min: 1 }),
+    startSequenceNumber: string({ pattern: /^[0-9]+$/ }),
+    endSequenceNumber: string({ pattern: /^[0-9]+$/ }),
+    streamArn: string({ min: 1 }),
   }),
 });
-export type StreamFailure = z.infer<typeof streamFailureSchema>;
+export type StreamFailure = Infer<typeof streamFailureSchema>;
 
 /** Stream sequence numbers are decimal strings of any length: compare them as numbers. */
 const after = (a: string, b: string): boolean => a.length > b.length || (a.length === b.length && a > b);

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { REMINDER_LEVELS, type GameSummary } from '../../domain/kernel/index.js';
+import { array, boolean, literal, looseObject, number, object, oneOf, record, string } from '../guards.js';
 
 /**
  * DynamoDB stream records as both Lambda (aws-lambda's DynamoDBRecord) and the local
@@ -42,31 +42,31 @@ export function fromWireImage(image: Readonly<Record<string, unknown>>): Record<
   return Object.fromEntries(Object.entries(image).map(([k, v]) => [k, fromWire(v)]));
 }
 
-const seatSchema = z.object({ id: z.string(), name: z.string(), side: z.string().optional(), player: z.string().nullable(), joined: z.boolean() });
-const pendingSchema = z.looseObject({ seat: z.string(), kind: z.enum(['move', 'sealed', 'reaction']), prompt: z.string(), player: z.string().nullable() });
-const outcomeSchema = z.object({ winners: z.array(z.string()), reason: z.string(), score: z.record(z.string(), z.number()).optional() });
+const seatSchema = object({ id: string(), name: string(), side: string().optional(), player: string().nullable(), joined: boolean() });
+const pendingSchema = looseObject({ seat: string(), kind: oneOf(['move', 'sealed', 'reaction']), prompt: string(), player: string().nullable() });
+const outcomeSchema = object({ winners: array(string()), reason: string(), score: record(number()).optional() });
 
-/** The kernel's GameSummary as stored on HEAD; a record that does not match is a bad record. */
-export const gameSummarySchema = z.object({
-  gameId: z.string().min(1),
-  engine: z.string(),
-  title: z.string(),
-  status: z.enum(['open', 'active', 'ended']),
-  version: z.number().int().min(1),
-  hash: z.string(),
-  createdBy: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  seats: z.array(seatSchema),
-  timeLimitHours: z.number().optional(),
-  windowShare: z.number().optional(),
-  pending: z.array(pendingSchema),
-  timeControl: z.looseObject({ kind: z.enum(['per-move', 'bank']), days: z.number() }).optional(),
-  weekendsOff: z.literal(true).optional(),
-  rated: z.literal(true).optional(),
-  banks: z.array(z.object({ seat: z.string(), ms: z.number() })).optional(),
-  wakeAt: z.string().optional(),
-  reminders: z.array(z.object({ seat: z.string(), level: z.enum(REMINDER_LEVELS), seq: z.number().int(), deadline: z.string().optional() })).optional(),
+/** The kernel's GameSummary as stored on HEAD; a record that does not match is a bad record. Checked without zod (functions/guards.ts). */
+export const gameSummarySchema = object({
+  gameId: string({ min: 1 }),
+  engine: string(),
+  title: string(),
+  status: oneOf(['open', 'active', 'ended']),
+  version: number({ int: true, min: 1 }),
+  hash: string(),
+  createdBy: string(),
+  createdAt: string(),
+  updatedAt: string(),
+  seats: array(seatSchema),
+  timeLimitHours: number().optional(),
+  windowShare: number().optional(),
+  pending: array(pendingSchema),
+  timeControl: looseObject({ kind: oneOf(['per-move', 'bank']), days: number() }).optional(),
+  weekendsOff: literal(true).optional(),
+  rated: literal(true).optional(),
+  banks: array(object({ seat: string(), ms: number() })).optional(),
+  wakeAt: string().optional(),
+  reminders: array(object({ seat: string(), level: oneOf(REMINDER_LEVELS), seq: number({ int: true }), deadline: string().optional() })).optional(),
   outcome: outcomeSchema.optional(),
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from '../../infra/config.js';
 import { FieldpostStack } from '../../infra/fieldpost-stack.js';
 import { WAF_TOO_MANY, WAF_WINDOW_SECONDS } from '../../infra/web.js';
-import { errorBody } from '../../functions/http/responses.js';
+import { replySchemas } from '../../functions/http/responses.js';
 import { cdkJsonContext, inlineCode, resourcesOf, synth, webStandIn } from './support.js';
 
 /** The optional per-address WAF rate rule in front of the API where CloudFront fronts it (issue 18). */
@@ -62,7 +62,7 @@ describe('the web ACL in front of the API', () => {
       Block: { CustomResponse: { ResponseCode: 429, CustomResponseBodyKey: 'tooMany', ResponseHeaders: [{ Name: 'Retry-After', Value: '60' }] } },
     });
     // What WAF answers is an error body of the API's own contract.
-    expect(errorBody.safeParse(WAF_TOO_MANY).success).toBe(true);
+    expect(replySchemas().errorBody.safeParse(WAF_TOO_MANY).success).toBe(true);
 
     const [dist] = Object.values(resourcesOf(template, 'AWS::CloudFront::Distribution'));
     expect((dist!.Properties['DistributionConfig'] as Record<string, unknown>)['WebACLId']).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });

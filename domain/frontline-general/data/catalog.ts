@@ -7,7 +7,18 @@
  * problem naming the card and the field.
  */
 import { err, ok, type Result } from '../../kernel/result.js';
-import { catalogSchema, type Catalog, type CommandCard, type DamageCard, type UnitCard } from './schema.js';
+import type * as z from 'zod';
+import {
+  catalogSchema,
+  type Catalog,
+  type CommandCard,
+  type DamageCard,
+  type UnitCard,
+  type Weapon,
+  type commandCardSchema,
+  type damageCardSchema,
+  type unitCardSchema,
+} from './schema.js';
 import { COMMAND_CARDS, DAMAGE_CARDS, DAMAGE_CARDS_V2 } from './cards.js';
 import { DE_UNITS, US_UNITS } from './units.js';
 
@@ -65,32 +76,92 @@ function crossErrors(c: Catalog): CatalogError[] {
   return errors;
 }
 
-const invalid = (errors: unknown) => new Error(`built-in Spearpoint catalog is invalid: ${JSON.stringify(errors)}`);
-
-function builtIn(damageCards: typeof DAMAGE_CARDS, name: string): Catalog {
-  const r = loadCatalog({ name, units: [...US_UNITS, ...DE_UNITS], commandCards: COMMAND_CARDS, damageCards });
-  if (!r.ok) throw invalid(r.error);
-  return r.value;
-}
-
-export const BUILT_IN_CATALOG: Catalog = builtIn(DAMAGE_CARDS, 'Fieldpost representative catalog (not the printed cards)');
-
-/**
- * The built-in catalog of rules version 2 (its Crew Casualty edges killed the crew of a surviving
- * unit); its games still replay with it. Its units and command cards are version 3's, validated
- * once above; only its damage cards are validated here (issue 16: a second whole-catalog
- * validation took about 10 ms of every cold start). It equals loadCatalog of the same lists
- * (tests/spearpoint/catalog.test.ts).
+/*
+ * The built-in catalog is not validated at load: zod's whole-catalog check took about 20 ms, the
+ * largest single cost of a first Spearpoint command on a fresh server (issue 16). Its lists are
+ * typed literals; below they get what loadCatalog's parse adds (each default filled, each
+ * object's keys in the schema's order, so the stored catalog is the same bytes).
+ * tests/spearpoint/catalog.test.ts holds both catalogs byte for byte to loadCatalog of the same
+ * lists, which also proves them valid. A club's catalog is always validated (loadCatalog).
  */
-export const BUILT_IN_CATALOG_V2: Catalog = (() => {
-  const name = 'Fieldpost representative catalog, rules version 2 (not the printed cards)';
-  const damage = catalogSchema.shape.damageCards.safeParse(DAMAGE_CARDS_V2);
-  if (!damage.success) throw invalid(damage.error.issues);
-  const c: Catalog = { name, units: BUILT_IN_CATALOG.units, commandCards: BUILT_IN_CATALOG.commandCards, damageCards: damage.data };
-  const errors = crossErrors(c);
-  if (errors.length) throw invalid(errors);
-  return c;
-})();
+type UnitInput = z.input<typeof unitCardSchema>;
+type CommandInput = z.input<typeof commandCardSchema>;
+type DamageInput = z.input<typeof damageCardSchema>;
+type WeaponInput = NonNullable<UnitInput['weapons']>[number];
+
+/** `{ key: value }` only when value is set: an optional field the input left out stays out. */
+const given = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
+
+const weapon = (w: WeaponInput): Weapon => ({
+  name: w.name,
+  attack: { ...given('infantry', w.attack.infantry), ...given('vehicle', w.attack.vehicle), ...given('aircraft', w.attack.aircraft) },
+  damageIndex: w.damageIndex,
+  rateOfFire: w.rateOfFire ?? 1,
+  bullets: w.bullets ?? false,
+  bombs: w.bombs ?? false,
+});
+
+const unitCard = (u: UnitInput): UnitCard => ({
+  id: u.id,
+  side: u.side,
+  title: u.title,
+  type: u.type,
+  cost: u.cost,
+  defense: u.defense,
+  endurance: { full: u.endurance.full, half: u.endurance.half },
+  crew: u.crew ?? 'none',
+  ...given('crewKind', u.crewKind),
+  line: u.line,
+  ...given('turnsOfFlight', u.turnsOfFlight),
+  weapons: (u.weapons ?? []).map(weapon),
+});
+
+const commandCard = (c: CommandInput): CommandCard => {
+  const { kind, ...amount } = c.effect;
+  return {
+    id: c.id,
+    title: c.title,
+    appliesTo: [...c.appliesTo],
+    phase: c.phase,
+    duration: c.duration,
+    effect: { kind, ...amount } as CommandCard['effect'],
+    text: c.text,
+  };
+};
+
+const damageEffect = (e: DamageInput['effects']['infantry']): DamageCard['effects']['infantry'] => {
+  const { kind, name, ...rest } = e;
+  return { kind, name, ...rest } as DamageCard['effects']['infantry'];
+};
+
+const damageCard = (d: DamageInput): DamageCard => ({
+  id: d.id,
+  title: d.title,
+  effects: {
+    infantry: damageEffect(d.effects.infantry),
+    vehicle: damageEffect(d.effects.vehicle),
+    artillery: damageEffect(d.effects.artillery),
+    aircraft: damageEffect(d.effects.aircraft),
+  },
+});
+
+const UNITS: readonly UnitCard[] = [...US_UNITS, ...DE_UNITS].map(unitCard);
+const COMMANDS: readonly CommandCard[] = COMMAND_CARDS.map(commandCard);
+
+export const BUILT_IN_CATALOG: Catalog = {
+  name: 'Fieldpost representative catalog (not the printed cards)',
+  units: UNITS,
+  commandCards: COMMANDS,
+  damageCards: DAMAGE_CARDS.map(damageCard),
+};
+
+/** The built-in catalog of rules version 2 (its Crew Casualty edges killed the crew of a surviving unit); its games still replay with it. */
+export const BUILT_IN_CATALOG_V2: Catalog = {
+  name: 'Fieldpost representative catalog, rules version 2 (not the printed cards)',
+  units: UNITS,
+  commandCards: COMMANDS,
+  damageCards: DAMAGE_CARDS_V2.map(damageCard),
+};
 
 /** Lookups by id, built once per catalog. */
 export interface CatalogIndex {

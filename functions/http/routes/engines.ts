@@ -1,5 +1,4 @@
 import { describeEngine, loadAll, type EngineDescription } from '../../../domain/kernel/index.js';
-import { enginesBody } from '../responses.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 /** GET /v1/engines: public; every engine this server plays, with what it takes to create a game of it. */
@@ -15,7 +14,7 @@ export const engineRoutes: RouteModule = (deps) => {
       method: 'GET',
       path: '/v1/engines',
       summary: 'Every engine this server plays, with its options schema, seats, sides and standing orders',
-      responses: { 200: enginesBody },
+      responses: (r) => ({ 200: r.enginesBody }),
       auth: 'none',
       handle: async () => ({ status: 200, body: { engines: await (engines ??= listing()) } }),
     }),

@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { AppError } from '../../ports.js';
 import type { InboxModel } from '../../projections/project.js';
 import { inboxPagePrefix, PAGE_PREFIX, ReadModelStore } from '../../projections/read-model-store.js';
-import { inboxBody, lobbyBody } from '../responses.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 const strip = <T extends { pk: string; sk: string; type: string }>({ pk: _pk, sk: _sk, type: _t, ...rest }: T) => rest;
@@ -96,7 +95,7 @@ export const inboxRoutes: RouteModule = ({ dynamo, clock }) => {
       method: 'GET',
       path: '/v1/me/games',
       summary: 'Your games, your move first, in pages',
-      responses: { 200: inboxBody },
+      responses: (r) => ({ 200: r.inboxBody }),
       auth: 'required',
       query: inboxQuery,
       async handle({ player, query }) {
@@ -121,7 +120,7 @@ export const inboxRoutes: RouteModule = ({ dynamo, clock }) => {
       method: 'GET',
       path: '/v1/lobby',
       summary: 'Open games with free seats, in pages',
-      responses: { 200: lobbyBody },
+      responses: (r) => ({ 200: r.lobbyBody }),
       auth: 'required',
       query: lobbyQuery,
       async handle({ query }) {

@@ -24,7 +24,6 @@ import { maskUrl, systemResolver, type Resolver } from '../../notify/webhook.js'
 import { AppError, type NotificationSettings, type StoredWebhook } from '../../ports.js';
 import { isStandardSecret, newWebhookSecret } from '../../notify/signature.js';
 import { errorReply } from '../router.js';
-import { deliveriesReply, errors, resendReply, settingsReply, unsubscribeReply } from '../responses.js';
 import { defineRoute, type Reply, type RouteModule } from '../types.js';
 
 export const MAX_WEBHOOKS = 5;
@@ -239,7 +238,7 @@ export const createSettingsRoutes =
         method: 'GET',
         path: '/v1/me/settings',
         summary: 'Your notification channels (webhook secrets never shown)',
-        responses: { 200: settingsReply },
+        responses: (r) => ({ 200: r.settingsReply }),
         auth: 'required',
         async handle({ player }) {
           return { status: 200, body: publicSettings(await store.get(player), now()) };
@@ -249,7 +248,7 @@ export const createSettingsRoutes =
         method: 'PUT',
         path: '/v1/me/settings',
         summary: 'Set your email, webhooks and which mail you want',
-        responses: { 200: settingsReply, ...errors(429) },
+        responses: (r) => ({ 200: r.settingsReply, ...r.errors(429) }),
         limit: 'settings',
         auth: 'required',
         body: settingsBody,
@@ -273,7 +272,7 @@ export const createSettingsRoutes =
         method: 'POST',
         path: '/v1/me/email/verify',
         summary: 'Confirm your email address with the code mailed to it',
-        responses: { 200: settingsReply },
+        responses: (r) => ({ 200: r.settingsReply }),
         auth: 'required',
         body: verifyBody,
         async handle({ player, body }) {
@@ -312,7 +311,7 @@ export const createSettingsRoutes =
         method: 'POST',
         path: '/v1/me/email/resend',
         summary: 'Mail a new verification code',
-        responses: { 200: resendReply, ...errors(400, 409, 429) },
+        responses: (r) => ({ 200: r.resendReply, ...r.errors(400, 409, 429) }),
         limit: 'mail',
         auth: 'required',
         async handle({ player }) {
@@ -343,7 +342,7 @@ export const createSettingsRoutes =
         method: 'POST',
         path: UNSUBSCRIBE_PATH,
         summary: "One-click unsubscribe (RFC 8058) from a notice mail's signed link",
-        responses: { 200: unsubscribeReply, ...errors(403) },
+        responses: (r) => ({ 200: r.unsubscribeReply, ...r.errors(403) }),
         auth: 'none',
         query: unsubscribeQuery,
         async handle({ query }) {
@@ -366,7 +365,7 @@ export const createSettingsRoutes =
         method: 'GET',
         path: '/v1/me/deliveries',
         summary: 'What was mailed or posted to your webhooks, and what failed',
-        responses: { 200: deliveriesReply },
+        responses: (r) => ({ 200: r.deliveriesReply }),
         auth: 'required',
         query: z.strictObject({
           limit: z

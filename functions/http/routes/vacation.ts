@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { clubVacationDays, createVacationService, DynamoVacationStore } from '../../app/vacation.js';
 import { ReadModelStore } from '../../projections/read-model-store.js';
-import { errors } from '../responses.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 /**
@@ -52,7 +51,7 @@ export const vacationRoutes: RouteModule = (deps) => {
       summary: 'Start a leave (your clocks stop in every game) or come back from it',
       auth: 'required',
       body: vacationBody,
-      responses: { 200: vacationReply, ...errors(400, 409, 422) },
+      responses: (r) => ({ 200: vacationReply, ...r.errors(400, 409, 422) }),
       handle: async ({ player, body }) => ({
         status: 200,
         body: body.away ? await vacation.start(player, body.days !== undefined ? { days: body.days } : {}) : await vacation.end(player),

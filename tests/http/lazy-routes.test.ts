@@ -1,20 +1,13 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { registry } from '../../domain/registry.js';
 import { buildOpenApi } from '../../functions/http/openapi.js';
 import { createRouter, OPENAPI_PATH, routeTable } from '../../functions/http/router.js';
 import { routeModules } from '../../functions/http/routes/index.js';
 import { lazyRouteModules } from '../../functions/http/routes/lazy.js';
-import { defineRoute, type ApiDeps, type LazyRouteModule, type RouteModule } from '../../functions/http/types.js';
-import { apiEvent } from './support.js';
+import { defineRoute, type LazyRouteModule, type RouteModule } from '../../functions/http/types.js';
+import { apiEvent, offlineApiDeps } from './support.js';
 
-// Building the routes touches no network: a client that is never called is enough.
-const deps = {
-  service: {},
-  engines: registry,
-  clock: { now: () => '2026-01-01T00:00:00.000Z' },
-  dynamo: { client: new DynamoDBClient({ region: 'eu-west-1' }), tableName: 't' },
-} as unknown as ApiDeps;
+const deps = offlineApiDeps();
 const fail = () => {
   throw new Error('not called: a public route or none');
 };

@@ -1,4 +1,3 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as z from 'zod';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -8,20 +7,14 @@ import { buildOpenApi, operationId, routerStatuses, type OpenApiDocument } from 
 import { responsesOf } from '../../functions/http/responses.js';
 import { createRouter, OPENAPI_PATH, routeTable } from '../../functions/http/router.js';
 import { routeModules } from '../../functions/http/routes/index.js';
-import { defineRoute, type ApiDeps, type RouteModule } from '../../functions/http/types.js';
+import { defineRoute, type RouteModule } from '../../functions/http/types.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { contractChecker } from '../support/contract.js';
-import { apiEvent } from './support.js';
+import { apiEvent, offlineApiDeps } from './support.js';
 
-// Building the routes touches no network: a client that is never called is enough.
-const deps = {
-  service: {},
-  engines: registry,
-  clock: { now: () => '2026-01-01T00:00:00.000Z' },
-  dynamo: { client: new DynamoDBClient({ region: 'eu-west-1' }), tableName: 't' },
-} as unknown as ApiDeps;
+const deps = offlineApiDeps();
 const routes = routeTable(routeModules, deps);
 const doc = buildOpenApi(routes, registry);
 

@@ -1,5 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ScanCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { registry } from '../../domain/registry.js';
+import type { ApiDeps } from '../../functions/http/types.js';
 
 /** A minimal JSON client for the end-to-end tests: status and parsed body, nothing hidden. */
 export interface Res<T = any> {
@@ -94,3 +96,12 @@ export function apiEvent(
       : { isBase64Encoded: false }),
   } as APIGatewayProxyEventV2;
 }
+
+/** What the route table is built from, with nothing behind it: building the routes touches no network, so a client that is never called is enough. */
+export const offlineApiDeps = (): ApiDeps =>
+  ({
+    service: {},
+    engines: registry,
+    clock: { now: () => '2026-01-01T00:00:00.000Z' },
+    dynamo: { client: new DynamoDBClient({ region: 'eu-west-1' }), tableName: 't' },
+  }) as unknown as ApiDeps;

@@ -1,5 +1,5 @@
 import { PutItemCommand, QueryCommand as WireQueryCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
 import {
   AppError,
@@ -11,9 +11,10 @@ import {
   type LoadedStream,
   type Snapshot,
 } from '../ports.js';
-import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent, prependRecent } from './event-batch.js';
+import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent } from './event-batch.js';
 import { commandEnds, firstSeqOf, HEAD_ITEMS_END, HEAD_PREFIX, headItemSk, headOf, summaryOfItem } from './head-items.js';
 import { itemSize, MAX_ITEM_BYTES, MAX_TRANSACT_BYTES, MAX_TRANSACT_ITEMS } from './item-size.js';
+import type { OlderLayouts } from './older-layouts.js';
 import { PART, SnapshotCodec, type EncodedSnapshot } from './snapshot-parts.js';
 import { fromWire, toWire, type WireItem } from './wire.js';
 
@@ -94,17 +95,17 @@ export const DEFAULT_SNAPSHOT_ITEMS = 6;
 const EV = 'EV#';
 /** Batch items of the tip layout sort before CMD# and EV#, outside the load's range. */
 const BATCH = 'B#';
-const TIP = 2;
+export const TIP = 2;
 /** Room in the load's first page for the PART# items beside SNAP, SECRET and HEAD. */
 const PART_ROOM = 8;
 /** Stay under DynamoDB's 400 KB per item with room for the head's own attributes. */
-const MAX_BATCH_BYTES = 300 * 1024;
+export const MAX_BATCH_BYTES = 300 * 1024;
 const MAX_SEQ_SK = `${EV}9999999999`;
 
 export const gamePk = (gameId: string): string => `GAME#${gameId}`;
 export const eventSk = (seq: number): string => `${EV}${String(seq).padStart(10, '0')}`;
 export const commandSk = (commandId: string): string => `CMD#${commandId}`;
-const batchSk = (firstSeq: number): string => `${BATCH}${String(firstSeq).padStart(10, '0')}`;
+export const batchSkOf = (firstSeq: number): string => `${BATCH}${String(firstSeq).padStart(10, '0')}`;
 
 /**
  * What this store saw of a tip-layout game's tip, so an append that moves it out need not read it
@@ -149,7 +150,7 @@ interface HeadItem {
 export class DynamoEventStore implements EventStore {
   readonly doc: DynamoDBDocumentClient;
   /** The plain client, for the calls every command makes (the load's Query, the tip's PutItem): attribute values written and read directly (store/wire.ts). */
-  private readonly client: DynamoDBClient;
+  readonly client: DynamoDBClient;
   readonly tableName: string;
   readonly snapshotInterval: number;
   readonly recentLimit: number;
@@ -168,7 +169,7 @@ export class DynamoEventStore implements EventStore {
     recordsUnpacked: 0,
   };
   /** Layout and tip by game, from this store's own loads and appends (bounded; a miss costs one read). */
-  private readonly seen = new Map<string, { layout: Layout; tip?: TipSeen; heads?: HeadsSeen; parts?: ReadonlySet<string>; snap?: SnapSeen }>();
+  readonly seen = new Map<string, { layout: Layout; tip?: TipSeen; heads?: HeadsSeen; parts?: ReadonlySet<string>; snap?: SnapSeen }>();
   private readonly snapshots = new SnapshotCodec();
 
   constructor(opts: DynamoEventStoreOptions) {
@@ -184,7 +185,7 @@ export class DynamoEventStore implements EventStore {
   }
 
   /** `parts`: the PART# hashes the partition holds; left out, those remembered before are kept. */
-  private remember(gameId: string, layout: Layout, tip?: TipSeen, parts?: ReadonlySet<string>, heads?: HeadsSeen): void {
+  remember(gameId: string, layout: Layout, tip?: TipSeen, parts?: ReadonlySet<string>, heads?: HeadsSeen): void {
     const before = this.seen.get(gameId);
     const known = parts ?? before?.parts;
     this.seen.delete(gameId);
@@ -423,16 +424,17 @@ export class DynamoEventStore implements EventStore {
     if (!events.length) throw new Error('append needs at least one event');
     if (expectedVersion === 0 && req.seed === undefined) throw new Error('creating a game needs its seed');
     const layout = expectedVersion === 0 ? this.newGames : this.seen.get(gameId)?.layout;
-    if (layout === 'item-per-event') return this.appendItems(req);
+    if (layout === 'item-per-event') return (await this.olderLayouts()).appendItems(req);
     // A game this store has not loaded is looked up: its newest HEAD# item, or an older layout's HEAD.
     if ((layout === 'append' || layout === undefined) && (await this.appendHead(req))) return;
-    try {
-      await this.appendTip(req);
-    } catch (e) {
-      // A game this store has not loaded yet may be an older one: its HEAD has no tip.
-      if (e instanceof NotATip) return this.appendItems(req);
-      throw e;
-    }
+    return (await this.olderLayouts()).appendTipOrItems(req);
+  }
+
+  private older: OlderLayouts | undefined;
+  /** The appends of the layouts before this one, loaded when a game stored in one of them first takes a command. */
+  private async olderLayouts(): Promise<OlderLayouts> {
+    this.older ??= new (await import('./older-layouts.js')).OlderLayouts(this);
+    return this.older;
   }
 
   /**
@@ -548,193 +550,6 @@ export class DynamoEventStore implements EventStore {
     return e as Error;
   }
 
-  /** The tip layout: one conditional PutItem (or UpdateItem), or one transaction that moves the tip out with a new snapshot. */
-  private async appendTip(req: AppendRequest): Promise<void> {
-    const { gameId, expectedVersion, events, commandId } = req;
-    const pk = gamePk(gameId);
-    const last = events[events.length - 1]!;
-    const record: CommandRecord = { from: events[0]!.seq, to: last.seq };
-    const key = commandKey(commandId);
-    const known = this.seen.get(gameId)?.tip;
-    if (known?.version === expectedVersion) {
-      const recent = req.recent ?? {};
-      const prior = Object.hasOwn(recent, key) ? recent[key] : undefined;
-      if (prior) throw new DuplicateCommandError(prior);
-      for (const evs of known.decoded) {
-        if (evs[0]?.commandId === commandId) throw new DuplicateCommandError({ from: evs[0].seq, to: evs[evs.length - 1]!.seq });
-      }
-    }
-    const batch = encodeCommand(events);
-    if (batch.byteLength > MAX_ITEM_BYTES && !req.snapshot) {
-      throw new AppError(
-        413,
-        'store/command-too-large',
-        `This command's events come to ${Math.ceil(batch.byteLength / 1024)} KB compressed; one command may write at most ${MAX_ITEM_BYTES / 1024} KB. Nothing was written.`,
-      );
-    }
-    const top = { version: last.seq, hash: last.hash, engine: req.summary.engine, status: req.summary.status, updatedAt: last.at };
-    const head = {
-      ...top,
-      summary: compactSummary(req.summary, top),
-      // The recent list as loaded, this command in front; rebuilt from the service's copy when this store did not load it.
-      recent:
-        known?.version === expectedVersion && known.recent
-          ? prependRecent(known.recent, key, record, this.recentLimit)
-          : encodeRecent(this.nextRecent(req.recent ?? {}, key, record)),
-    };
-    this.stats.appends += 1;
-
-    let snap = req.snapshot ? this.encodeSnapshot(gameId, req.snapshot) : undefined;
-    if (snap && [snap.item, ...snap.parts].some((i) => itemSize(i) > MAX_ITEM_BYTES)) {
-      // A snapshot that does not fit is skipped: the tip just keeps the events.
-      this.stats.snapshotsSkipped += 1;
-      snap = undefined;
-    }
-    if (expectedVersion === 0) return this.createTip(req, head, batch, snap);
-    if (!snap) {
-      const refusal = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const };
-      try {
-        if (known?.version === expectedVersion)
-          // The tip as this store loaded it, with this command: the whole item, put over the one
-          // it read (the same bytes as an update; an update expression costs DynamoDB more time).
-          await this.client.send(
-            new PutItemCommand({
-              TableName: this.tableName,
-              Item: toWire({ pk, sk: 'HEAD', layout: TIP, ...head, evs: [...known.evs, batch], snapVersion: known.snapVersion }),
-              ConditionExpression: '#v = :expected AND layout = :tip',
-              ExpressionAttributeNames: { '#v': 'version' },
-              ExpressionAttributeValues: { ':expected': { N: String(expectedVersion) }, ':tip': { N: String(TIP) } },
-              ...refusal,
-            }),
-          );
-        else
-          await this.doc.send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: { pk, sk: 'HEAD' },
-              UpdateExpression:
-                'SET #v = :v, #h = :h, engine = :engine, #s = :status, updatedAt = :at, summary = :summary, recent = :recent, evs = list_append(evs, :evs)',
-              ConditionExpression: '#v = :expected AND layout = :tip',
-              ExpressionAttributeNames: { '#v': 'version', '#h': 'hash', '#s': 'status' },
-              ExpressionAttributeValues: {
-                ':v': head.version,
-                ':h': head.hash,
-                ':engine': head.engine,
-                ':status': head.status,
-                ':at': head.updatedAt,
-                ':summary': head.summary,
-                ':recent': head.recent,
-                ':evs': [batch],
-                ':expected': expectedVersion,
-                ':tip': TIP,
-              },
-              ...refusal,
-            }),
-          );
-      } catch (e) {
-        throw this.tipRefusal(e, gameId, commandId, expectedVersion);
-      }
-      if (known?.version === expectedVersion)
-        this.remember(gameId, 'tip', {
-          version: head.version,
-          snapVersion: known.snapVersion,
-          evs: [...known.evs, batch],
-          // The command's events as handed in: the record just encoded from them, not unpacked again.
-          decoded: [...known.decoded, events],
-          recent: head.recent,
-        });
-      else this.seen.delete(gameId);
-      return;
-    }
-
-    // A new snapshot: the tip's events and this command's go to batch items, the tip starts empty.
-    let tipEvs = known?.version === expectedVersion ? known.evs : undefined;
-    const tipDecoded = known?.version === expectedVersion ? known.decoded : undefined;
-    if (!tipEvs) {
-      this.stats.tipRereads += 1;
-      const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: 'HEAD' }, ConsistentRead: true }));
-      if (out.Item?.['layout'] !== TIP) throw new NotATip();
-      if (out.Item['version'] !== expectedVersion) throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
-      tipEvs = (out.Item['evs'] as Uint8Array[] | undefined) ?? [];
-    }
-    const batches = batchItems(pk, gameId, [...tipEvs, batch], tipDecoded && [...tipDecoded, events]);
-    const items = [
-      ...batches.map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
-      ...[snap.item, ...snap.parts].map((Item) => ({ Put: { TableName: this.tableName, Item } })),
-      {
-        // The whole new tip, empty, put over the one read: PutItem only (the deadline function may not update).
-        Put: {
-          TableName: this.tableName,
-          Item: { pk, sk: 'HEAD', layout: TIP, ...head, evs: [], snapVersion: snap.item['version'] as number },
-          ConditionExpression: '#v = :expected AND layout = :tip',
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':expected': expectedVersion, ':tip': TIP },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-        },
-      },
-    ];
-    this.checkTransaction([...batches, snap.item, ...snap.parts]);
-    try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (e) {
-      const reasons = cancellationReasons(e);
-      const headReason = reasons?.[reasons.length - 1];
-      if (headReason?.Code === 'ConditionalCheckFailed')
-        throw this.tipRefusal({ name: 'ConditionalCheckFailedException', Item: headReason.Item }, gameId, commandId, expectedVersion);
-      if (reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict'))
-        throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
-      if (!reasons && isItemSizeError(e))
-        throw new AppError(413, 'store/command-too-large', 'This command writes more than DynamoDB accepts in one item or transaction. Nothing was written.');
-      throw e;
-    }
-    this.stats.snapshotsWritten += 1;
-    this.stats.calves += 1;
-    this.remember(
-      gameId,
-      'tip',
-      { version: head.version, snapVersion: snap.item['version'] as number, evs: [], decoded: [], recent: head.recent },
-      this.storedParts(gameId, snap),
-    );
-  }
-
-  private async createTip(req: AppendRequest, head: Record<string, unknown>, batch: Uint8Array, snap: EncodedSnapshot | undefined): Promise<void> {
-    const { gameId } = req;
-    const pk = gamePk(gameId);
-    const items: { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string } }[] = [
-      { Put: { TableName: this.tableName, Item: { pk, sk: 'SECRET', gameId, seed: req.seed }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ];
-    if (snap) {
-      items.push(
-        ...batchItems(pk, gameId, [batch]).map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
-      );
-      items.push(...[snap.item, ...snap.parts].map((Item) => ({ Put: { TableName: this.tableName, Item } })));
-    }
-    const tip = { pk, sk: 'HEAD', layout: TIP, ...head, evs: snap ? [] : [batch], snapVersion: snap ? (snap.item['version'] as number) : 0 };
-    items.push({ Put: { TableName: this.tableName, Item: tip, ConditionExpression: 'attribute_not_exists(pk)' } });
-    this.checkTransaction(items.map((i) => i.Put.Item));
-    try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (e) {
-      const reasons = cancellationReasons(e);
-      if (reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict'))
-        throw new ConcurrencyError(`game ${gameId} already exists`);
-      throw e;
-    }
-    if (snap) this.stats.snapshotsWritten += 1;
-    this.remember(
-      gameId,
-      'tip',
-      {
-        version: head['version'] as number,
-        snapVersion: tip.snapVersion,
-        evs: tip.evs,
-        decoded: tip.evs.map((b) => decodeCommand(gameId, b)),
-        recent: head['recent'] as Uint8Array,
-      },
-      this.storedParts(gameId, snap),
-    );
-  }
-
   /** A SNAP item as a snapshot; the one decoded last time when its bytes have not changed (a snapshot is a value nothing changes). */
   private decodeSnapshot(gameId: string, item: Record<string, unknown>, parts: ReadonlyMap<string, Uint8Array>): Snapshot | undefined {
     const seen = this.seen.get(gameId);
@@ -746,18 +561,18 @@ export class DynamoEventStore implements EventStore {
   }
 
   /** The snapshot's SNAP item and the PART# items it needs that this game's partition is not known to hold. */
-  private encodeSnapshot(gameId: string, s: Snapshot): EncodedSnapshot {
+  encodeSnapshot(gameId: string, s: Snapshot): EncodedSnapshot {
     return this.snapshots.encode(gamePk(gameId), gameId, s, this.seen.get(gameId)?.parts ?? new Set());
   }
 
   /** The parts the partition holds once `snap` is written (those known before, and the ones it refers to). */
-  private storedParts(gameId: string, snap: EncodedSnapshot | undefined): ReadonlySet<string> | undefined {
+  storedParts(gameId: string, snap: EncodedSnapshot | undefined): ReadonlySet<string> | undefined {
     const before = this.seen.get(gameId)?.parts;
     return snap ? new Set([...(before ?? []), ...snap.refs]) : before;
   }
 
   /** Every item within DynamoDB's item limit, and the whole within the transaction's; 413 otherwise. */
-  private checkTransaction(items: readonly Record<string, unknown>[]): void {
+  checkTransaction(items: readonly Record<string, unknown>[]): void {
     let total = 0;
     for (const item of items) {
       const size = itemSize(item);
@@ -777,152 +592,13 @@ export class DynamoEventStore implements EventStore {
       );
   }
 
-  /** Why a conditional write on the tip failed: this command already applied, an older layout, or another command first. */
-  private tipRefusal(e: unknown, gameId: string, commandId: string, expectedVersion: number): Error {
-    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') return e as Error;
-    const old = (e as { Item?: Record<string, unknown> }).Item;
-    const item = old ? unmarshallMaybe(old) : undefined;
-    if (item && item['layout'] !== TIP && item['sk'] === 'HEAD') return new NotATip();
-    if (item) {
-      const recent = decodeRecent(item['recent'] as Uint8Array | undefined);
-      const key = commandKey(commandId);
-      const prior = Object.hasOwn(recent, key) ? recent[key] : undefined;
-      if (prior) return new DuplicateCommandError(prior);
-      for (const b of (item['evs'] as Uint8Array[] | undefined) ?? []) {
-        const evs = decodeCommand(gameId, b);
-        if (evs[0]?.commandId === commandId) return new DuplicateCommandError({ from: evs[0].seq, to: evs[evs.length - 1]!.seq });
-      }
-    }
-    this.seen.delete(gameId);
-    return new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
-  }
-
-  /** The item-per-event layout: CMD, HEAD and every event in one TransactWriteItems. */
-  private async appendItems(req: AppendRequest): Promise<void> {
-    const { gameId, expectedVersion, events, commandId } = req;
-    const pk = gamePk(gameId);
-    const first = events[0]!;
-    const last = events[events.length - 1]!;
-    const record: CommandRecord = { from: first.seq, to: last.seq };
-
-    const puts: {
-      Item: Record<string, unknown>;
-      ConditionExpression?: string;
-      ExpressionAttributeNames?: Record<string, string>;
-      ExpressionAttributeValues?: Record<string, unknown>;
-      ReturnValuesOnConditionCheckFailure?: 'ALL_OLD';
-    }[] = [];
-    puts.push({
-      Item: { pk, sk: commandSk(commandId), gameId, commandId, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    });
-    const CMD_INDEX = 0;
-    puts.push({
-      Item: {
-        pk,
-        sk: 'HEAD',
-        gameId,
-        version: last.seq,
-        hash: last.hash,
-        engine: req.summary.engine,
-        status: req.summary.status,
-        updatedAt: last.at,
-        summary: req.summary,
-        recent: this.nextRecent(req.recent ?? {}, commandId, record),
-      },
-      ...(expectedVersion === 0
-        ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : {
-            ConditionExpression: '#v = :expected AND attribute_not_exists(layout)',
-            ExpressionAttributeNames: { '#v': 'version' },
-            ExpressionAttributeValues: { ':expected': expectedVersion },
-          }),
-    });
-    if (req.seed !== undefined) puts.push({ Item: { pk, sk: 'SECRET', gameId, seed: req.seed }, ConditionExpression: 'attribute_not_exists(pk)' });
-    for (const e of events) {
-      const Item = { pk, sk: eventSk(e.seq), gameId, seq: e.seq, type: e.type, envelope: JSON.stringify(e) };
-      const size = itemSize(Item);
-      if (size > MAX_ITEM_BYTES) {
-        throw new AppError(
-          413,
-          'store/event-too-large',
-          `Event ${e.seq} (${e.type}) would take ${Math.ceil(size / 1024)} KB; a stored event must stay under ${MAX_ITEM_BYTES / 1024} KB. Nothing was written.`,
-        );
-      }
-      puts.push({ Item, ConditionExpression: 'attribute_not_exists(pk)' });
-    }
-    for (const p of puts) {
-      const size = itemSize(p.Item);
-      if (size > MAX_ITEM_BYTES)
-        throw new AppError(
-          413,
-          'store/item-too-large',
-          `The game's ${String(p.Item['sk'])} record would take ${Math.ceil(size / 1024)} KB, over the ${MAX_ITEM_BYTES / 1024} KB limit. Nothing was written.`,
-        );
-    }
-    const total = puts.reduce((s, p) => s + itemSize(p.Item), 0);
-    if (puts.length > MAX_TRANSACT_ITEMS) {
-      throw new AppError(
-        413,
-        'store/command-too-large',
-        `This command produced ${events.length} events; one command may add at most ${MAX_TRANSACT_ITEMS - (puts.length - events.length)}. Nothing was written.`,
-      );
-    }
-    if (total > MAX_TRANSACT_BYTES) {
-      throw new AppError(
-        413,
-        'store/command-too-large',
-        `This command's events come to ${Math.ceil(total / 1024)} KB; one command may write at most ${Math.floor(MAX_TRANSACT_BYTES / 1024)} KB. Nothing was written.`,
-      );
-    }
-    let snap: EncodedSnapshot | undefined;
-    if (req.snapshot) {
-      snap = this.encodeSnapshot(gameId, req.snapshot);
-      const items = [snap.item, ...snap.parts];
-      const size = items.reduce((n, i) => n + itemSize(i), 0);
-      // A snapshot that does not fit is skipped: the tail just grows and loads page further.
-      if (items.every((i) => itemSize(i) <= MAX_ITEM_BYTES) && puts.length + items.length <= MAX_TRANSACT_ITEMS && total + size <= MAX_TRANSACT_BYTES) {
-        puts.push(...items.map((Item) => ({ Item })));
-        this.stats.snapshotsWritten += 1;
-      } else {
-        this.stats.snapshotsSkipped += 1;
-        snap = undefined;
-      }
-    }
-
-    this.stats.appends += 1;
-    this.remember(gameId, 'item-per-event');
-    const parts = this.storedParts(gameId, snap);
-    try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems: puts.map((p) => ({ Put: { TableName: this.tableName, ...p } })) }));
-      if (snap) this.remember(gameId, 'item-per-event', undefined, parts);
-    } catch (e) {
-      const reasons = cancellationReasons(e);
-      if (!reasons) {
-        if (isItemSizeError(e))
-          throw new AppError(413, 'store/command-too-large', 'This command writes more than DynamoDB accepts in one item or transaction. Nothing was written.');
-        throw e;
-      }
-      const cmd = reasons[CMD_INDEX];
-      if (cmd?.Code === 'ConditionalCheckFailed') {
-        const rec = recordFrom(cmd.Item) ?? (await this.getCommand(gameId, commandId));
-        if (rec) throw new DuplicateCommandError(rec);
-      }
-      if (reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')) {
-        throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
-      }
-      throw e;
-    }
-  }
-
   /**
    * HEAD's `recent` after this command. An id that names a member of Object.prototype is left
    * out: the SDK's marshalling cannot hold it as a map key ('__proto__' sets the map's
    * prototype; a 'constructor' key makes the map look like a class instance and the write
    * fails). recent is only a shortcut: the command's CMD# record still makes a retry a duplicate.
    */
-  private nextRecent(prev: Readonly<Record<string, CommandRecord>>, commandId: string, rec: CommandRecord): Record<string, CommandRecord> {
+  nextRecent(prev: Readonly<Record<string, CommandRecord>>, commandId: string, rec: CommandRecord): Record<string, CommandRecord> {
     const keep = (id: string) => !Object.hasOwn(Object.prototype, id);
     const entries = Object.entries(prev).filter(([id]) => id !== commandId && keep(id));
     entries.sort((a, b) => b[1].to - a[1].to);
@@ -1117,16 +793,6 @@ export class DynamoEventStore implements EventStore {
   }
 }
 
-/**
- * The summary as the tip's HEAD stores it: without what HEAD already says (the game's id is in
- * pk; version, hash, engine, status and updatedAt are HEAD's own attributes, used by conditions
- * and scans), so nothing is stored twice. The stream's reader puts them back
- * (projections/stream-image.ts headChange).
- */
-function compactSummary(summary: GameSummary, top: Readonly<Record<string, unknown>>): Partial<GameSummary> {
-  return Object.fromEntries(Object.entries(summary).filter(([k, v]) => k !== 'gameId' && !(Object.hasOwn(top, k) && top[k] === v)));
-}
-
 /** A SNAP item's snapshot fields as a HEAD# item carries them: `snap` is the state; the version is the item's. */
 function snapFieldsOf(snap: Record<string, unknown>): Record<string, unknown> {
   const { state, engineVersion, kernelVersion, parts } = snap;
@@ -1139,34 +805,8 @@ function snapItemOf(item: Record<string, unknown>, events: readonly EventEnvelop
   return { version: events[events.length - 1]!.seq, state: snap, engineVersion, kernelVersion, parts };
 }
 
-/** Signals an append to the tip layout that met a HEAD of the older layout. */
-class NotATip extends Error {
-  override name = 'NotATip';
-}
-
-/** The tip's command records as batch items of at most MAX_BATCH_BYTES each, keyed by their first event. `decoded`: the events of the first records, when at hand. */
-function batchItems(pk: string, gameId: string, commands: readonly Uint8Array[], decoded?: readonly (readonly EventEnvelope[])[]): Record<string, unknown>[] {
-  const items: Record<string, unknown>[] = [];
-  let group: { evs: Uint8Array[]; first: number; last: number; keys: Set<string>; bytes: number } | undefined;
-  const flush = () => {
-    if (group) items.push({ pk, sk: batchSk(group.first), gameId, first: group.first, last: group.last, cmds: group.keys, evs: group.evs });
-    group = undefined;
-  };
-  for (const [i, b] of commands.entries()) {
-    const evs = decoded?.[i] ?? decodeCommand(gameId, b);
-    if (group && group.bytes + b.byteLength > MAX_BATCH_BYTES) flush();
-    group ??= { evs: [], first: evs[0]!.seq, last: 0, keys: new Set(), bytes: 0 };
-    group.evs.push(b);
-    group.last = evs[evs.length - 1]!.seq;
-    group.keys.add(commandKey(evs[0]!.commandId));
-    group.bytes += b.byteLength;
-  }
-  flush();
-  return items;
-}
-
 /** An item as the SDK returns it with a failed condition (AttributeValues), or already plain. */
-function unmarshallMaybe(item: Record<string, unknown>): Record<string, unknown> {
+export function unmarshallMaybe(item: Record<string, unknown>): Record<string, unknown> {
   const value = (v: unknown): unknown => {
     if (typeof v !== 'object' || v === null || v instanceof Uint8Array) return v;
     const av = v as Record<string, unknown>;
@@ -1187,22 +827,12 @@ interface Reason {
   Item?: Record<string, unknown>;
 }
 
-function cancellationReasons(e: unknown): Reason[] | undefined {
+export function cancellationReasons(e: unknown): Reason[] | undefined {
   if (typeof e !== 'object' || e === null || (e as { name?: string }).name !== 'TransactionCanceledException') return undefined;
   return ((e as { CancellationReasons?: Reason[] }).CancellationReasons ?? []) as Reason[];
 }
 
-/** The CMD record returned with the failed condition, raw AttributeValues or plain. */
-function recordFrom(item: Record<string, unknown> | undefined): CommandRecord | undefined {
-  if (!item) return undefined;
-  const num = (v: unknown): number | undefined =>
-    typeof v === 'number' ? v : typeof v === 'object' && v !== null && 'N' in v ? Number((v as { N: string }).N) : undefined;
-  const from = num(item['from']);
-  const to = num(item['to']);
-  return from !== undefined && to !== undefined ? { from, to } : undefined;
-}
-
-function isItemSizeError(e: unknown): boolean {
+export function isItemSizeError(e: unknown): boolean {
   const m = (e as { message?: string } | undefined)?.message ?? '';
   return (e as { name?: string } | undefined)?.name === 'ValidationException' && /size|exceed|too large|4 ?MB/i.test(m);
 }

@@ -130,7 +130,7 @@ export interface EventStore {
    * `consistent: false` lets DynamoDB answer from an eventually consistent read (half the read units): for views only, never for a command's decide.
    */
   load(gameId: string, opts?: { readonly consistent?: boolean }): Promise<LoadedStream | undefined>;
-  /** One write round trip (UpdateItem or TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
+  /** One write round trip (PutItem, UpdateItem or TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
   append(req: AppendRequest): Promise<void>;
   getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined>;
   /** Events with seq > after, in order, at most limit. */

@@ -538,7 +538,11 @@ export interface LocalNotificationsOptions {
   readonly leaseSeconds?: number;
   /** How often the daily digest sweep runs (default every minute; POST /local/clock also runs it). */
   readonly digestEveryMs?: number;
-  /** Where the stream checkpoints of both consumers are kept (default: a file each in the data folder; none in --memory mode). */
+  /**
+   * Where the stream checkpoints of both consumers are kept (default: a file each in the data folder;
+   * none in --memory mode). The store must keep each key apart (each consumer saves under the stream
+   * ARN and its own name): one fileCheckpoints holds a single key, so it cannot serve both.
+   */
   readonly checkpoints?: CheckpointStore;
 }
 

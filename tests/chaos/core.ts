@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localClient } from '../../functions/store/dynamodb-local.js';
 import { verifyLog, type EngineRegistry, type EventEnvelope } from '../../domain/kernel/index.js';
 import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
 import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
 import { checkNotices, expectedNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
@@ -270,9 +270,17 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     let lastCaughtUp = loadEnded;
     for (;;) {
       const queue = [...behind.keys()];
+      const want = new Map<string, Record<string, unknown>[] | undefined>();
+      for (const gameId of queue) want.set(gameId, await expected.get(gameId));
+      // The inbox items of every game behind, a hundred to a read (one GetItem each made the harness's own reads most of the window).
+      const items = await readItems(
+        checks,
+        opts.runtime.tableName,
+        [...want.values()].flatMap((x) => x?.slice(1) ?? []),
+      );
       const worker = async () => {
         for (let gameId = queue.shift(); gameId !== undefined; gameId = queue.shift()) {
-          const differs = await readModelDiffers(checks, opts.runtime.tableName, gameId, await expected.get(gameId));
+          const differs = await readModelDiffers(checks, opts.runtime.tableName, gameId, want.get(gameId), items);
           if (differs) behind.set(gameId, differs);
           else {
             behind.delete(gameId);
@@ -380,21 +388,41 @@ async function expectedReadModels(client: DynamoDBClient, opts: ChaosOptions, ga
   return projection ? ([projection.summary, ...projection.inbox] as unknown as Record<string, unknown>[]) : undefined;
 }
 
-/** How the game's live summary or inbox items differ from the rebuild's, or undefined when they are equal. */
+const itemKey = (item: Record<string, unknown>) => `${String(item['pk'])}\n${String(item['sk'])}`;
+
+/** The items with these keys (pk, sk), read consistently a hundred at a time (BatchGetItem's bound), by itemKey. */
+async function readItems(client: DynamoDBClient, tableName: string, keysOf: readonly Record<string, unknown>[]): Promise<Map<string, Record<string, unknown>>> {
+  const doc = documentClient(client);
+  const out = new Map<string, Record<string, unknown>>();
+  const keys = [...new Map(keysOf.map((k) => [itemKey(k), { pk: k['pk'], sk: k['sk'] }])).values()];
+  const chunks = Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => keys.slice(i * 100, i * 100 + 100));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      for (let left: Record<string, unknown>[] = chunk; left.length > 0;) {
+        const r = await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: left, ConsistentRead: true } } }));
+        for (const item of r.Responses?.[tableName] ?? []) out.set(itemKey(item), item);
+        left = (r.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
+      }
+    }),
+  );
+  return out;
+}
+
+/** How the game's live summary or inbox items (those read in `inbox`) differ from the rebuild's, or undefined when they are equal. */
 async function readModelDiffers(
   client: DynamoDBClient,
   tableName: string,
   gameId: string,
   items: Record<string, unknown>[] | undefined,
+  inbox: ReadonlyMap<string, Record<string, unknown>>,
 ): Promise<string | undefined> {
   if (!items) return `${gameId}: its log could not be rebuilt`;
-  const doc = documentClient(client);
   for (const [n, expected] of items.entries()) {
     // The SUMMARY item is stored in a compact form: read it as the API does (ReadModelStore.getSummary expands it).
     const live =
       n === 0
         ? ((await new ReadModelStore(client, tableName).getSummary(gameId)) as unknown as Record<string, unknown> | undefined)
-        : (await doc.send(new GetCommand({ TableName: tableName, Key: { pk: expected['pk'], sk: expected['sk'] }, ConsistentRead: true }))).Item;
+        : inbox.get(itemKey(expected));
     const differs =
       live === undefined
         ? ['(missing)']

@@ -141,6 +141,8 @@ const partitionOf = (r: StreamRecordLike): string => (r.dynamodb?.Keys as Record
 const sequenceOf = (r: StreamRecordLike): string => r.dynamodb?.SequenceNumber ?? '';
 /** How long a wake() waits before its pass: writes that come together are read together. */
 const WAKE_DELAY_MS = 5;
+/** The first wait after a quiet pass that a wake asked for (doubled after each quiet pass). */
+const WAKE_FOLLOW_UP_MS = 25;
 /** GetRecords errors after which the iterator is dead but the shard is not: open it again. */
 const LOST_ITERATOR = new Set(['TrimmedDataAccessException', 'ExpiredIteratorException']);
 /** Stream sequence numbers are decimal strings of any length: compare them as numbers. */
@@ -167,6 +169,7 @@ export class StreamPoller {
   private streamArn: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private started = false;
   /** A pass is under way. */
   private passing = false;
   /** A pass was asked for before the timer's (wake): the next one starts after WAKE_DELAY_MS. */
@@ -191,6 +194,8 @@ export class StreamPoller {
   }
 
   start(): void {
+    if (this.started) return;
+    this.started = true;
     this.tick();
   }
 
@@ -220,6 +225,9 @@ export class StreamPoller {
    */
   wake(): void {
     if (this.stopped) return;
+    // DynamoDB Local may show a write's records a moment after it answered: passes that find nothing
+    // after a wake come again soon (doubling from WAKE_FOLLOW_UP_MS), not a whole interval later.
+    this.wait = Math.min(this.wait, WAKE_FOLLOW_UP_MS);
     if (this.passing) {
       this.wakeAsked = true;
       return;
@@ -548,6 +556,8 @@ function consumerCheckpoints(
 const WRITES = /^(Put|Update|Delete|TransactWrite|BatchWrite)/;
 /** The longest wait between two passes of a quiet stream, in the local runtime (whose own writes wake the consumers). */
 const IDLE_INTERVAL_MS = 1000;
+/** The longest the notices' consumer waits for the projector's first pass before it starts anyway. */
+const NOTICES_HEAD_START_MS = 5000;
 /** Names each runtime's wake-on-write middleware apart (a consumer started again after a kill adds its own). */
 let consumersStarted = 0;
 
@@ -745,7 +755,15 @@ export async function startLocalNotifications(
     );
     stops.push(async () => void ctx.client.middlewareStack.remove(wakeOnWrite));
     poller.start();
-    noticePoller.start();
+    // The read models first: after a restart the notices' consumer hands its unfinished batches over again
+    // (a burst of notify jobs on the same DynamoDB Local), so it starts once the projector's first pass
+    // has read on from its checkpoint, or after NOTICES_HEAD_START_MS when that pass lasts (steady writes).
+    const headStart = setTimeout(() => noticePoller.start(), NOTICES_HEAD_START_MS);
+    void poller.nextPass().then(() => {
+      clearTimeout(headStart);
+      noticePoller.start();
+    });
+    stops.push(async () => clearTimeout(headStart));
     stops.push(async () => {
       await Promise.all([poller.stop(), noticePoller.stop()]);
       queue.stop();

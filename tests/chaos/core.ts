@@ -4,7 +4,8 @@ import { verifyLog, type EngineRegistry, type EventEnvelope } from '../../domain
 import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
-import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
+import { documentClient, fromStored } from '../../functions/projections/read-model-store.js';
+import type { SummaryModel } from '../../functions/projections/project.js';
 import { checkNotices, expectedNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
 import { seeded } from '../support/seeded.js';
 import type { FaultKind } from './faults.js';
@@ -272,23 +273,21 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       const queue = [...behind.keys()];
       const want = new Map<string, Record<string, unknown>[] | undefined>();
       for (const gameId of queue) want.set(gameId, await expected.get(gameId));
-      // The inbox items of every game behind, a hundred to a read (one GetItem each made the harness's own reads most of the window).
+      // Every item of every game behind, a hundred to a read (a GetItem each made the harness's own reads most of the window).
       const items = await readItems(
         checks,
         opts.runtime.tableName,
-        [...want.values()].flatMap((x) => x?.slice(1) ?? []),
+        [...want.values()].flatMap((x) => x ?? []),
       );
-      const worker = async () => {
-        for (let gameId = queue.shift(); gameId !== undefined; gameId = queue.shift()) {
-          const differs = await readModelDiffers(checks, opts.runtime.tableName, gameId, want.get(gameId), items);
-          if (differs) behind.set(gameId, differs);
-          else {
-            behind.delete(gameId);
-            lastCaughtUp = Math.max(lastCaughtUp, Date.now());
-          }
+      const readAt = Date.now();
+      for (const gameId of queue) {
+        const differs = readModelDiffers(gameId, want.get(gameId), items);
+        if (differs) behind.set(gameId, differs);
+        else {
+          behind.delete(gameId);
+          lastCaughtUp = Math.max(lastCaughtUp, readAt);
         }
-      };
-      await Promise.all(Array.from({ length: 16 }, worker));
+      }
       if (behind.size === 0) {
         catchUpSeconds = (lastCaughtUp - loadEnded) / 1000;
         break;
@@ -408,29 +407,25 @@ async function readItems(client: DynamoDBClient, tableName: string, keysOf: read
   return out;
 }
 
-/** How the game's live summary or inbox items (those read in `inbox`) differ from the rebuild's, or undefined when they are equal. */
-async function readModelDiffers(
-  client: DynamoDBClient,
-  tableName: string,
+/** How the game's live summary and inbox items (as read in `live`) differ from the rebuild's, or undefined when they are equal. */
+function readModelDiffers(
   gameId: string,
   items: Record<string, unknown>[] | undefined,
-  inbox: ReadonlyMap<string, Record<string, unknown>>,
-): Promise<string | undefined> {
+  live: ReadonlyMap<string, Record<string, unknown>>,
+): string | undefined {
   if (!items) return `${gameId}: its log could not be rebuilt`;
   for (const [n, expected] of items.entries()) {
-    // The SUMMARY item is stored in a compact form: read it as the API does (ReadModelStore.getSummary expands it).
-    const live =
-      n === 0
-        ? ((await new ReadModelStore(client, tableName).getSummary(gameId)) as unknown as Record<string, unknown> | undefined)
-        : inbox.get(itemKey(expected));
+    const item = live.get(itemKey(expected));
+    // The SUMMARY item is stored in a compact form: expanded as the API reads it (ReadModelStore.getSummary).
+    const got = n === 0 && item ? (fromStored(item as unknown as SummaryModel) as unknown as Record<string, unknown>) : item;
     const differs =
-      live === undefined
+      got === undefined
         ? ['(missing)']
         : Object.entries(expected)
-            .filter(([k, v]) => canonical(live[k]) !== canonical(v))
+            .filter(([k, v]) => canonical(got[k]) !== canonical(v))
             .map(([k]) => k);
     if (differs.length > 0)
-      return `${gameId} ${String(expected['pk'])} ${differs.join('/')} (read model at version ${String(live?.['version'])}, events at ${String(items[0]!['version'])})`;
+      return `${gameId} ${String(expected['pk'])} ${differs.join('/')} (read model at version ${String(got?.['version'])}, events at ${String(items[0]!['version'])})`;
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
+import { startLocalRuntime, type LocalRuntime, type RuntimeContext } from '../../functions/local/runtime.js';
 import { startLocalNotifications, StreamPoller, type LocalNotifications } from '../../functions/local/stream-poller.js';
 import { freshTable } from '../support/dynamo.js';
 import { waitFor, waitUntil } from '../support/wait.js';
@@ -13,6 +13,7 @@ import { cid, engines } from './support.js';
 describe('local stream consumers: woken by writes, backing off while quiet', () => {
   let rt: LocalRuntime;
   let notifications: LocalNotifications | undefined;
+  let context: RuntimeContext | undefined;
   beforeAll(async () => {
     rt = await startLocalRuntime({
       dynamoEndpoint: inject('dynamoEndpoint'),
@@ -21,7 +22,12 @@ describe('local stream consumers: woken by writes, backing off while quiet', () 
       engines,
       jwtSecret: 'wake-secret-0123456789-0123456789',
       // A timer far longer than the test waits: only a wake gets the move projected in time.
-      extensions: [async (ctx) => (notifications = await startLocalNotifications(ctx, { pollIntervalMs: 60_000, env: {} }))],
+      extensions: [
+        async (ctx) => {
+          context = ctx;
+          return (notifications = await startLocalNotifications(ctx, { pollIntervalMs: 60_000, env: {} }));
+        },
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -37,6 +43,18 @@ describe('local stream consumers: woken by writes, backing off while quiet', () 
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(n.poller.delivered).toBeGreaterThan(0);
     expect(n.noticePoller.delivered).toBeGreaterThan(0);
+  });
+
+  it('starts the notices’ consumer once the projector’s first pass is over (the read models first, after a restart)', async () => {
+    const again = await startLocalNotifications(context!, { pollIntervalMs: 60_000, env: {} });
+    try {
+      expect(again.poller.passes).toBe(1);
+      expect(again.noticePoller.passes).toBe(0);
+      await again.poller.nextPass();
+      expect(again.noticePoller.passes).toBe(1);
+    } finally {
+      await again.stop();
+    }
   });
 
   it('passes less and less often while the stream is quiet, and at once when woken', async () => {

@@ -25,6 +25,33 @@ describe('the local notify queue', () => {
     expect(ran.sort()).toEqual(jobs.map((j) => j.notice.gameId).sort());
   });
 
+  it('makes way for work that goes first (the projector): no more than `yieldingConcurrency` jobs start until it ends', async () => {
+    let running = 0;
+    let most = 0;
+    const queue = new InProcessQueue(
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 10));
+        running--;
+      },
+      { delayScaleMs: 0, concurrency: 4, yieldingConcurrency: 1 },
+    );
+    const jobs = () => Array.from({ length: 20 }, () => ({ notice: turnNotice('y') }));
+    let ranWhileYielding = 0;
+    const work = queue.yieldWhile(async () => {
+      await queue.enqueue(jobs());
+      await new Promise((r) => setTimeout(r, 60));
+      ranWhileYielding = most;
+      return 'written';
+    });
+    expect(await work).toBe('written');
+    // While the work ran, one job at a time; once it ended, the rest went four at a time.
+    expect(ranWhileYielding).toBe(1);
+    await queue.idle();
+    expect(most).toBe(4);
+  });
+
   it("once stopped (a killed consumer), a job waiting behind its lane's running one does not run", async () => {
     const ran: number[] = [];
     let release: () => void = () => {};

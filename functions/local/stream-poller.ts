@@ -187,6 +187,12 @@ export class StreamPoller {
   /** The checkpoints as loaded and as advanced since; undefined until the first pass loads them. */
   private saved: Map<string, ShardCheckpoint> | undefined;
   private readonly handed: Handed[] = [];
+  /**
+   * Parked records handed over again (retryParked), outside the batch they were read in: per shard,
+   * the first of them, until the work that hand-over set going has finished. The checkpoint does not
+   * pass them before (a consumer killed meanwhile must read them again).
+   */
+  private readonly rehanded: { readonly firsts: ReadonlyMap<string, string>; readonly finished: () => boolean }[] = [];
 
   constructor(private readonly opts: StreamPollerOptions) {
     this.wait = opts.intervalMs ?? 200;
@@ -414,10 +420,17 @@ export class StreamPoller {
     if (changed) await this.opts.checkpoints.save(await this.arn(), this.saved);
   }
 
-  /** Whether a record of this shard at or before `sequence` is parked (so the shard's checkpoint may not pass it). */
+  /**
+   * Whether a record of this shard at or before `sequence` is parked, or was handed over again from
+   * the parking by a hand-over whose work has not finished (so the shard's checkpoint may not pass it).
+   */
   private holdsParked(shard: string, sequence: string): boolean {
     for (const p of this.parked.values()) for (const r of p.records) if (r.shard === shard && seqAtMost(sequenceOf(r.record), sequence)) return true;
-    return false;
+    for (let i = this.rehanded.length - 1; i >= 0; i--) if (this.rehanded[i]!.finished()) this.rehanded.splice(i, 1);
+    return this.rehanded.some(({ firsts }) => {
+      const first = firsts.get(shard);
+      return first !== undefined && seqAtMost(first, sequence);
+    });
   }
 
   /** How many games are parked now (0 once every failure has gone through). */
@@ -473,7 +486,19 @@ export class StreamPoller {
     const due = [...this.parked].filter(([, p]) => p.nextAt <= now);
     if (due.length === 0) return;
     const batch = due.flatMap(([, p]) => p.records.map((r) => r.record));
+    const barrier = this.opts.barrier;
+    const before = barrier?.mark() ?? 0;
     const { batchItemFailures } = await this.opts.onRecords(batch);
+    if (barrier) {
+      const after = barrier.mark();
+      const firsts = new Map<string, string>();
+      for (const { shard, record } of due.flatMap(([, p]) => p.records)) {
+        const seq = sequenceOf(record);
+        const first = firsts.get(shard);
+        if (first === undefined || seqAtMost(seq, first)) firsts.set(shard, seq);
+      }
+      this.rehanded.push({ firsts, finished: () => barrier.finished(before, after) });
+    }
     const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
     for (const [key, p] of due) {
       const first = p.records.findIndex((r) => failed.has(sequenceOf(r.record)));

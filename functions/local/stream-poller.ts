@@ -752,14 +752,16 @@ export async function startLocalNotifications(
         settled: (after, through) => queue.settledBetween(after, through),
       },
       // The notices and the tournament reactor (which queues the director's notices too) read the same
-      // records and depend on nothing of each other's: side by side.
-      onRecords: async (records) => {
-        const [noticed, reacted] = await Promise.all([
-          processStreamRecords(records, { queue, log: noticesLog }),
-          reactor ? processTournamentRecords(records, reactor) : { batchItemFailures: [] },
-        ]);
-        return { batchItemFailures: [...noticed.batchItemFailures, ...reacted.batchItemFailures] };
-      },
+      // records and depend on nothing of each other's: side by side. The jobs a batch queues are its own
+      // (the barrier's marks), even when a job's write woke the pass that read it.
+      onRecords: (records) =>
+        queue.outsideJobs(async () => {
+          const [noticed, reacted] = await Promise.all([
+            processStreamRecords(records, { queue, log: noticesLog }),
+            reactor ? processTournamentRecords(records, reactor) : { batchItemFailures: [] },
+          ]);
+          return { batchItemFailures: [...noticed.batchItemFailures, ...reacted.batchItemFailures] };
+        }),
     });
     // Every write this runtime makes wakes both consumers (the timer, backing off while the stream is
     // quiet, is only the fallback for writers elsewhere): a move reaches the read models without

@@ -227,6 +227,16 @@ export class InProcessQueue implements NotifyQueue {
     }
   }
 
+  /**
+   * Runs `work` as a start of its own: what it enqueues are new origins, whichever job's continuation
+   * it runs in. A timer a job set carries that job's origin along (a stream poller woken by the job's
+   * own write): a stream batch counted as that job's would leave no mark of its own, and look
+   * settled while its jobs still wait to run.
+   */
+  outsideJobs<T>(work: () => Promise<T>): Promise<T> {
+    return this.origin.exit(work);
+  }
+
   /** Everything enqueued so far (0 before anything is), for finishedBetween(). */
   mark(): number {
     return this.lastOrigin;

@@ -16,6 +16,8 @@ const WARP = 36_000;
 const SEED = 18;
 let runtime: ChaosRuntime;
 let receiver: WebhookReceiver;
+/** What the runtime processes wrote to stderr (stream warnings, failed notify jobs): shown when a check fails. */
+const runtimeLog: string[] = [];
 
 beforeAll(async () => {
   const clock = warpedClock(WARP);
@@ -27,6 +29,7 @@ beforeAll(async () => {
     seed: SEED,
     warp: WARP,
     clockOrigin: clock.realStart,
+    log: (line) => runtimeLog.push(line),
   });
 });
 afterAll(async () => {
@@ -65,7 +68,8 @@ describe('chaos: random legal games while DynamoDB faults are injected', () => {
       runtimeKills: { every: 12 },
     });
     const s = report.summary;
-    expect(report.problems).toEqual([]);
+    const log = `the runtime's stderr:\n${runtimeLog.slice(-60).join('\n')}`;
+    expect(report.problems, log).toEqual([]);
     expect(report.unverifiedLogs).toEqual([]);
     expect(s.lost).toBe(0);
     expect(s.duplicated).toBe(0);
@@ -92,8 +96,8 @@ describe('chaos: random legal games while DynamoDB faults are injected', () => {
     expect(n.required).toBeGreaterThan(report.games * 2);
     expect(n.delivered).toBeGreaterThan(n.required / 2);
     // Every notice the events call for arrived exactly once, in each game's order.
-    expect(n.missing).toEqual([]);
-    expect(n.outOfOrder).toEqual([]);
+    expect(n.missing, log).toEqual([]);
+    expect(n.outOfOrder, log).toEqual([]);
     expect(s.noticesDeliveredOnce).toBe(true);
     // The stream consumer ran under the same faults: its read models caught up with a rebuild from the events.
     expect(s.catchUpSeconds).not.toBeNull();

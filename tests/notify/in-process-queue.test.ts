@@ -100,4 +100,41 @@ describe('the local notify queue', () => {
     expect(queue.finishedBetween(m0, m3)).toBe(true);
     expect(queue.settledBetween(m0, m3)).toBe(false);
   });
+
+  it("counts what work outside the jobs enqueues (a stream batch) as its own, even when it runs in a timer a job set (a poller the job's write woke)", async () => {
+    let release: () => void = () => {};
+    let batch: (() => Promise<void>) | undefined;
+    const marks: { before: number; after: number }[] = [];
+    const queue = new InProcessQueue(
+      async (job) => {
+        if (job.notice.gameId.startsWith('writer')) {
+          // The job writes; the write wakes the poller, whose pass runs from this timer (in the job's async context).
+          setTimeout(() => void batch!(), 0);
+          return;
+        }
+        await new Promise<void>((r) => (release = r));
+      },
+      { delayScaleMs: 0 },
+    );
+    const passed = new Promise<void>((done) => {
+      batch = () =>
+        queue.outsideJobs(async () => {
+          const before = queue.mark();
+          await queue.enqueue([{ notice: turnNotice('slow') }]);
+          marks.push({ before, after: queue.mark() });
+          done();
+        });
+    });
+    await queue.enqueue([{ notice: turnNotice('writer') }]);
+    await passed;
+    await new Promise((r) => setTimeout(r, 10));
+    const [{ before, after }] = marks as [{ before: number; after: number }];
+    // The batch's job waits: neither finished nor settled, so a restart hands its record over again.
+    expect(after).toBeGreaterThan(before);
+    expect(queue.finishedBetween(before, after)).toBe(false);
+    expect(queue.settledBetween(before, after)).toBe(false);
+    release();
+    await queue.idle();
+    expect(queue.settledBetween(before, after)).toBe(true);
+  });
 });

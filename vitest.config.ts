@@ -12,6 +12,7 @@ const report = process.env.FIELDPOST_TEST_REPORT;
 const AS_BUNDLED = [
   'tests/store/dynamo-event-store.test.ts',
   'tests/store/tip-layout.test.ts',
+  'tests/store/append-layout.test.ts',
   'tests/http/faults.test.ts',
   'tests/projections/project.test.ts',
   'tests/notify/lease.test.ts',

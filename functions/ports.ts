@@ -3,7 +3,19 @@
  * table's item layout. Adapters live beside this file; the domain never sees any of it.
  *
  * TABLE LAYOUT (one table, pk/sk strings, stream NEW_AND_OLD_IMAGES)
- *   pk = GAME#<gameId>, the tip layout (every game created since issue 16; after Equinox's DynamoStore):
+ *   pk = GAME#<gameId>, the append layout (every game created since it; store/head-items.ts):
+ *     sk = HEAD#<first seq, 10 digits>  one per command, never rewritten, put on condition that the key is
+ *                                new (the version in the key is the optimistic lock): engine, status, wakeAt,
+ *                                and ev: the command's events and the game's head after them (the summary
+ *                                without what the events say, and what it was before) in one compressed record.
+ *                                Every snapshotItems commands one also carries the snapshot after it: snap (gzip
+ *                                JSON of the state), engineVersion, kernelVersion, parts (as SNAP's below), and
+ *                                recent (the newest 50 command keys, as HEAD's below)
+ *     sk = SECRET, PART#<hash>   as below
+ *   A load is one Query (sk >= EV#, newest first: SECRET, the PART#s, then the HEAD# items down to the newest
+ *   holding a snapshot; its page is snapshotItems + 1 + the parts); an append one PutItem (a TransactWriteItems
+ *   with SECRET when creating, or with the parts a game's first snapshot needs).
+ *   The tip layout (games created before the append layout; still loaded and appended to; after Equinox's DynamoStore):
  *     sk = HEAD                  the tip: layout = 2, version, hash, engine, status, updatedAt, summary
  *                                (GameSummary as a map), recent (binary: 5-byte SHA-256 key, first seq and
  *                                count of the newest 50 commands), snapVersion, and evs: the events after
@@ -23,9 +35,9 @@
  *     sk = HEAD                  as above without layout, evs, snapVersion; recent is a map commandId -> {from,to}
  *     sk = SECRET, SNAP          as above
  *     sk = CMD#<commandId>       idempotency record: {from, to} event range it produced
- *   Sort keys order B# < CMD# < EV# < HEAD < PART# < SECRET < SNAP, so the same reverse Query returns an
- *   older game's snapshot, secret, parts, head and newest events: either layout loads in one round trip.
- *   Read models (built by the projector from HEAD's stream records):
+ *   Sort keys order B# < CMD# < EV# < HEAD < HEAD#… < PART# < SECRET < SNAP, so the same reverse Query returns
+ *   an older game's snapshot, secret, parts, head and newest events: every layout loads in one round trip.
+ *   Read models (built by the projector from the stream records of HEAD and the HEAD# items):
  *     One item per entry, keyed by its place in the list, so the listings page with one Query
  *     (Limit + ExclusiveStartKey): see projections/project.ts.
  *       INBOX#<player> sk = PAGE#0#<since>#<gameId> (your move) | PAGE#1#<updatedAt desc>#<gameId>
@@ -75,6 +87,11 @@ export interface LoadedStream {
   readonly tail: readonly EventEnvelope[];
   /** Recent commandIds and the event range each produced. */
   readonly recent: Readonly<Record<string, CommandRecord>>;
+  /**
+   * Whether the next append should carry a snapshot, when the store decides (the append layout:
+   * once a load would read more items than its page holds); absent, the service's snapshotEvery does.
+   */
+  readonly snapshotDue?: boolean;
 }
 
 export interface CommandRecord {
@@ -113,7 +130,7 @@ export interface EventStore {
    * `consistent: false` lets DynamoDB answer from an eventually consistent read (half the read units): for views only, never for a command's decide.
    */
   load(gameId: string, opts?: { readonly consistent?: boolean }): Promise<LoadedStream | undefined>;
-  /** One write round trip (UpdateItem or TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
+  /** One write round trip (PutItem, UpdateItem or TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
   append(req: AppendRequest): Promise<void>;
   getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined>;
   /** Events with seq > after, in order, at most limit. */

@@ -28,8 +28,8 @@ export interface FieldpostStackProps extends StackProps {
 }
 
 /**
- * Stream records the projector consumes: inserts and updates of a game's HEAD, which carry
- * the summary before and after each append (functions/projections/stream-image.ts). Event,
+ * Stream records the projector consumes: inserts and updates of a game's HEAD, or the HEAD#
+ * item each append adds (the append layout), which carry the summary before and after it (functions/projections/stream-image.ts). Event,
  * SECRET (the dice seed), SNAP and CMD# records never reach it, and neither do the read
  * models it writes itself (INBOX#, LOBBY, ...): fewer invocations and no feedback loop.
  */
@@ -38,7 +38,8 @@ export const STREAM_FILTER = {
   dynamodb: {
     Keys: {
       pk: { S: lambda.FilterRule.beginsWith('GAME#') },
-      sk: { S: lambda.FilterRule.isEqual('HEAD') },
+      // HEAD, or a HEAD#<seq> item of the append layout (one per command).
+      sk: { S: lambda.FilterRule.beginsWith('HEAD') },
     },
   },
 } as const;
@@ -52,7 +53,8 @@ export const TOURNAMENT_STREAM_FILTER = {
   dynamodb: {
     Keys: {
       pk: { S: [...lambda.FilterRule.beginsWith('GAME#'), ...lambda.FilterRule.beginsWith('TOURNAMENT#')] },
-      sk: { S: lambda.FilterRule.isEqual('HEAD') },
+      // HEAD, or a HEAD#<seq> item of the append layout (one per command).
+      sk: { S: lambda.FilterRule.beginsWith('HEAD') },
     },
   },
 } as const;

@@ -29,7 +29,9 @@ export function createDynamoGameService(opts: {
   clock?: Clock;
   seeds?: SeedSource;
   snapshotEvery?: number;
-  /** The layout new games get (default the tip; tests of older games pass 'item-per-event'). */
+  /** The append layout's snapshot cadence in commands (DynamoEventStoreOptions.snapshotItems). */
+  snapshotItems?: number;
+  /** The layout new games get (default the append layout; tests of older games pass 'tip' or 'item-per-event'). */
   newGames?: DynamoEventStore['newGames'];
 }): { service: GameService; store: DynamoEventStore } {
   const snapshotEvery = opts.snapshotEvery ?? DEFAULT_SNAPSHOT_INTERVAL;
@@ -37,6 +39,7 @@ export function createDynamoGameService(opts: {
     client: opts.client,
     tableName: opts.tableName,
     snapshotInterval: snapshotEvery,
+    ...(opts.snapshotItems !== undefined ? { snapshotItems: opts.snapshotItems } : {}),
     ...(opts.newGames ? { newGames: opts.newGames } : {}),
   });
   const service = createGameService({ store, engines: opts.engines, clock: opts.clock ?? systemClock, seeds: opts.seeds ?? cryptoSeeds, snapshotEvery });

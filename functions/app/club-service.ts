@@ -69,7 +69,10 @@ export async function markRated(
   const gameId = gameIdFor(game.player, game.commandId);
   // A create repeated with its commandId answers with the game made the first time: a game made
   // casual is never turned into a rated one afterwards.
-  const made = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: { pk: gamePk(gameId), sk: 'HEAD' }, ConsistentRead: true }));
+  // SECRET: written with every game's first command, whatever the layout of its events.
+  const made = await store.doc.send(
+    new GetCommand({ TableName: store.tableName, Key: { pk: gamePk(gameId), sk: 'SECRET' }, ProjectionExpression: 'pk', ConsistentRead: true }),
+  );
   if (made.Item) return;
   await store.doc.send(
     new PutCommand({

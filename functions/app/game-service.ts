@@ -518,7 +518,10 @@ export function createGameService(deps: GameServiceDeps): GameService {
   }
 
   function snapshotFor(l: Loaded, next: GameState): { snapshot?: Snapshot } {
-    if (next.meta.version - l.snapVersion < snapshotEvery) return {};
+    // A snapshot this server could not use (older rules) is replaced at once; otherwise the store says
+    // when, if it counts what its loads read (the append layout), or every snapshotEvery events.
+    const stale = l.stream.snapshot !== undefined && l.snapVersion !== l.stream.snapshot.version;
+    if (!stale && !(l.stream.snapshotDue ?? next.meta.version - l.snapVersion >= snapshotEvery)) return {};
     return { snapshot: snapshotOf(l.engine, next) };
   }
 

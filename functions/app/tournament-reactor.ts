@@ -5,7 +5,7 @@ import { gamesWanted, type PairingState, type TournamentEvent, type TournamentSt
 import type { Notice, NotifyJob } from '../notify/decide.js';
 import type { NotifyQueue } from '../notify/queue.js';
 import { wasCancelled } from '../projections/project.js';
-import { fromWireImage, headChange, type StreamRecordLike } from '../projections/stream-image.js';
+import { fromWireImage, headChange, isHeadRecord, type StreamRecordLike } from '../projections/stream-image.js';
 import { AppError, type Clock } from '../ports.js';
 import { DynamoStreamStore, type StoredEvent } from '../store/stream-store.js';
 import { createClubService, gameLinkPk, TOURNAMENT_GAME_COMMAND, type ClubService } from './club-service.js';
@@ -72,7 +72,8 @@ export async function processTournamentRecords(
   const failures: { itemIdentifier: string }[] = [];
   for (const r of records) {
     const { pk, sk } = keyOf(r);
-    if (sk !== 'HEAD' || !r.dynamodb?.NewImage) continue;
+    // A game's head is a HEAD# item in the append layout; a tournament's is its HEAD.
+    if ((sk !== 'HEAD' && !isHeadRecord(r)) || !r.dynamodb?.NewImage) continue;
     try {
       if (pk.startsWith('TOURNAMENT#')) {
         const old = r.dynamodb.OldImage ? (fromWireImage(r.dynamodb.OldImage)['version'] as number) : 0;

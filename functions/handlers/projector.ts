@@ -9,7 +9,7 @@ import { processStreamRecords, type StreamDeps } from '../projections/stream.js'
 /**
  * DynamoDB Streams → read models (inbox, lobby, summaries) + notification jobs on SQS.
  * Reports partial batch failures (the event source mapping needs
- * FunctionResponseTypes: ['ReportBatchItemFailures']); a filter on sk = HEAD keeps the
+ * FunctionResponseTypes: ['ReportBatchItemFailures']); a filter on sk beginning HEAD keeps the
  * other records away, though they are ignored here anyway.
  *
  * The same function consumes the mapping's on-failure queue (functions/projections/repair.ts):

@@ -30,29 +30,38 @@ export function localClock(base: Clock = { now: () => new Date().toISOString() }
 
 /** The games whose next deadline or reminder (the summary's wakeAt) has passed. */
 async function gamesDue(ctx: RuntimeContext, now: string): Promise<string[]> {
-  const due: string[] = [];
+  /** By game: its newest head (HEAD, or the append layout's newest HEAD# item). */
+  const newest = new Map<string, { sk: string; status?: string; wakeAt?: string }>();
   const doc = DynamoDBDocumentClient.from(ctx.client);
   let start: Record<string, unknown> | undefined;
   do {
     const page = await doc.send(
       new ScanCommand({
         TableName: ctx.tableName,
-        FilterExpression: 'sk = :head AND #status = :active',
+        FilterExpression: 'begins_with(pk, :game) AND begins_with(sk, :head)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':head': 'HEAD', ':active': 'active' },
-        ProjectionExpression: 'pk, summary',
+        ExpressionAttributeValues: { ':game': 'GAME#', ':head': 'HEAD' },
+        ProjectionExpression: 'pk, sk, #status, wakeAt, summary',
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
     for (const item of page.Items ?? []) {
       // The game's id is in pk (the tip layout's HEAD stores it nowhere else).
-      const { pk, summary } = item as { pk: string; summary?: { wakeAt?: string } };
+      // wakeAt: an attribute of a HEAD# item (the append layout), in the summary of an older layout's HEAD.
+      const {
+        pk,
+        sk,
+        status,
+        summary,
+        wakeAt = summary?.wakeAt,
+      } = item as { pk: string; sk: string; status?: string; wakeAt?: string; summary?: { wakeAt?: string } };
       const gameId = pk.slice('GAME#'.length);
-      if (pk.startsWith('GAME#') && summary?.wakeAt !== undefined && Date.parse(summary.wakeAt) <= Date.parse(now)) due.push(gameId);
+      const seen = newest.get(gameId);
+      if (!seen || sk > seen.sk) newest.set(gameId, { sk, ...(status !== undefined ? { status } : {}), ...(wakeAt !== undefined ? { wakeAt } : {}) });
     }
     start = page.LastEvaluatedKey;
   } while (start);
-  return due;
+  return [...newest].filter(([, h]) => h.status === 'active' && h.wakeAt !== undefined && Date.parse(h.wakeAt) <= Date.parse(now)).map(([gameId]) => gameId);
 }
 
 /**

@@ -42,7 +42,13 @@ export interface StreamPollerOptions {
   readonly endpoint: string;
   readonly tableName: string;
   readonly onRecords: (records: readonly StreamRecordLike[]) => Promise<BatchResult>;
+  /** The wait between two passes (default 200 ms). */
   readonly intervalMs?: number;
+  /**
+   * While passes find nothing new, each waits twice as long as the one before, up to this (default
+   * intervalMs: no backoff). For a poller whose writers call wake(), so a quiet stream costs little.
+   */
+  readonly idleIntervalMs?: number;
   /** Immediate retries of a failed batch before its failed games are parked (default 3). */
   readonly maxRetries?: number;
   /** Longest wait between two tries of a parked game, in ms (default 1000: a fault that has passed is healed within about a second). */
@@ -133,6 +139,10 @@ interface Parked {
 /** The partition a record belongs to (the game, or the tournament): the unit whose records stay in order. */
 const partitionOf = (r: StreamRecordLike): string => (r.dynamodb?.Keys as Record<string, { S?: string }> | undefined)?.['pk']?.S ?? '';
 const sequenceOf = (r: StreamRecordLike): string => r.dynamodb?.SequenceNumber ?? '';
+/** How long a wake() waits before its pass: writes that come together are read together. */
+const WAKE_DELAY_MS = 5;
+/** The first wait after a quiet pass that a wake asked for (doubled after each quiet pass). */
+const WAKE_FOLLOW_UP_MS = 25;
 /** GetRecords errors after which the iterator is dead but the shard is not: open it again. */
 const LOST_ITERATOR = new Set(['TrimmedDataAccessException', 'ExpiredIteratorException']);
 /** Stream sequence numbers are decimal strings of any length: compare them as numbers. */
@@ -159,36 +169,86 @@ export class StreamPoller {
   private streamArn: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private started = false;
+  /** A pass is under way. */
+  private passing = false;
+  /** A pass was asked for before the timer's (wake): the next one starts after WAKE_DELAY_MS. */
+  private wakeAsked = false;
+  /** The wait before the next pass: intervalMs, doubled after each quiet pass up to idleIntervalMs. */
+  private wait: number;
   private stopped = false;
   private passWaiters: (() => void)[] = [];
   /** Games parked after failing past the immediate retries, by partition key; retried on every pass until they go through. */
   private readonly parked = new Map<string, Parked>();
   /** Stream records handed to onRecords since this poller started (a restart that resumes hands over only the new ones). */
   delivered = 0;
+  /** Polling passes begun since this poller started. */
+  passes = 0;
   /** The checkpoints as loaded and as advanced since; undefined until the first pass loads them. */
   private saved: Map<string, ShardCheckpoint> | undefined;
   private readonly handed: Handed[] = [];
+  /**
+   * Parked records handed over again (retryParked), outside the batch they were read in: per shard,
+   * the first of them, until the work that hand-over set going has finished. The checkpoint does not
+   * pass them before (a consumer killed meanwhile must read them again).
+   */
+  private readonly rehanded: { readonly firsts: ReadonlyMap<string, string>; readonly finished: () => boolean }[] = [];
 
   constructor(private readonly opts: StreamPollerOptions) {
+    this.wait = opts.intervalMs ?? 200;
     this.streams = new DynamoDBStreamsClient({ endpoint: opts.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   }
 
   start(): void {
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.pass()
-        .catch((e) => this.opts.log?.(`[stream] poll failed: ${(e as Error).message}`))
-        .finally(() => {
-          for (const w of this.passWaiters.splice(0)) w();
-          if (!this.stopped) this.timer = setTimeout(tick, this.opts.intervalMs ?? 200);
-        });
-    };
-    tick();
+    if (this.started) return;
+    this.started = true;
+    this.tick();
+  }
+
+  private readonly tick = (): void => {
+    if (this.stopped) return;
+    this.timer = undefined;
+    this.passing = true;
+    this.passes++;
+    this.wakeAsked = false;
+    const before = this.delivered;
+    this.running = this.pass()
+      .catch((e) => this.opts.log?.(`[stream] poll failed: ${(e as Error).message}`))
+      .finally(() => {
+        this.passing = false;
+        for (const w of this.passWaiters.splice(0)) w();
+        if (this.stopped) return;
+        // Quiet passes wait longer and longer (up to idleIntervalMs); a pass that handed records over starts the wait again.
+        const interval = this.opts.intervalMs ?? 200;
+        this.wait = this.delivered > before ? interval : Math.min(Math.max(interval, this.opts.idleIntervalMs ?? interval), this.wait * 2);
+        this.timer = setTimeout(this.tick, this.wakeAsked ? WAKE_DELAY_MS : this.wait);
+      });
+  };
+
+  /**
+   * Something was written to the table (an append, say): pass again now rather than when the
+   * timer says, or right after the pass under way (which may have read before the write).
+   */
+  wake(): void {
+    if (this.stopped) return;
+    // DynamoDB Local may show a write's records a moment after it answered: passes that find nothing
+    // after a wake come again soon (doubling from WAKE_FOLLOW_UP_MS), not a whole interval later.
+    this.wait = Math.min(this.wait, WAKE_FOLLOW_UP_MS);
+    if (this.passing) {
+      this.wakeAsked = true;
+      return;
+    }
+    if (this.wakeAsked || !this.timer) return;
+    this.wakeAsked = true;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(this.tick, WAKE_DELAY_MS);
   }
 
   /** Resolves after the next complete polling pass (everything written before the call has been handed over). */
   nextPass(): Promise<void> {
-    return new Promise((r) => this.passWaiters.push(r));
+    const passed = new Promise<void>((r) => this.passWaiters.push(r));
+    this.wake();
+    return passed;
   }
 
   /**
@@ -360,10 +420,17 @@ export class StreamPoller {
     if (changed) await this.opts.checkpoints.save(await this.arn(), this.saved);
   }
 
-  /** Whether a record of this shard at or before `sequence` is parked (so the shard's checkpoint may not pass it). */
+  /**
+   * Whether a record of this shard at or before `sequence` is parked, or was handed over again from
+   * the parking by a hand-over whose work has not finished (so the shard's checkpoint may not pass it).
+   */
   private holdsParked(shard: string, sequence: string): boolean {
     for (const p of this.parked.values()) for (const r of p.records) if (r.shard === shard && seqAtMost(sequenceOf(r.record), sequence)) return true;
-    return false;
+    for (let i = this.rehanded.length - 1; i >= 0; i--) if (this.rehanded[i]!.finished()) this.rehanded.splice(i, 1);
+    return this.rehanded.some(({ firsts }) => {
+      const first = firsts.get(shard);
+      return first !== undefined && seqAtMost(first, sequence);
+    });
   }
 
   /** How many games are parked now (0 once every failure has gone through). */
@@ -419,7 +486,19 @@ export class StreamPoller {
     const due = [...this.parked].filter(([, p]) => p.nextAt <= now);
     if (due.length === 0) return;
     const batch = due.flatMap(([, p]) => p.records.map((r) => r.record));
+    const barrier = this.opts.barrier;
+    const before = barrier?.mark() ?? 0;
     const { batchItemFailures } = await this.opts.onRecords(batch);
+    if (barrier) {
+      const after = barrier.mark();
+      const firsts = new Map<string, string>();
+      for (const { shard, record } of due.flatMap(([, p]) => p.records)) {
+        const seq = sequenceOf(record);
+        const first = firsts.get(shard);
+        if (first === undefined || seqAtMost(seq, first)) firsts.set(shard, seq);
+      }
+      this.rehanded.push({ firsts, finished: () => barrier.finished(before, after) });
+    }
     const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
     for (const [key, p] of due) {
       const first = p.records.findIndex((r) => failed.has(sequenceOf(r.record)));
@@ -498,6 +577,15 @@ function consumerCheckpoints(
   };
 }
 
+/** The commands that write to the table (and so to its stream). */
+const WRITES = /^(Put|Update|Delete|TransactWrite|BatchWrite)/;
+/** The longest wait between two passes of a quiet stream, in the local runtime (whose own writes wake the consumers). */
+const IDLE_INTERVAL_MS = 1000;
+/** The longest the notices' consumer waits for the projector's first pass before it starts anyway. */
+const NOTICES_HEAD_START_MS = 5000;
+/** Names each runtime's wake-on-write middleware apart (a consumer started again after a kill adds its own). */
+let consumersStarted = 0;
+
 /** The local projector + notifier pipeline: what `npm start` runs next to the API. */
 export interface LocalNotifications extends Stoppable {
   /** The projector: keeps the read models, and saves its position as soon as they are written. */
@@ -538,7 +626,11 @@ export interface LocalNotificationsOptions {
   readonly leaseSeconds?: number;
   /** How often the daily digest sweep runs (default every minute; POST /local/clock also runs it). */
   readonly digestEveryMs?: number;
-  /** Where the stream checkpoints of both consumers are kept (default: a file each in the data folder; none in --memory mode). */
+  /**
+   * Where the stream checkpoints of both consumers are kept (default: a file each in the data folder;
+   * none in --memory mode). The store must keep each key apart (each consumer saves under the stream
+   * ARN and its own name): one fileCheckpoints holds a single key, so it cannot serve both.
+   */
   readonly checkpoints?: CheckpointStore;
 }
 
@@ -588,8 +680,9 @@ export async function startLocalNotifications(
       (job) => notifierRef.current!.handle(job).then((results) => ({ waiting: results.some((r) => r.outcome === 'retrying') })),
       {
         delayScaleMs: opts.delayScaleMs ?? 1000,
-        // Jobs that never sleep (one attempt each, as in AWS) run 16 at once, like a bounded Lambda concurrency.
-        ...(retry.mode === 'requeue' ? { concurrency: 16 } : {}),
+        // Jobs that never sleep (one attempt each, as in AWS) run 16 at once, like a bounded Lambda concurrency;
+        // 4 while the projector writes a batch of read models (queue.yieldWhile below).
+        ...(retry.mode === 'requeue' ? { concurrency: 16, yieldingConcurrency: 4 } : {}),
         onError: (e, job) => ctx.log(`[notify] ${job.notice.kind} for ${job.notice.player} failed: ${(e as Error).message}`),
       },
     );
@@ -634,11 +727,20 @@ export async function startLocalNotifications(
     // Two consumers of the stream, each with its own position, as in AWS the projector's event source
     // mapping and the notify queue each keep theirs. The read models' position moves as soon as they
     // are written; a restart reads again only what the notices' consumer had not seen through.
-    const stream = { client: ctx.client, endpoint: ctx.endpoint, tableName: ctx.tableName, intervalMs: opts.pollIntervalMs ?? 250, log: ctx.log };
+    const intervalMs = opts.pollIntervalMs ?? 250;
+    const stream = {
+      client: ctx.client,
+      endpoint: ctx.endpoint,
+      tableName: ctx.tableName,
+      intervalMs,
+      idleIntervalMs: Math.max(intervalMs, IDLE_INTERVAL_MS),
+      log: ctx.log,
+    };
     const poller = new StreamPoller({
       ...stream,
       ...(checkpoints ? { checkpoints: checkpoints.projector } : {}),
-      onRecords: (records) => processStreamRecords(records, { readModels, log: projectorLog }),
+      // The read models go first: the notify jobs make way while a batch of them is written.
+      onRecords: (records) => queue.yieldWhile(() => processStreamRecords(records, { readModels, log: projectorLog })),
     });
     const noticePoller = new StreamPoller({
       ...stream,
@@ -650,17 +752,45 @@ export async function startLocalNotifications(
         settled: (after, through) => queue.settledBetween(after, through),
       },
       // The notices and the tournament reactor (which queues the director's notices too) read the same
-      // records and depend on nothing of each other's: side by side.
-      onRecords: async (records) => {
-        const [noticed, reacted] = await Promise.all([
-          processStreamRecords(records, { queue, log: noticesLog }),
-          reactor ? processTournamentRecords(records, reactor) : { batchItemFailures: [] },
-        ]);
-        return { batchItemFailures: [...noticed.batchItemFailures, ...reacted.batchItemFailures] };
-      },
+      // records and depend on nothing of each other's: side by side. The jobs a batch queues are its own
+      // (the barrier's marks), even when a job's write woke the pass that read it.
+      onRecords: (records) =>
+        queue.outsideJobs(async () => {
+          const [noticed, reacted] = await Promise.all([
+            processStreamRecords(records, { queue, log: noticesLog }),
+            reactor ? processTournamentRecords(records, reactor) : { batchItemFailures: [] },
+          ]);
+          return { batchItemFailures: [...noticed.batchItemFailures, ...reacted.batchItemFailures] };
+        }),
     });
+    // Every write this runtime makes wakes both consumers (the timer, backing off while the stream is
+    // quiet, is only the fallback for writers elsewhere): a move reaches the read models without
+    // waiting for the next tick, and an idle runtime polls DynamoDB Local once every idle interval.
+    const wakeOnWrite = `wakeStreamConsumers${++consumersStarted}`;
+    ctx.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        try {
+          return await next(args);
+        } finally {
+          if (WRITES.test(context.commandName ?? '')) {
+            poller.wake();
+            noticePoller.wake();
+          }
+        }
+      },
+      { step: 'initialize', name: wakeOnWrite },
+    );
+    stops.push(async () => void ctx.client.middlewareStack.remove(wakeOnWrite));
     poller.start();
-    noticePoller.start();
+    // The read models first: after a restart the notices' consumer hands its unfinished batches over again
+    // (a burst of notify jobs on the same DynamoDB Local), so it starts once the projector's first pass
+    // has read on from its checkpoint, or after NOTICES_HEAD_START_MS when that pass lasts (steady writes).
+    const headStart = setTimeout(() => noticePoller.start(), NOTICES_HEAD_START_MS);
+    void poller.nextPass().then(() => {
+      clearTimeout(headStart);
+      noticePoller.start();
+    });
+    stops.push(async () => clearTimeout(headStart));
     stops.push(async () => {
       await Promise.all([poller.stop(), noticePoller.stop()]);
       queue.stop();

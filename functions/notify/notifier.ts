@@ -165,7 +165,7 @@ export class Notifier {
       // Read again after a local restart, it may still hold a retry the last run had queued, a claim that run left
       // 'sending' (killed mid-attempt), or a settled claim whose lane that run never released: the game's later
       // notices wait behind it in its lane, so it is carried on (or its lane released) as any claim found taken is.
-      if (this.deps.resumeRetriesFrom !== undefined) for (const c of all) await this.recheckIfSending(notice, c);
+      if (this.deps.resumeRetriesFrom !== undefined) for (const c of all) await this.recheckIfSending(notice, c, true);
       return all.map((c) => ({ channel: c.id, outcome: 'stale' as const }));
     }
     // On a replay the ledger returns the channels chosen the first time, so a channel
@@ -217,14 +217,23 @@ export class Notifier {
    * alive, or may have died with the claim (the process crashed, the Lambda timed out): look
    * again once its lease has run out, when a claim still 'sending' is taken over. Without this
    * a notice whose worker died would stay 'sending' forever, since its message was handled.
+   *
+   * `stale`: the notice is a turn read again that will not be sent (handle). If it has no claim, no
+   * worker is sending it: a place it kept in its lane (a run that held the lane and then failed, its
+   * claim released, before its job ran again or the runtime was killed) is released, or the game's
+   * later notices (its game.ended) wait behind it for good.
    */
-  private async recheckIfSending(notice: Notice, ch: Channel): Promise<ChannelResult['outcome']> {
+  private async recheckIfSending(notice: Notice, ch: Channel, stale = false): Promise<ChannelResult['outcome']> {
     const { ledger, queue, clock, lanes } = this.deps;
     const channel = ch.id;
     if (!queue) return 'duplicate';
     const claim = await ledger.inspect(notice.key, channel);
     const from = this.deps.resumeRetriesFrom;
     if (await this.resumeLeftRetry(notice, channel, claim)) return 'retrying';
+    if (stale && claim === undefined && ch.kind === 'webhook' && lanes) {
+      await this.handOn(await lanes.done(notice.player, channel, notice.gameId, notice.version));
+      return 'duplicate';
+    }
     if (claim?.state !== 'sending') {
       // Settled by whoever held it. A hold this notice put in the lane while it waited (below) may have
       // landed after that worker's own release: release it again, or the game's later notices wait for good.

@@ -122,6 +122,8 @@ export class InProcessQueue implements NotifyQueue {
       maxReceives?: number;
       /** Jobs run at once (default: no bound; keep it unbounded when jobs sleep between retries, as in 'inline' mode). */
       concurrency?: number;
+      /** Jobs run at once while work that goes first runs (yieldWhile); default `concurrency`. */
+      yieldingConcurrency?: number;
     } = {},
   ) {}
 
@@ -184,7 +186,7 @@ export class InProcessQueue implements NotifyQueue {
    * stream again enqueues, would otherwise all call the table at once and starve the projector.
    */
   private async slot(): Promise<void> {
-    if (this.running < (this.opts.concurrency ?? Infinity)) {
+    if (this.running < this.bound()) {
       this.running++;
       return;
     }
@@ -192,9 +194,47 @@ export class InProcessQueue implements NotifyQueue {
   }
 
   private freeSlot(): void {
-    const next = this.slotWaiters.shift();
+    // A slot above the bound of the moment (work that goes first began) is given back, not handed on.
+    const next = this.running <= this.bound() ? this.slotWaiters.shift() : undefined;
     if (next) next();
     else this.running--;
+  }
+
+  /** Work that goes first (yieldWhile) running now. */
+  private yielding = 0;
+
+  private bound(): number {
+    const concurrency = this.opts.concurrency ?? Infinity;
+    return this.yielding > 0 ? Math.min(concurrency, this.opts.yieldingConcurrency ?? concurrency) : concurrency;
+  }
+
+  /**
+   * Runs `work` while the jobs make way for it: no more than `yieldingConcurrency` jobs start
+   * until it ends (those running finish). Locally the projector's batches go first: its read
+   * models and the notify jobs call the same DynamoDB Local, in the same process, where in AWS
+   * they are Lambdas of their own.
+   */
+  async yieldWhile<T>(work: () => Promise<T>): Promise<T> {
+    this.yielding++;
+    try {
+      return await work();
+    } finally {
+      this.yielding--;
+      while (this.running < this.bound() && this.slotWaiters.length > 0) {
+        this.running++;
+        this.slotWaiters.shift()!();
+      }
+    }
+  }
+
+  /**
+   * Runs `work` as a start of its own: what it enqueues are new origins, whichever job's continuation
+   * it runs in. A timer a job set carries that job's origin along (a stream poller woken by the job's
+   * own write): a stream batch counted as that job's would leave no mark of its own, and look
+   * settled while its jobs still wait to run.
+   */
+  outsideJobs<T>(work: () => Promise<T>): Promise<T> {
+    return this.origin.exit(work);
   }
 
   /** Everything enqueued so far (0 before anything is), for finishedBetween(). */

@@ -348,7 +348,8 @@ function toStored(s: SummaryModel): SummaryModel {
   return { ...s, summary: summary as GameSummary, ...(entries ? { entries } : {}) };
 }
 
-function fromStored(s: SummaryModel): SummaryModel {
+/** A SUMMARY item as the table holds it (compact), expanded as getSummary gives it. */
+export function fromStored(s: SummaryModel): SummaryModel {
   const summary: GameSummary = { ...s.summary, gameId: s.gameId, version: s.version };
   const stamps = new Map<number, Entry>();
   const entries = s.entries?.map((e): Entry => {

@@ -72,14 +72,16 @@ export async function rebuildReadModels(opts: {
   const failed: { gameId: string; error: string }[] = [];
 
   const scanned = new Set<string>();
-  for await (const head of scanAll(doc, opts.sourceTable, 'sk = :head AND begins_with(pk, :game)', { ':head': 'HEAD', ':game': 'GAME#' })) {
-    const gameId = String(head['gameId'] ?? String(head['pk']).slice('GAME#'.length));
+  // Every game has one SECRET item, whatever the layout of its events (one HEAD, or a HEAD# item per command).
+  for await (const secret of scanAll(doc, opts.sourceTable, 'sk = :secret AND begins_with(pk, :game)', { ':secret': 'SECRET', ':game': 'GAME#' })) {
+    const gameId = String(secret['pk']).slice('GAME#'.length);
     scanned.add(gameId);
     games++;
     try {
-      const engine = await opts.engines.load(String(head['engine']));
-      if (!engine) throw new Error(`engine ${String(head['engine'])} is not registered`);
       const events = await store.readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
+      const engineId = String((events[0]?.data as { engine?: string } | undefined)?.engine);
+      const engine = await opts.engines.load(engineId);
+      if (!engine) throw new Error(`engine ${engineId} is not registered`);
       const projection = rebuildGame(engine, events);
       if (!projection) continue;
       for (const key of projectionKeys(projection)) keep.add(key);
@@ -101,7 +103,11 @@ export async function rebuildReadModels(opts: {
     let known = createdSince.get(gameId);
     if (known === undefined) {
       known =
-        (await doc.send(new GetCommand({ TableName: opts.sourceTable, Key: { pk: `GAME#${gameId}`, sk: 'HEAD' }, ConsistentRead: true }))).Item !== undefined;
+        (
+          await doc.send(
+            new GetCommand({ TableName: opts.sourceTable, Key: { pk: `GAME#${gameId}`, sk: 'SECRET' }, ProjectionExpression: 'pk', ConsistentRead: true }),
+          )
+        ).Item !== undefined;
       createdSince.set(gameId, known);
     }
     return known;

@@ -1,5 +1,6 @@
 import { REMINDER_LEVELS, type GameSummary } from '../../domain/kernel/index.js';
 import { array, boolean, literal, looseObject, number, object, oneOf, record, string } from '../guards.js';
+import { commandEnds, HEAD_PREFIX, summaryBefore, summaryOfItem } from '../store/head-items.js';
 
 /**
  * DynamoDB stream records as both Lambda (aws-lambda's DynamoDBRecord) and the local
@@ -79,9 +80,11 @@ export interface HeadChange {
   readonly sequence: string;
 }
 
+/** A game's HEAD (the tip and older layouts), or one of its HEAD# items (the append layout: a new one per command). */
 export const isHeadRecord = (r: StreamRecordLike): boolean => {
   const keys = r.dynamodb?.Keys as Record<string, { S?: string }> | undefined;
-  return keys?.['sk']?.S === 'HEAD' && (keys?.['pk']?.S ?? '').startsWith('GAME#');
+  const sk = keys?.['sk']?.S ?? '';
+  return (sk === 'HEAD' || sk.startsWith(HEAD_PREFIX)) && (keys?.['pk']?.S ?? '').startsWith('GAME#');
 };
 
 /** Reads a HEAD record; undefined for records that carry no new head (REMOVE). Throws on a malformed summary. */
@@ -89,10 +92,28 @@ export function headChange(r: StreamRecordLike): HeadChange | undefined {
   const img = r.dynamodb;
   if (!img?.NewImage) return undefined;
   const pk = (img.Keys as Record<string, { S?: string }> | undefined)?.['pk']?.S ?? '';
+  if (((img.Keys as Record<string, { S?: string }> | undefined)?.['sk']?.S ?? '').startsWith(HEAD_PREFIX))
+    return appendedHead(img.NewImage, pk, img.SequenceNumber ?? r.eventID ?? '');
   const next = parseSummary(summaryOf(fromWireImage(img.NewImage), pk));
   const oldRaw = img.OldImage ? summaryOf(fromWireImage(img.OldImage), pk) : undefined;
   const old = oldRaw === undefined ? undefined : parseSummary(oldRaw);
   return { gameId: next.gameId, old, next, sequence: img.SequenceNumber ?? r.eventID ?? '' };
+}
+
+/**
+ * A HEAD# item's summaries before and after its command (store/head-items.ts): only the item's
+ * head attributes are converted, and its command record is read for its two ends.
+ */
+function appendedHead(image: Readonly<Record<string, unknown>>, pk: string, sequence: string): HeadChange {
+  const picked = Object.fromEntries(['engine', 'status', 'wakeAt'].filter((k) => image[k] !== undefined).map((k) => [k, image[k]]));
+  const item = fromWireImage(picked);
+  // Binary arrives as bytes (the SDK, the local poller) or base64 (a Lambda event).
+  const b = (image['ev'] as { B?: Uint8Array | string } | undefined)?.B;
+  if (b === undefined) throw new Error('HEAD# item without its command record');
+  const ends = commandEnds(typeof b === 'string' ? Buffer.from(b, 'base64') : b);
+  const next = parseSummary(summaryOfItem(pk.slice('GAME#'.length), item, ends));
+  const old = summaryBefore(next, ends);
+  return { gameId: next.gameId, old: old && parseSummary(old), next, sequence };
 }
 
 /**

@@ -36,7 +36,7 @@ const defaultLog: NonNullable<StreamDeps['log']> = (level, msg, data) =>
 const GAMES_AT_ONCE = 8;
 
 /**
- * One batch of stream records (Lambda or the local poller). Only HEAD records matter: each
+ * One batch of stream records (Lambda or the local poller). Only game heads matter (HEAD, or a HEAD# item of the append layout): each
  * is one append, its old and new GameSummary. For each game: update the read models once from
  * its records' summaries (a no-op when they already hold the newest version or a newer one),
  * then enqueue the notices each change calls for, in order. Notices are enqueued even for a stale record, because an earlier try may have

@@ -1,5 +1,5 @@
 import { PutItemCommand, QueryCommand as WireQueryCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
 import {
   AppError,
@@ -11,14 +11,20 @@ import {
   type LoadedStream,
   type Snapshot,
 } from '../ports.js';
-import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent, prependRecent } from './event-batch.js';
+import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent } from './event-batch.js';
+import { commandEnds, firstSeqOf, HEAD_ITEMS_END, HEAD_PREFIX, headItemSk, headOf, summaryOfItem } from './head-items.js';
 import { itemSize, MAX_ITEM_BYTES, MAX_TRANSACT_BYTES, MAX_TRANSACT_ITEMS } from './item-size.js';
+import type { OlderLayouts } from './older-layouts.js';
 import { PART, SnapshotCodec, type EncodedSnapshot } from './snapshot-parts.js';
 import { fromWire, toWire, type WireItem } from './wire.js';
 
 /**
  * The event store on the one DynamoDB table (layout in functions/ports.ts). A game is one
- * partition. New games use the tip layout (after Equinox's DynamoStore): HEAD is the tip and
+ * partition. New games use the append layout (store/head-items.ts): every command puts one new
+ * HEAD#<first seq> item with its events and the head after them, on condition that the key is
+ * new; every snapshotItems commands the item carries a snapshot too. A load is one Query of
+ * SECRET, the parts and the HEAD# items from the newest snapshot on; an append one PutItem.
+ * Games created before it, in the tip layout (after Equinox's DynamoStore): HEAD is the tip and
  * holds, besides the head, the events after the snapshot (one compressed record per command);
  * SNAP holds the snapshot, its large constant values (the card catalog) are PART# items written
  * once per game (store/snapshot-parts.ts), and SECRET holds the seed. A load is one Query
@@ -40,11 +46,17 @@ export interface DynamoEventStoreOptions {
   readonly snapshotInterval?: number;
   /** How many recent commandIds HEAD remembers. */
   readonly recentLimit?: number;
-  /** The layout new games are created in: 'tip' (default), or the older 'item-per-event' (tests of games stored before the tip). */
+  /**
+   * Append layout: at most this many HEAD# items make a load (the newest snapshot's and those
+   * after it); the load asks for a snapshot with the next append once they would be more. Sets
+   * the load's page size.
+   */
+  readonly snapshotItems?: number;
+  /** The layout new games are created in: 'append' (default), or the older 'tip' and 'item-per-event' (tests of games stored before). */
   readonly newGames?: Layout;
 }
 
-type Layout = 'tip' | 'item-per-event';
+type Layout = 'append' | 'tip' | 'item-per-event';
 
 /** Counters a test or the benchmark can read; they never affect behaviour. */
 export interface StoreStats {
@@ -73,20 +85,27 @@ export interface StoreStats {
  */
 export const DEFAULT_SNAPSHOT_INTERVAL = 25;
 const DEFAULT_RECENT = 50;
+/**
+ * See DynamoEventStoreOptions.snapshotItems. Measured on the bench's Spearpoint game (388 commands),
+ * write / read units per command and read units per view: 4 items 1.76 / 2.97 / 1.49, 5: 1.67 / 2.98 /
+ * 1.50, 6: 1.60 / 3.22 / 1.63, 8: 1.52 / 3.91 / 1.96, 10: 1.47 / 4.01 / 2.01, 12: 1.43 / 4.63 / 2.34.
+ * 5 and 6 cost the same in dollars (a write unit costs five read units); 6 stores less per event.
+ */
+export const DEFAULT_SNAPSHOT_ITEMS = 6;
 const EV = 'EV#';
 /** Batch items of the tip layout sort before CMD# and EV#, outside the load's range. */
 const BATCH = 'B#';
-const TIP = 2;
+export const TIP = 2;
 /** Room in the load's first page for the PART# items beside SNAP, SECRET and HEAD. */
 const PART_ROOM = 8;
 /** Stay under DynamoDB's 400 KB per item with room for the head's own attributes. */
-const MAX_BATCH_BYTES = 300 * 1024;
+export const MAX_BATCH_BYTES = 300 * 1024;
 const MAX_SEQ_SK = `${EV}9999999999`;
 
 export const gamePk = (gameId: string): string => `GAME#${gameId}`;
 export const eventSk = (seq: number): string => `${EV}${String(seq).padStart(10, '0')}`;
 export const commandSk = (commandId: string): string => `CMD#${commandId}`;
-const batchSk = (firstSeq: number): string => `${BATCH}${String(firstSeq).padStart(10, '0')}`;
+export const batchSkOf = (firstSeq: number): string => `${BATCH}${String(firstSeq).padStart(10, '0')}`;
 
 /**
  * What this store saw of a tip-layout game's tip, so an append that moves it out need not read it
@@ -103,6 +122,14 @@ interface TipSeen {
   readonly recent: Uint8Array | undefined;
   /** The same, unpacked, when it was. */
   readonly recentDecoded?: Readonly<Record<string, CommandRecord>>;
+}
+
+/** What this store saw of an append-layout game: its head, and the HEAD# items of its last load or append, unpacked. */
+interface HeadsSeen {
+  readonly version: number;
+  readonly summary: GameSummary;
+  /** Sort key -> the item's command record and its events, for the items a load needs. */
+  readonly decoded: ReadonlyMap<string, { readonly bytes: Uint8Array; readonly events: readonly EventEnvelope[] }>;
 }
 
 /** The last snapshot this store decoded of a game, and the stored bytes it came from. */
@@ -123,10 +150,11 @@ interface HeadItem {
 export class DynamoEventStore implements EventStore {
   readonly doc: DynamoDBDocumentClient;
   /** The plain client, for the calls every command makes (the load's Query, the tip's PutItem): attribute values written and read directly (store/wire.ts). */
-  private readonly client: DynamoDBClient;
+  readonly client: DynamoDBClient;
   readonly tableName: string;
   readonly snapshotInterval: number;
   readonly recentLimit: number;
+  readonly snapshotItems: number;
   readonly newGames: Layout;
   readonly stats: StoreStats = {
     loads: 0,
@@ -141,7 +169,7 @@ export class DynamoEventStore implements EventStore {
     recordsUnpacked: 0,
   };
   /** Layout and tip by game, from this store's own loads and appends (bounded; a miss costs one read). */
-  private readonly seen = new Map<string, { layout: Layout; tip?: TipSeen; parts?: ReadonlySet<string>; snap?: SnapSeen }>();
+  readonly seen = new Map<string, { layout: Layout; tip?: TipSeen; heads?: HeadsSeen; parts?: ReadonlySet<string>; snap?: SnapSeen }>();
   private readonly snapshots = new SnapshotCodec();
 
   constructor(opts: DynamoEventStoreOptions) {
@@ -150,15 +178,24 @@ export class DynamoEventStore implements EventStore {
     this.tableName = opts.tableName;
     this.snapshotInterval = opts.snapshotInterval ?? DEFAULT_SNAPSHOT_INTERVAL;
     this.recentLimit = opts.recentLimit ?? DEFAULT_RECENT;
-    this.newGames = opts.newGames ?? 'tip';
+    this.snapshotItems = opts.snapshotItems ?? DEFAULT_SNAPSHOT_ITEMS;
+    if (!Number.isInteger(this.snapshotItems) || this.snapshotItems < 2)
+      throw new Error(`snapshotItems must be a whole number of 2 or more, got ${this.snapshotItems}`);
+    this.newGames = opts.newGames ?? 'append';
   }
 
   /** `parts`: the PART# hashes the partition holds; left out, those remembered before are kept. */
-  private remember(gameId: string, layout: Layout, tip?: TipSeen, parts?: ReadonlySet<string>): void {
+  remember(gameId: string, layout: Layout, tip?: TipSeen, parts?: ReadonlySet<string>, heads?: HeadsSeen): void {
     const before = this.seen.get(gameId);
     const known = parts ?? before?.parts;
     this.seen.delete(gameId);
-    this.seen.set(gameId, { layout, ...(tip ? { tip } : {}), ...(known ? { parts: known } : {}), ...(before?.snap ? { snap: before.snap } : {}) });
+    this.seen.set(gameId, {
+      layout,
+      ...(tip ? { tip } : {}),
+      ...(heads ? { heads } : {}),
+      ...(known ? { parts: known } : {}),
+      ...(before?.snap ? { snap: before.snap } : {}),
+    });
     if (this.seen.size > 512) this.seen.delete(this.seen.keys().next().value!);
   }
 
@@ -188,8 +225,15 @@ export class DynamoEventStore implements EventStore {
     /** Newest first. */
     const events: EventEnvelope[] = [];
     let tipHead: Record<string, unknown> | undefined;
+    /** Append layout: the HEAD# items, newest first. */
+    const heads: Record<string, unknown>[] = [];
     let startKey: WireItem | undefined;
-    let limit = this.snapshotInterval + 3 + PART_ROOM;
+    const known = this.seen.get(gameId);
+    // An append-layout game this store knows needs SECRET, its parts and at most snapshotItems HEAD# items.
+    let limit =
+      known?.layout === 'append'
+        ? this.snapshotItems + 1 + (known.parts?.size ?? PART_ROOM)
+        : Math.max(this.snapshotInterval + 3, this.snapshotItems + 1) + PART_ROOM;
     for (let page = 0; ; page++) {
       const out = await this.client.send(
         new WireQueryCommand({
@@ -210,6 +254,7 @@ export class DynamoEventStore implements EventStore {
         if (sk === 'SNAP') snapItem = item;
         else if (sk.startsWith(PART)) parts.set(sk.slice(PART.length), item['value'] as Uint8Array);
         else if (sk === 'SECRET') seed = item['seed'] as string;
+        else if (sk.startsWith(HEAD_PREFIX)) heads.push(item);
         else if (sk === 'HEAD' && item['layout'] === TIP) tipHead = item;
         else if (sk === 'HEAD')
           head = {
@@ -229,6 +274,7 @@ export class DynamoEventStore implements EventStore {
       if (page === 0) snapshot = snapItem ? this.decodeSnapshot(gameId, snapItem, parts) : undefined;
       // A tip-layout game is whole in the first page.
       if (tipHead) return this.fromTip(gameId, tipHead, seed, snapshot, new Set(parts.keys()));
+      if (heads.length) return this.fromHeads(gameId, heads, startKey, seed, parts, consistent);
       if (!head) {
         if (!startKey && events.length === 0 && !snapshot && seed === undefined) return undefined;
         if (!startKey) return 'torn';
@@ -287,6 +333,88 @@ export class DynamoEventStore implements EventStore {
     return { gameId, version, hash, seed, ...(snapshot ? { snapshot } : {}), tail, recent: recentDecoded };
   }
 
+  /**
+   * An append-layout game from its HEAD# items (newest first, as the load's Query returned them):
+   * down to the newest one holding a snapshot, or the game's first. Reads on when the page
+   * stopped short of it (a snapshot skipped or lost, or a page that had less room than the game
+   * has parts). Every item is checked to follow the one before: seq and hash.
+   */
+  private async fromHeads(
+    gameId: string,
+    heads: Record<string, unknown>[],
+    startKey: WireItem | undefined,
+    seed: string | undefined,
+    parts: ReadonlyMap<string, Uint8Array>,
+    consistent: boolean,
+  ): Promise<LoadedStream | 'torn'> {
+    const isBase = (item: Record<string, unknown>) => item['snap'] !== undefined || firstSeqOf(item['sk'] as string) === 1;
+    let base = heads.findIndex(isBase);
+    while (base < 0 && startKey) {
+      const out = await this.client.send(
+        new WireQueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': { S: gamePk(gameId) }, ':from': { S: HEAD_PREFIX }, ':to': { S: HEAD_ITEMS_END } },
+          ConsistentRead: consistent,
+          ScanIndexForward: false,
+          Limit: 100,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      this.stats.loadQueries += 1;
+      this.stats.extraPages += 1;
+      for (const wire of out.Items ?? []) heads.push(fromWire(wire));
+      startKey = out.LastEvaluatedKey;
+      base = heads.findIndex(isBase);
+    }
+    if (base < 0) throw new Error(`game ${gameId}: no snapshot and no first command found under its newest item; the stored game is damaged`);
+    // SECRET and the first item are written together: a Query may see the one but not yet the other.
+    if (seed === undefined) return 'torn';
+    const chain = heads.slice(0, base + 1).reverse();
+    const before = this.seen.get(gameId)?.heads?.decoded;
+    const decoded = new Map<string, { bytes: Uint8Array; events: readonly EventEnvelope[] }>();
+    let prev: EventEnvelope | undefined;
+    for (const item of chain) {
+      const sk = item['sk'] as string;
+      const bytes = item['ev'] as Uint8Array;
+      const old = before?.get(sk);
+      const events = old && sameBytes(old.bytes, bytes) ? old.events : decodeCommand(gameId, bytes);
+      if (events !== old?.events) this.stats.recordsUnpacked += 1;
+      const first = events[0]!;
+      if (first.seq !== firstSeqOf(sk) || (prev && (first.seq !== prev.seq + 1 || first.prevHash !== prev.hash)))
+        throw new Error(`game ${gameId}: item ${sk} does not follow the one before it (seq or hash); the stored game is damaged`);
+      decoded.set(sk, { bytes, events });
+      prev = events[events.length - 1]!;
+    }
+    const baseItem = chain[0]!;
+    const snapshot =
+      baseItem['snap'] !== undefined ? this.decodeSnapshot(gameId, snapItemOf(baseItem, decoded.get(baseItem['sk'] as string)!.events), parts) : undefined;
+    if (baseItem['snap'] !== undefined && !snapshot)
+      throw new Error(`game ${gameId}: the snapshot in ${String(baseItem['sk'])} cannot be read; the stored game is damaged`);
+    const tail = chain.slice(snapshot ? 1 : 0).flatMap((item) => decoded.get(item['sk'] as string)!.events);
+    const recent: Record<string, CommandRecord> = { ...decodeRecent(baseItem['recent'] as Uint8Array | undefined) };
+    for (const item of chain.slice(snapshot ? 1 : 0)) {
+      const evs = decoded.get(item['sk'] as string)!.events;
+      recent[commandKey(evs[0]!.commandId)] = { from: evs[0]!.seq, to: evs[evs.length - 1]!.seq };
+    }
+    const top = chain[chain.length - 1]!;
+    const topEvents = decoded.get(top['sk'] as string)!.events;
+    const last = topEvents[topEvents.length - 1]!;
+    const summary = summaryOfItem(gameId, top, commandEnds(top['ev'] as Uint8Array));
+    this.remember(gameId, 'append', undefined, new Set(parts.keys()), { version: last.seq, summary, decoded });
+    return {
+      gameId,
+      version: last.seq,
+      hash: last.hash,
+      seed,
+      ...(snapshot ? { snapshot } : {}),
+      tail,
+      recent,
+      // The next append makes the load read one item more: it carries a snapshot when that would pass snapshotItems.
+      snapshotDue: chain.length + 1 > this.snapshotItems,
+    };
+  }
+
   async append(req: AppendRequest): Promise<void> {
     const { gameId, expectedVersion, events } = req;
     events.forEach((e, i) => {
@@ -296,201 +424,130 @@ export class DynamoEventStore implements EventStore {
     if (!events.length) throw new Error('append needs at least one event');
     if (expectedVersion === 0 && req.seed === undefined) throw new Error('creating a game needs its seed');
     const layout = expectedVersion === 0 ? this.newGames : this.seen.get(gameId)?.layout;
-    if (layout === 'item-per-event') return this.appendItems(req);
-    try {
-      await this.appendTip(req);
-    } catch (e) {
-      // A game this store has not loaded yet may be an older one: its HEAD has no tip.
-      if (e instanceof NotATip) return this.appendItems(req);
-      throw e;
-    }
+    if (layout === 'item-per-event') return (await this.olderLayouts()).appendItems(req);
+    // A game this store has not loaded is looked up: its newest HEAD# item, or an older layout's HEAD.
+    if ((layout === 'append' || layout === undefined) && (await this.appendHead(req))) return;
+    return (await this.olderLayouts()).appendTipOrItems(req);
   }
 
-  /** The tip layout: one conditional PutItem (or UpdateItem), or one transaction that moves the tip out with a new snapshot. */
-  private async appendTip(req: AppendRequest): Promise<void> {
+  private older: OlderLayouts | undefined;
+  /** The appends of the layouts before this one, loaded when a game stored in one of them first takes a command. */
+  private async olderLayouts(): Promise<OlderLayouts> {
+    this.older ??= new (await import('./older-layouts.js')).OlderLayouts(this);
+    return this.older;
+  }
+
+  /**
+   * The append layout: one new HEAD# item, put on condition that its key is new (a TransactWriteItems
+   * with SECRET when creating, or with the parts a first snapshot refers to). False when the game
+   * is stored in an older layout (no HEAD# item).
+   */
+  private async appendHead(req: AppendRequest): Promise<boolean> {
     const { gameId, expectedVersion, events, commandId } = req;
     const pk = gamePk(gameId);
+    const first = events[0]!;
     const last = events[events.length - 1]!;
-    const record: CommandRecord = { from: events[0]!.seq, to: last.seq };
-    const key = commandKey(commandId);
-    const known = this.seen.get(gameId)?.tip;
-    if (known?.version === expectedVersion) {
-      const recent = req.recent ?? {};
-      const prior = Object.hasOwn(recent, key) ? recent[key] : undefined;
-      if (prior) throw new DuplicateCommandError(prior);
-      for (const evs of known.decoded) {
-        if (evs[0]?.commandId === commandId) throw new DuplicateCommandError({ from: evs[0].seq, to: evs[evs.length - 1]!.seq });
+    let before = this.seen.get(gameId)?.heads;
+    if (expectedVersion > 0 && before?.version !== expectedVersion) {
+      this.stats.tipRereads += 1;
+      const out = await this.client.send(
+        new WireQueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': { S: pk }, ':from': { S: HEAD_PREFIX }, ':to': { S: HEAD_ITEMS_END } },
+          ConsistentRead: true,
+          ScanIndexForward: false,
+          Limit: 1,
+        }),
+      );
+      const wire = out.Items?.[0];
+      if (!wire) return false;
+      const item = fromWire(wire);
+      const evs = decodeCommand(gameId, item['ev'] as Uint8Array);
+      const top = evs[evs.length - 1]!;
+      const ends = commandEnds(item['ev'] as Uint8Array);
+      if (top.seq !== expectedVersion) {
+        // This command sent again, if it made the newest item; any older one the service finds in the stream it reloads.
+        if (evs[0]!.commandId === commandId && evs[0]!.seq === expectedVersion + 1) throw new DuplicateCommandError({ from: evs[0]!.seq, to: top.seq });
+        throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
       }
+      before = { version: top.seq, summary: summaryOfItem(gameId, item, ends), decoded: new Map() };
     }
-    const batch = encodeCommand(events);
-    if (batch.byteLength > MAX_ITEM_BYTES && !req.snapshot) {
+    const head = headOf(req.summary, last, before?.summary);
+    const ev = encodeCommand(events, head.record);
+    const item: Record<string, unknown> = { pk, sk: headItemSk(first.seq), ...head.attributes, ev };
+    if (itemSize(item) > MAX_ITEM_BYTES) {
       throw new AppError(
         413,
         'store/command-too-large',
-        `This command's events come to ${Math.ceil(batch.byteLength / 1024)} KB compressed; one command may write at most ${MAX_ITEM_BYTES / 1024} KB. Nothing was written.`,
+        `This command's events come to ${Math.ceil(itemSize(item) / 1024)} KB compressed; one command may write at most ${MAX_ITEM_BYTES / 1024} KB. Nothing was written.`,
       );
     }
-    const top = { version: last.seq, hash: last.hash, engine: req.summary.engine, status: req.summary.status, updatedAt: last.at };
-    const head = {
-      ...top,
-      summary: compactSummary(req.summary, top),
-      // The recent list as loaded, this command in front; rebuilt from the service's copy when this store did not load it.
-      recent:
-        known?.version === expectedVersion && known.recent
-          ? prependRecent(known.recent, key, record, this.recentLimit)
-          : encodeRecent(this.nextRecent(req.recent ?? {}, key, record)),
-    };
-    this.stats.appends += 1;
-
-    let snap = req.snapshot ? this.encodeSnapshot(gameId, req.snapshot) : undefined;
-    if (snap && [snap.item, ...snap.parts].some((i) => itemSize(i) > MAX_ITEM_BYTES)) {
-      // A snapshot that does not fit is skipped: the tip just keeps the events.
-      this.stats.snapshotsSkipped += 1;
-      snap = undefined;
-    }
-    if (expectedVersion === 0) return this.createTip(req, head, batch, snap);
-    if (!snap) {
-      const refusal = { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const };
-      try {
-        if (known?.version === expectedVersion)
-          // The tip as this store loaded it, with this command: the whole item, put over the one
-          // it read (the same bytes as an update; an update expression costs DynamoDB more time).
-          await this.client.send(
-            new PutItemCommand({
-              TableName: this.tableName,
-              Item: toWire({ pk, sk: 'HEAD', layout: TIP, ...head, evs: [...known.evs, batch], snapVersion: known.snapVersion }),
-              ConditionExpression: '#v = :expected AND layout = :tip',
-              ExpressionAttributeNames: { '#v': 'version' },
-              ExpressionAttributeValues: { ':expected': { N: String(expectedVersion) }, ':tip': { N: String(TIP) } },
-              ...refusal,
-            }),
-          );
-        else
-          await this.doc.send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: { pk, sk: 'HEAD' },
-              UpdateExpression:
-                'SET #v = :v, #h = :h, engine = :engine, #s = :status, updatedAt = :at, summary = :summary, recent = :recent, evs = list_append(evs, :evs)',
-              ConditionExpression: '#v = :expected AND layout = :tip',
-              ExpressionAttributeNames: { '#v': 'version', '#h': 'hash', '#s': 'status' },
-              ExpressionAttributeValues: {
-                ':v': head.version,
-                ':h': head.hash,
-                ':engine': head.engine,
-                ':status': head.status,
-                ':at': head.updatedAt,
-                ':summary': head.summary,
-                ':recent': head.recent,
-                ':evs': [batch],
-                ':expected': expectedVersion,
-                ':tip': TIP,
-              },
-              ...refusal,
-            }),
-          );
-      } catch (e) {
-        throw this.tipRefusal(e, gameId, commandId, expectedVersion);
+    let snap: EncodedSnapshot | undefined;
+    if (req.snapshot) {
+      snap = req.snapshot.version === last.seq ? this.encodeSnapshot(gameId, req.snapshot) : undefined;
+      const recent = encodeRecent(this.nextRecent(req.recent ?? {}, commandKey(commandId), { from: first.seq, to: last.seq }));
+      const withSnap = snap && { ...item, ...snapFieldsOf(snap.item), recent };
+      if (snap && withSnap && itemSize(withSnap) <= MAX_ITEM_BYTES && snap.parts.every((p) => itemSize(p) <= MAX_ITEM_BYTES)) Object.assign(item, withSnap);
+      else {
+        // A snapshot that does not fit is skipped: the next loads read further back, and the next append carries one.
+        this.stats.snapshotsSkipped += 1;
+        snap = undefined;
       }
-      if (known?.version === expectedVersion)
-        this.remember(gameId, 'tip', {
-          version: head.version,
-          snapVersion: known.snapVersion,
-          evs: [...known.evs, batch],
-          // The command's events as handed in: the record just encoded from them, not unpacked again.
-          decoded: [...known.decoded, events],
-          recent: head.recent,
-        });
-      else this.seen.delete(gameId);
-      return;
     }
-
-    // A new snapshot: the tip's events and this command's go to batch items, the tip starts empty.
-    let tipEvs = known?.version === expectedVersion ? known.evs : undefined;
-    const tipDecoded = known?.version === expectedVersion ? known.decoded : undefined;
-    if (!tipEvs) {
-      this.stats.tipRereads += 1;
-      const out = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: 'HEAD' }, ConsistentRead: true }));
-      if (out.Item?.['layout'] !== TIP) throw new NotATip();
-      if (out.Item['version'] !== expectedVersion) throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
-      tipEvs = (out.Item['evs'] as Uint8Array[] | undefined) ?? [];
-    }
-    const batches = batchItems(pk, gameId, [...tipEvs, batch], tipDecoded && [...tipDecoded, events]);
-    const items = [
-      ...batches.map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
-      ...[snap.item, ...snap.parts].map((Item) => ({ Put: { TableName: this.tableName, Item } })),
-      {
-        // The whole new tip, empty, put over the one read: PutItem only (the deadline function may not update).
-        Put: {
-          TableName: this.tableName,
-          Item: { pk, sk: 'HEAD', layout: TIP, ...head, evs: [], snapVersion: snap.item['version'] as number },
-          ConditionExpression: '#v = :expected AND layout = :tip',
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':expected': expectedVersion, ':tip': TIP },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-        },
-      },
-    ];
-    this.checkTransaction([...batches, snap.item, ...snap.parts]);
+    const others = [...(expectedVersion === 0 ? [{ pk, sk: 'SECRET', gameId, seed: req.seed }] : []), ...(snap?.parts ?? [])];
+    this.stats.appends += 1;
+    const condition = { ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const };
     try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
+      if (!others.length) await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: toWire(item), ...condition }));
+      else {
+        this.checkTransaction([item, ...others]);
+        await this.doc.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: this.tableName, Item: item, ...condition } },
+              ...others.map((Item) => ({
+                Put: { TableName: this.tableName, Item, ...(Item['sk'] === 'SECRET' ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}) },
+              })),
+            ],
+          }),
+        );
+      }
     } catch (e) {
-      const reasons = cancellationReasons(e);
-      const headReason = reasons?.[reasons.length - 1];
-      if (headReason?.Code === 'ConditionalCheckFailed')
-        throw this.tipRefusal({ name: 'ConditionalCheckFailedException', Item: headReason.Item }, gameId, commandId, expectedVersion);
-      if (reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict'))
-        throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
-      if (!reasons && isItemSizeError(e))
-        throw new AppError(413, 'store/command-too-large', 'This command writes more than DynamoDB accepts in one item or transaction. Nothing was written.');
-      throw e;
-    }
-    this.stats.snapshotsWritten += 1;
-    this.stats.calves += 1;
-    this.remember(
-      gameId,
-      'tip',
-      { version: head.version, snapVersion: snap.item['version'] as number, evs: [], decoded: [], recent: head.recent },
-      this.storedParts(gameId, snap),
-    );
-  }
-
-  private async createTip(req: AppendRequest, head: Record<string, unknown>, batch: Uint8Array, snap: EncodedSnapshot | undefined): Promise<void> {
-    const { gameId } = req;
-    const pk = gamePk(gameId);
-    const items: { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string } }[] = [
-      { Put: { TableName: this.tableName, Item: { pk, sk: 'SECRET', gameId, seed: req.seed }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    ];
-    if (snap) {
-      items.push(
-        ...batchItems(pk, gameId, [batch]).map((Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } })),
-      );
-      items.push(...[snap.item, ...snap.parts].map((Item) => ({ Put: { TableName: this.tableName, Item } })));
-    }
-    const tip = { pk, sk: 'HEAD', layout: TIP, ...head, evs: snap ? [] : [batch], snapVersion: snap ? (snap.item['version'] as number) : 0 };
-    items.push({ Put: { TableName: this.tableName, Item: tip, ConditionExpression: 'attribute_not_exists(pk)' } });
-    this.checkTransaction(items.map((i) => i.Put.Item));
-    try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (e) {
-      const reasons = cancellationReasons(e);
-      if (reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict'))
-        throw new ConcurrencyError(`game ${gameId} already exists`);
-      throw e;
+      throw this.headRefusal(e, gameId, commandId, expectedVersion);
     }
     if (snap) this.stats.snapshotsWritten += 1;
-    this.remember(
-      gameId,
-      'tip',
-      {
-        version: head['version'] as number,
-        snapVersion: tip.snapVersion,
-        evs: tip.evs,
-        decoded: tip.evs.map((b) => decodeCommand(gameId, b)),
-        recent: head['recent'] as Uint8Array,
-      },
-      this.storedParts(gameId, snap),
-    );
+    // What the next load reads again: the items since the snapshot (none when this one holds it), this one.
+    const decoded = new Map(snap ? [] : (before?.decoded ?? []));
+    decoded.set(item['sk'] as string, { bytes: ev, events });
+    this.remember(gameId, 'append', undefined, this.storedParts(gameId, snap), { version: last.seq, summary: req.summary, decoded });
+    return true;
+  }
+
+  /** Why a new HEAD# item was refused: this command already made it, or another command came first. */
+  private headRefusal(e: unknown, gameId: string, commandId: string, expectedVersion: number): Error {
+    const reasons = cancellationReasons(e);
+    const refused =
+      (e as { name?: string }).name === 'ConditionalCheckFailedException'
+        ? (e as { Item?: Record<string, unknown> }).Item
+        : reasons?.[0]?.Code === 'ConditionalCheckFailed'
+          ? reasons[0].Item
+          : undefined;
+    const ev = refused ? unmarshallMaybe(refused)['ev'] : undefined;
+    if (ev instanceof Uint8Array) {
+      const evs = decodeCommand(gameId, ev);
+      if (evs[0]?.commandId === commandId) return new DuplicateCommandError({ from: evs[0].seq, to: evs[evs.length - 1]!.seq });
+    }
+    if (
+      (e as { name?: string }).name === 'ConditionalCheckFailedException' ||
+      reasons?.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')
+    ) {
+      this.seen.delete(gameId);
+      return new ConcurrencyError(expectedVersion === 0 ? `game ${gameId} already exists` : `game ${gameId} moved on from version ${expectedVersion}`);
+    }
+    if (!reasons && isItemSizeError(e))
+      return new AppError(413, 'store/command-too-large', 'This command writes more than DynamoDB accepts in one item or transaction. Nothing was written.');
+    return e as Error;
   }
 
   /** A SNAP item as a snapshot; the one decoded last time when its bytes have not changed (a snapshot is a value nothing changes). */
@@ -504,18 +561,18 @@ export class DynamoEventStore implements EventStore {
   }
 
   /** The snapshot's SNAP item and the PART# items it needs that this game's partition is not known to hold. */
-  private encodeSnapshot(gameId: string, s: Snapshot): EncodedSnapshot {
+  encodeSnapshot(gameId: string, s: Snapshot): EncodedSnapshot {
     return this.snapshots.encode(gamePk(gameId), gameId, s, this.seen.get(gameId)?.parts ?? new Set());
   }
 
   /** The parts the partition holds once `snap` is written (those known before, and the ones it refers to). */
-  private storedParts(gameId: string, snap: EncodedSnapshot | undefined): ReadonlySet<string> | undefined {
+  storedParts(gameId: string, snap: EncodedSnapshot | undefined): ReadonlySet<string> | undefined {
     const before = this.seen.get(gameId)?.parts;
     return snap ? new Set([...(before ?? []), ...snap.refs]) : before;
   }
 
   /** Every item within DynamoDB's item limit, and the whole within the transaction's; 413 otherwise. */
-  private checkTransaction(items: readonly Record<string, unknown>[]): void {
+  checkTransaction(items: readonly Record<string, unknown>[]): void {
     let total = 0;
     for (const item of items) {
       const size = itemSize(item);
@@ -535,152 +592,13 @@ export class DynamoEventStore implements EventStore {
       );
   }
 
-  /** Why a conditional write on the tip failed: this command already applied, an older layout, or another command first. */
-  private tipRefusal(e: unknown, gameId: string, commandId: string, expectedVersion: number): Error {
-    if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') return e as Error;
-    const old = (e as { Item?: Record<string, unknown> }).Item;
-    const item = old ? unmarshallMaybe(old) : undefined;
-    if (item && item['layout'] !== TIP && item['sk'] === 'HEAD') return new NotATip();
-    if (item) {
-      const recent = decodeRecent(item['recent'] as Uint8Array | undefined);
-      const key = commandKey(commandId);
-      const prior = Object.hasOwn(recent, key) ? recent[key] : undefined;
-      if (prior) return new DuplicateCommandError(prior);
-      for (const b of (item['evs'] as Uint8Array[] | undefined) ?? []) {
-        const evs = decodeCommand(gameId, b);
-        if (evs[0]?.commandId === commandId) return new DuplicateCommandError({ from: evs[0].seq, to: evs[evs.length - 1]!.seq });
-      }
-    }
-    this.seen.delete(gameId);
-    return new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
-  }
-
-  /** The item-per-event layout: CMD, HEAD and every event in one TransactWriteItems. */
-  private async appendItems(req: AppendRequest): Promise<void> {
-    const { gameId, expectedVersion, events, commandId } = req;
-    const pk = gamePk(gameId);
-    const first = events[0]!;
-    const last = events[events.length - 1]!;
-    const record: CommandRecord = { from: first.seq, to: last.seq };
-
-    const puts: {
-      Item: Record<string, unknown>;
-      ConditionExpression?: string;
-      ExpressionAttributeNames?: Record<string, string>;
-      ExpressionAttributeValues?: Record<string, unknown>;
-      ReturnValuesOnConditionCheckFailure?: 'ALL_OLD';
-    }[] = [];
-    puts.push({
-      Item: { pk, sk: commandSk(commandId), gameId, commandId, ...record },
-      ConditionExpression: 'attribute_not_exists(pk)',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    });
-    const CMD_INDEX = 0;
-    puts.push({
-      Item: {
-        pk,
-        sk: 'HEAD',
-        gameId,
-        version: last.seq,
-        hash: last.hash,
-        engine: req.summary.engine,
-        status: req.summary.status,
-        updatedAt: last.at,
-        summary: req.summary,
-        recent: this.nextRecent(req.recent ?? {}, commandId, record),
-      },
-      ...(expectedVersion === 0
-        ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : {
-            ConditionExpression: '#v = :expected AND attribute_not_exists(layout)',
-            ExpressionAttributeNames: { '#v': 'version' },
-            ExpressionAttributeValues: { ':expected': expectedVersion },
-          }),
-    });
-    if (req.seed !== undefined) puts.push({ Item: { pk, sk: 'SECRET', gameId, seed: req.seed }, ConditionExpression: 'attribute_not_exists(pk)' });
-    for (const e of events) {
-      const Item = { pk, sk: eventSk(e.seq), gameId, seq: e.seq, type: e.type, envelope: JSON.stringify(e) };
-      const size = itemSize(Item);
-      if (size > MAX_ITEM_BYTES) {
-        throw new AppError(
-          413,
-          'store/event-too-large',
-          `Event ${e.seq} (${e.type}) would take ${Math.ceil(size / 1024)} KB; a stored event must stay under ${MAX_ITEM_BYTES / 1024} KB. Nothing was written.`,
-        );
-      }
-      puts.push({ Item, ConditionExpression: 'attribute_not_exists(pk)' });
-    }
-    for (const p of puts) {
-      const size = itemSize(p.Item);
-      if (size > MAX_ITEM_BYTES)
-        throw new AppError(
-          413,
-          'store/item-too-large',
-          `The game's ${String(p.Item['sk'])} record would take ${Math.ceil(size / 1024)} KB, over the ${MAX_ITEM_BYTES / 1024} KB limit. Nothing was written.`,
-        );
-    }
-    const total = puts.reduce((s, p) => s + itemSize(p.Item), 0);
-    if (puts.length > MAX_TRANSACT_ITEMS) {
-      throw new AppError(
-        413,
-        'store/command-too-large',
-        `This command produced ${events.length} events; one command may add at most ${MAX_TRANSACT_ITEMS - (puts.length - events.length)}. Nothing was written.`,
-      );
-    }
-    if (total > MAX_TRANSACT_BYTES) {
-      throw new AppError(
-        413,
-        'store/command-too-large',
-        `This command's events come to ${Math.ceil(total / 1024)} KB; one command may write at most ${Math.floor(MAX_TRANSACT_BYTES / 1024)} KB. Nothing was written.`,
-      );
-    }
-    let snap: EncodedSnapshot | undefined;
-    if (req.snapshot) {
-      snap = this.encodeSnapshot(gameId, req.snapshot);
-      const items = [snap.item, ...snap.parts];
-      const size = items.reduce((n, i) => n + itemSize(i), 0);
-      // A snapshot that does not fit is skipped: the tail just grows and loads page further.
-      if (items.every((i) => itemSize(i) <= MAX_ITEM_BYTES) && puts.length + items.length <= MAX_TRANSACT_ITEMS && total + size <= MAX_TRANSACT_BYTES) {
-        puts.push(...items.map((Item) => ({ Item })));
-        this.stats.snapshotsWritten += 1;
-      } else {
-        this.stats.snapshotsSkipped += 1;
-        snap = undefined;
-      }
-    }
-
-    this.stats.appends += 1;
-    this.remember(gameId, 'item-per-event');
-    const parts = this.storedParts(gameId, snap);
-    try {
-      await this.doc.send(new TransactWriteCommand({ TransactItems: puts.map((p) => ({ Put: { TableName: this.tableName, ...p } })) }));
-      if (snap) this.remember(gameId, 'item-per-event', undefined, parts);
-    } catch (e) {
-      const reasons = cancellationReasons(e);
-      if (!reasons) {
-        if (isItemSizeError(e))
-          throw new AppError(413, 'store/command-too-large', 'This command writes more than DynamoDB accepts in one item or transaction. Nothing was written.');
-        throw e;
-      }
-      const cmd = reasons[CMD_INDEX];
-      if (cmd?.Code === 'ConditionalCheckFailed') {
-        const rec = recordFrom(cmd.Item) ?? (await this.getCommand(gameId, commandId));
-        if (rec) throw new DuplicateCommandError(rec);
-      }
-      if (reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')) {
-        throw new ConcurrencyError(`game ${gameId} moved on from version ${expectedVersion}`);
-      }
-      throw e;
-    }
-  }
-
   /**
    * HEAD's `recent` after this command. An id that names a member of Object.prototype is left
    * out: the SDK's marshalling cannot hold it as a map key ('__proto__' sets the map's
    * prototype; a 'constructor' key makes the map look like a class instance and the write
    * fails). recent is only a shortcut: the command's CMD# record still makes a retry a duplicate.
    */
-  private nextRecent(prev: Readonly<Record<string, CommandRecord>>, commandId: string, rec: CommandRecord): Record<string, CommandRecord> {
+  nextRecent(prev: Readonly<Record<string, CommandRecord>>, commandId: string, rec: CommandRecord): Record<string, CommandRecord> {
     const keep = (id: string) => !Object.hasOwn(Object.prototype, id);
     const entries = Object.entries(prev).filter(([id]) => id !== commandId && keep(id));
     entries.sort((a, b) => b[1].to - a[1].to);
@@ -699,7 +617,8 @@ export class DynamoEventStore implements EventStore {
     const cmd = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: commandSk(commandId) }, ConsistentRead: true }));
     if (cmd.Item) return { from: cmd.Item['from'] as number, to: cmd.Item['to'] as number };
     const head = (await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: 'HEAD' }, ConsistentRead: true }))).Item;
-    if (head?.['layout'] !== TIP) return undefined;
+    if (!head) return this.findInHeads(gameId, commandId);
+    if (head['layout'] !== TIP) return undefined;
     const key = commandKey(commandId);
     const recent = decodeRecent(head['recent'] as Uint8Array | undefined);
     const hit = Object.hasOwn(recent, key) ? recent[key] : undefined;
@@ -729,6 +648,30 @@ export class DynamoEventStore implements EventStore {
     return hit;
   }
 
+  /** An append-layout game's command by id: every HEAD# item read, newest first (only for retries of old commands). */
+  private async findInHeads(gameId: string, commandId: string): Promise<CommandRecord | undefined> {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page: QueryCommandOutput = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':from': HEAD_PREFIX, ':to': HEAD_ITEMS_END },
+          ProjectionExpression: 'ev',
+          ConsistentRead: true,
+          ScanIndexForward: false,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const evs = decodeCommand(gameId, item['ev'] as Uint8Array);
+        if (evs[0]?.commandId === commandId) return { from: evs[0].seq, to: evs[evs.length - 1]!.seq };
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return undefined;
+  }
+
   async readEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]> {
     const out: EventEnvelope[] = [];
     if (limit <= 0) return out;
@@ -737,9 +680,11 @@ export class DynamoEventStore implements EventStore {
       const head = await this.doc.send(
         new GetCommand({ TableName: this.tableName, Key: { pk: gamePk(gameId), sk: 'HEAD' }, ProjectionExpression: 'layout', ConsistentRead: true }),
       );
-      layout = head.Item?.['layout'] === TIP ? 'tip' : 'item-per-event';
+      // A game with no HEAD is in the append layout (or does not exist: then it has no HEAD# item either).
+      layout = !head.Item ? 'append' : head.Item['layout'] === TIP ? 'tip' : 'item-per-event';
     }
     if (layout === 'tip') return this.readTipEvents(gameId, after, limit);
+    if (layout === 'append') return this.readHeadEvents(gameId, after, limit);
     let startKey: Record<string, unknown> | undefined;
     do {
       const page: QueryCommandOutput = await this.doc.send(
@@ -756,6 +701,48 @@ export class DynamoEventStore implements EventStore {
       for (const item of page.Items ?? []) out.push(JSON.parse(item['envelope'] as string) as EventEnvelope);
       startKey = page.LastEvaluatedKey;
     } while (startKey && out.length < limit);
+    return out;
+  }
+
+  /**
+   * The append layout's events after `after`: HEAD# items read newest first down to the one that
+   * holds event `after` + 1, a small page first (a feed asks for the newest events), then pages
+   * sized by the events per item read so far (DynamoDB bills every item a Query reads).
+   */
+  private async readHeadEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]> {
+    const items: Uint8Array[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    let pageSize = 4;
+    let top: number | undefined;
+    let lowest = 0;
+    reading: do {
+      const page: QueryCommandOutput = await this.doc.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':from': HEAD_PREFIX, ':to': HEAD_ITEMS_END },
+          ProjectionExpression: 'sk, ev',
+          ConsistentRead: true,
+          ScanIndexForward: false,
+          Limit: pageSize,
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        items.push(item['ev'] as Uint8Array);
+        lowest = firstSeqOf(item['sk'] as string);
+        top ??= commandEnds(item['ev'] as Uint8Array).last.seq;
+        if (lowest <= after + 1) break reading;
+      }
+      startKey = page.LastEvaluatedKey;
+      const perItem = top === undefined ? 1 : (top - lowest + 1) / items.length;
+      pageSize = Math.min(100, Math.ceil((lowest - after - 1) / perItem) + 1);
+    } while (startKey);
+    const out: EventEnvelope[] = [];
+    for (const b of items.reverse()) {
+      for (const e of decodeCommand(gameId, b, true)) if (e.seq > after && out.length < limit) out.push(e);
+      if (out.length >= limit) break;
+    }
     return out;
   }
 
@@ -806,44 +793,20 @@ export class DynamoEventStore implements EventStore {
   }
 }
 
-/**
- * The summary as the tip's HEAD stores it: without what HEAD already says (the game's id is in
- * pk; version, hash, engine, status and updatedAt are HEAD's own attributes, used by conditions
- * and scans), so nothing is stored twice. The stream's reader puts them back
- * (projections/stream-image.ts headChange).
- */
-function compactSummary(summary: GameSummary, top: Readonly<Record<string, unknown>>): Partial<GameSummary> {
-  return Object.fromEntries(Object.entries(summary).filter(([k, v]) => k !== 'gameId' && !(Object.hasOwn(top, k) && top[k] === v)));
+/** A SNAP item's snapshot fields as a HEAD# item carries them: `snap` is the state; the version is the item's. */
+function snapFieldsOf(snap: Record<string, unknown>): Record<string, unknown> {
+  const { state, engineVersion, kernelVersion, parts } = snap;
+  return { snap: state, engineVersion, ...(kernelVersion !== undefined ? { kernelVersion } : {}), ...(parts !== undefined ? { parts } : {}) };
 }
 
-/** Signals an append to the tip layout that met a HEAD of the older layout. */
-class NotATip extends Error {
-  override name = 'NotATip';
-}
-
-/** The tip's command records as batch items of at most MAX_BATCH_BYTES each, keyed by their first event. `decoded`: the events of the first records, when at hand. */
-function batchItems(pk: string, gameId: string, commands: readonly Uint8Array[], decoded?: readonly (readonly EventEnvelope[])[]): Record<string, unknown>[] {
-  const items: Record<string, unknown>[] = [];
-  let group: { evs: Uint8Array[]; first: number; last: number; keys: Set<string>; bytes: number } | undefined;
-  const flush = () => {
-    if (group) items.push({ pk, sk: batchSk(group.first), gameId, first: group.first, last: group.last, cmds: group.keys, evs: group.evs });
-    group = undefined;
-  };
-  for (const [i, b] of commands.entries()) {
-    const evs = decoded?.[i] ?? decodeCommand(gameId, b);
-    if (group && group.bytes + b.byteLength > MAX_BATCH_BYTES) flush();
-    group ??= { evs: [], first: evs[0]!.seq, last: 0, keys: new Set(), bytes: 0 };
-    group.evs.push(b);
-    group.last = evs[evs.length - 1]!.seq;
-    group.keys.add(commandKey(evs[0]!.commandId));
-    group.bytes += b.byteLength;
-  }
-  flush();
-  return items;
+/** The snapshot a HEAD# item carries, as the SNAP item SnapshotCodec reads. */
+function snapItemOf(item: Record<string, unknown>, events: readonly EventEnvelope[]): Record<string, unknown> {
+  const { snap, engineVersion, kernelVersion, parts } = item;
+  return { version: events[events.length - 1]!.seq, state: snap, engineVersion, kernelVersion, parts };
 }
 
 /** An item as the SDK returns it with a failed condition (AttributeValues), or already plain. */
-function unmarshallMaybe(item: Record<string, unknown>): Record<string, unknown> {
+export function unmarshallMaybe(item: Record<string, unknown>): Record<string, unknown> {
   const value = (v: unknown): unknown => {
     if (typeof v !== 'object' || v === null || v instanceof Uint8Array) return v;
     const av = v as Record<string, unknown>;
@@ -864,22 +827,12 @@ interface Reason {
   Item?: Record<string, unknown>;
 }
 
-function cancellationReasons(e: unknown): Reason[] | undefined {
+export function cancellationReasons(e: unknown): Reason[] | undefined {
   if (typeof e !== 'object' || e === null || (e as { name?: string }).name !== 'TransactionCanceledException') return undefined;
   return ((e as { CancellationReasons?: Reason[] }).CancellationReasons ?? []) as Reason[];
 }
 
-/** The CMD record returned with the failed condition, raw AttributeValues or plain. */
-function recordFrom(item: Record<string, unknown> | undefined): CommandRecord | undefined {
-  if (!item) return undefined;
-  const num = (v: unknown): number | undefined =>
-    typeof v === 'number' ? v : typeof v === 'object' && v !== null && 'N' in v ? Number((v as { N: string }).N) : undefined;
-  const from = num(item['from']);
-  const to = num(item['to']);
-  return from !== undefined && to !== undefined ? { from, to } : undefined;
-}
-
-function isItemSizeError(e: unknown): boolean {
+export function isItemSizeError(e: unknown): boolean {
   const m = (e as { message?: string } | undefined)?.message ?? '';
   return (e as { name?: string } | undefined)?.name === 'ValidationException' && /size|exceed|too large|4 ?MB/i.test(m);
 }

@@ -21,10 +21,15 @@ interface StoredCommand {
   readonly e: readonly (readonly [string, unknown, EventEnvelope['visibility'], EventEnvelope['actor'], string, string?])[];
 }
 
-/** One command's events (consecutive, all from that command) as one compressed record. */
-export function encodeCommand(events: readonly EventEnvelope[]): Uint8Array {
+/**
+ * One command's events (consecutive, all from that command) as one compressed record. `beside`:
+ * more members compressed with them (the append layout's head, store/head-items.ts), which
+ * decodeCommand passes over.
+ */
+export function encodeCommand(events: readonly EventEnvelope[], beside?: Readonly<Record<string, unknown>>): Uint8Array {
   const first = events[0]!;
   const stored: StoredCommand = {
+    ...beside,
     c: first.commandId,
     a: first.at,
     p: first.player,

@@ -24,7 +24,7 @@ beforeAll(async () => {
   table = await freshTable('folded');
 });
 
-const server = () => createDynamoGameService({ client: table.client, tableName: table.tableName, engines, snapshotEvery: 50 }).service;
+const server = () => createDynamoGameService({ client: table.client, tableName: table.tableName, engines, snapshotEvery: 50, snapshotItems: 50 }).service;
 
 describe('folding each event once per server', () => {
   it('a view after a command folds nothing; a command by another server is folded alone; answers match a fresh server', async () => {

@@ -331,13 +331,13 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     `   traffic model (the web client's): per command a POST, then the view read again (the reply carries the command's events); a load (view + events feed) when a player's page does not show the current version (${g.loads} of ${g.commands} commands): ${apiRequests} API requests, ${(apiRequests / g.commands).toFixed(2)} per command (${requestsBefore} before the client took its log from the replies); its polling while a game is open is not counted`,
   );
   say(
-    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feed.rru / g.feeds).toFixed(2)} RRU; projector per HEAD change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, ${g.projector.jobs} notices`,
+    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feed.rru / g.feeds).toFixed(2)} RRU; projector per change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, ${g.projector.jobs} notices`,
   );
   say(
     `   latency p50: command ${ms(cmdP50)}, raw Query + conditional write of the same items ${ms(baseP50)}: ratio ${(cmdP50 / baseP50).toFixed(2)}x (target 1.2x)`,
   );
   say(
-    `   stored ${g.storedBytes.toLocaleString('en')} bytes: ${(g.storedBytes / g.events).toFixed(0)} per event (target 400), events alone ${(g.eventBytes / g.events).toFixed(0)}; HEAD without its events ${g.headBytes} bytes (target under 1 KB), snapshot ${g.snapBytes} bytes, its parts (catalog, cards: once per game) ${g.partBytes} bytes`,
+    `   stored ${g.storedBytes.toLocaleString('en')} bytes: ${(g.storedBytes / g.events).toFixed(0)} per event (target 400), events alone ${(g.eventBytes / g.events).toFixed(0)}; a command's item (its events and the head after them) ${g.headBytes} bytes on average (target: head under 1 KB), snapshot ${g.snapBytes} bytes, its parts (catalog, cards: once per game) ${g.partBytes} bytes`,
   );
   say(`   cost (prices ${PRICES.asOf}, tests/bench/prices.ts):`);
   for (const [k, v] of Object.entries(dollars)) say(`     ${k.padEnd(22)} $${v.toFixed(7)}`);
@@ -356,7 +356,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
   });
   say('');
   say(
-    `8. Projector simulation: ${SIM_COPIES} such games interleaved, ${sim.records.toLocaleString('en')} HEAD records (${sim.events.toLocaleString('en')} events) in batches of 100: ${(sim.ms / 1000).toFixed(1)} s (${((sim.records / sim.ms) * 1000).toFixed(0)} records/s), ${sim.wru} WRU + ${sim.rru} RRU (${(sim.wru / sim.events).toFixed(2)} WRU per event)`,
+    `8. Projector simulation: ${SIM_COPIES} such games interleaved, ${sim.records.toLocaleString('en')} stream records (${sim.events.toLocaleString('en')} events) in batches of 100: ${(sim.ms / 1000).toFixed(1)} s (${((sim.records / sim.ms) * 1000).toFixed(0)} records/s), ${sim.wru} WRU + ${sim.rru} RRU (${(sim.wru / sim.events).toFixed(2)} WRU per event)`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { GetItemCommand, PutItemCommand, QueryCommand, TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PutItemCommand, QueryCommand, TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createRegistry, seededRng } from '../../domain/kernel/index.js';
 import { spearpoint } from '../../domain/spearpoint/index.js';
 import { createDynamoGameService } from '../../functions/app/adapters.js';
@@ -9,6 +9,7 @@ import { ReadModelStore } from '../../functions/projections/read-model-store.js'
 import { processStreamRecords } from '../../functions/projections/stream.js';
 import type { StreamRecordLike } from '../../functions/projections/stream-image.js';
 import { gamePk } from '../../functions/store/dynamo-event-store.js';
+import { HEAD_PREFIX } from '../../functions/store/head-items.js';
 import { rawSize, type CapacityMeter } from './capacity.js';
 
 /**
@@ -18,9 +19,8 @@ import { rawSize, type CapacityMeter } from './capacity.js';
  * version loads it (GET the view and, in parallel, GET the events after the last one it shows);
  * the player chooses among the legal commands and POSTs the command; the reply carries the
  * command's events, so the page then reads only the view again, which is current for that
- * player's next command unless someone else moves first. Then the projector runs on the HEAD
- * change the command made (the stream record built from the item before and after, as DynamoDB
- * Streams delivers it). Left out, as time-dependent: the 2 s polling of the events feed while a
+ * player's next command unless someone else moves first. Then the projector runs on the item the
+ * command added (its INSERT stream record, as DynamoDB Streams delivers it). Left out, as time-dependent: the 2 s polling of the events feed while a
  * game's page is open, and the load an open page makes when that poll sees another player's move
  * (a correspondence player's page is mostly closed: opening it is the load counted here). Measured:
  * DynamoDB's own read and write units for each, the time of each, the bytes stored, and per command
@@ -46,7 +46,7 @@ export interface SpearpointGameFigures {
   readonly snapBytes: number;
   /** The PART# items: the catalog and the card list, stored once for the game. */
   readonly partBytes: number;
-  /** The HEAD stream records the game made, in order (for the projector simulation). */
+  /** The stream records of the items the game's commands added, in order (for the projector simulation). */
   readonly records: readonly StreamRecordLike[];
   readonly gameId: string;
 }
@@ -68,7 +68,7 @@ export async function playSpearpointGame(
     newSeed: () => createHash('sha256').update(`${seed}-secret`).digest('hex'),
     newId: () => `${seed}-${String(++ids).padStart(6, '0')}`,
   };
-  const { service } = createDynamoGameService({ client, tableName, engines, seeds, ...(snapshotEvery !== undefined ? { snapshotEvery } : {}) });
+  const { service, store } = createDynamoGameService({ client, tableName, engines, seeds, ...(snapshotEvery !== undefined ? { snapshotEvery } : {}) });
   const jobs: NotifyJob[] = [];
   const deps = {
     readModels: new ReadModelStore(client, tableName),
@@ -89,12 +89,9 @@ export async function playSpearpointGame(
     baselineMs: [] as number[],
   };
   let n = 0;
-  let prevHead: Raw | undefined;
   const records: StreamRecordLike[] = [];
-  const headKey = (gameId: string) => ({ pk: { S: gamePk(gameId) }, sk: { S: 'HEAD' } });
   const mirror = `GAME#baseline-${seed}`;
-  let mirrorVersion = 0;
-  /** The mirror's items other than HEAD, as last written (wire JSON), by sort key. */
+  /** The mirror's items, as last written (wire JSON), by sort key. */
   const mirrored = new Map<string, string>();
 
   /** Times one service call, metering its units into `into`. */
@@ -108,54 +105,41 @@ export async function playSpearpointGame(
     return out;
   };
 
-  /** After a command (untimed: reads what it wrote), project its HEAD change and run the raw baseline. */
+  /** After a command (untimed: reads what it wrote), project the item it added and run the raw baseline. */
   const after = async (gameId: string) => {
-    const head = (await client.send(new GetItemCommand({ TableName: tableName, Key: headKey(gameId), ConsistentRead: true }))).Item!;
+    // Every item the game's load range holds (sk >= EV#: SECRET, the parts, the HEAD# items).
+    const held = (
+      await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND sk >= :ev',
+          ExpressionAttributeValues: { ':pk': { S: gamePk(gameId) }, ':ev': { S: 'EV#' } },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items!;
+    const heads = held.filter((x) => x['sk']!.S!.startsWith(HEAD_PREFIX));
+    const head = heads[heads.length - 1]!;
+    // The stream record DynamoDB Streams delivers for the command's new item: an INSERT with its new image.
     const record: StreamRecordLike = {
-      eventName: prevHead ? 'MODIFY' : 'INSERT',
-      dynamodb: { Keys: headKey(gameId), NewImage: head, ...(prevHead ? { OldImage: prevHead } : {}), SequenceNumber: String(++n).padStart(21, '0') },
+      eventName: 'INSERT',
+      dynamodb: { Keys: { pk: head['pk']!, sk: head['sk']! }, NewImage: head, SequenceNumber: String(++n).padStart(21, '0') },
     } as StreamRecordLike;
-    prevHead = head;
     records.push(record);
     const before = jobs.length;
     await metered(f.projector, () => processStreamRecords([record], deps));
     f.projector.jobs += jobs.length - before;
-    // The raw floor: the same Query the store loads with, returning the same items (SNAP, SECRET,
-    // the PART# items, HEAD), and a conditional write of the same bytes the command wrote: HEAD,
-    // and when it moved the tip out, the snapshot, any new part and the batch.
-    const version = Number(head['version']!.N);
-    const snapVersion = Number(head['snapVersion']?.N ?? 0);
+    // The raw floor: the same Query the store loads with (its page: snapshotItems HEAD# items, SECRET
+    // and the parts), and a conditional write of the same bytes the command wrote: its new item, and
+    // at the create SECRET, at a first snapshot its parts, in one transaction.
     const extra: Raw[] = [];
-    const tip = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND sk >= :ev',
-        ExpressionAttributeValues: { ':pk': { S: gamePk(gameId) }, ':ev': { S: 'EV#' } },
-        ConsistentRead: true,
-      }),
-    );
-    for (const x of tip.Items ?? []) {
-      const sk = x['sk']!.S!;
+    for (const x of held) {
       const bytes = JSON.stringify(x);
-      if (sk === 'HEAD' || mirrored.get(sk) === bytes) continue;
-      mirrored.set(sk, bytes);
+      if (mirrored.get(x['sk']!.S!) === bytes) continue;
+      mirrored.set(x['sk']!.S!, bytes);
       extra.push({ ...x, pk: { S: mirror } });
     }
-    if (snapVersion === version) {
-      const batch = (
-        await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :b)',
-            ExpressionAttributeValues: { ':pk': { S: gamePk(gameId) }, ':b': { S: 'B#' } },
-            ScanIndexForward: false,
-            Limit: 1,
-          }),
-        )
-      ).Items?.[0];
-      if (batch) extra.push({ ...batch, pk: { S: mirror } });
-    }
-    const item = { ...head, pk: { S: mirror } };
+    const parts = held.filter((x) => x['sk']!.S!.startsWith('PART#')).length;
     const t0 = performance.now();
     await client.send(
       new QueryCommand({
@@ -164,21 +148,14 @@ export async function playSpearpointGame(
         ExpressionAttributeValues: { ':pk': { S: mirror }, ':ev': { S: 'EV#' } },
         ConsistentRead: true,
         ScanIndexForward: false,
-        Limit: 61,
+        Limit: store.snapshotItems + 1 + parts,
       }),
     );
-    const cond = mirrorVersion
-      ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': { N: String(mirrorVersion) } } }
-      : { ConditionExpression: 'attribute_not_exists(pk)' };
-    if (extra.length)
-      await client.send(
-        new TransactWriteItemsCommand({
-          TransactItems: [...extra.map((Item) => ({ Put: { TableName: tableName, Item } })), { Put: { TableName: tableName, Item: item, ...cond } }],
-        }),
-      );
-    else await client.send(new PutItemCommand({ TableName: tableName, Item: item, ...cond }));
+    const isNew = { ConditionExpression: 'attribute_not_exists(pk)' };
+    if (extra.length > 1)
+      await client.send(new TransactWriteItemsCommand({ TransactItems: extra.map((Item) => ({ Put: { TableName: tableName, Item, ...isNew } })) }));
+    else await client.send(new PutItemCommand({ TableName: tableName, Item: extra[0]!, ...isNew }));
     f.baselineMs.push(performance.now() - t0);
-    mirrorVersion = version;
   };
 
   let r = await metered(f.command, () => service.create('alice', { engine: 'spearpoint-1943', seat: 'us', options: {}, commandId: `${seed}-create` }));
@@ -255,25 +232,35 @@ export async function playSpearpointGame(
   let headBytes = 0;
   let snapBytes = 0;
   let partBytes = 0;
+  let items = 0;
   for (const [sk, item] of kept) {
     const size = rawSize(item);
     storedBytes += size;
-    if (sk.startsWith('B#')) eventBytes += size;
-    if (sk === 'SNAP') snapBytes = size;
     if (sk.startsWith('PART#')) partBytes += size;
-    if (sk === 'HEAD') {
-      const { evs, ...rest } = item;
-      headBytes = rawSize(rest);
-      eventBytes += size - headBytes;
-      void evs;
+    if (sk.startsWith(HEAD_PREFIX)) {
+      // A command's item: its record (events and the head after them), and every snapshotItems commands a snapshot.
+      const { snap, recent, parts, engineVersion, kernelVersion, ...rest } = item;
+      eventBytes += rawSize({ ev: rest['ev']! });
+      headBytes += rawSize(rest);
+      items++;
+      if (snap)
+        snapBytes = rawSize({
+          snap,
+          ...(recent ? { recent } : {}),
+          ...(parts ? { parts } : {}),
+          engineVersion: engineVersion!,
+          ...(kernelVersion ? { kernelVersion } : {}),
+        });
     }
   }
+  // A command's item without a snapshot, on average: its events and the head after them.
+  headBytes = Math.round(headBytes / items);
   const events = r.version;
   return { ...f, events, turns, storedBytes, eventBytes, headBytes, snapBytes, partBytes, records, gameId };
 }
 
 /**
- * The projector over a synthetic stream: `copies` games, each a copy of one played game's HEAD
+ * The projector over a synthetic stream: `copies` games, each a copy of one played game's stream
  * records under its own id, interleaved and delivered in batches of 100 as the stream mapping
  * does. Returns the wall time, the events they stand for, and the units the read models cost.
  */
@@ -284,10 +271,24 @@ export async function simulateProjector(
   game: Pick<SpearpointGameFigures, 'records' | 'gameId' | 'events'>,
   copies: number,
 ): Promise<{ records: number; events: number; ms: number; rru: number; wru: number; jobs: number }> {
-  // Copied through JSON: the binary attributes (the tip's events, the recent list) stay out; the projector reads neither.
-  const strip = (image: unknown) => (image ? Object.fromEntries(Object.entries(image).filter(([k]) => k !== 'evs' && k !== 'recent')) : undefined);
+  // Copied through JSON: the snapshot and the recent list stay out (the projector reads neither); the
+  // command record, which it reads for its ends, goes as base64, as a Lambda event carries binary.
+  const strip = (image: Record<string, { B?: Uint8Array }> | undefined) =>
+    image &&
+    Object.fromEntries(
+      Object.entries(image)
+        .filter(([k]) => k !== 'snap' && k !== 'recent')
+        .map(([k, v]) => [k, v.B ? { B: Buffer.from(v.B).toString('base64') } : v]),
+    );
   const template = JSON.stringify(
-    game.records.map((r) => ({ ...r, dynamodb: { ...r.dynamodb, NewImage: strip(r.dynamodb?.NewImage), OldImage: strip(r.dynamodb?.OldImage) } })),
+    game.records.map((r) => ({
+      ...r,
+      dynamodb: {
+        ...r.dynamodb,
+        NewImage: strip(r.dynamodb?.NewImage as Record<string, { B?: Uint8Array }> | undefined),
+        OldImage: strip(r.dynamodb?.OldImage as Record<string, { B?: Uint8Array }> | undefined),
+      },
+    })),
   );
   const streams = Array.from(
     { length: copies },

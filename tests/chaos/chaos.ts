@@ -57,7 +57,7 @@ const runtime = await startChaosRuntime({
   warp,
   clockOrigin: clock.realStart,
   log: (line) => {
-    if (line.startsWith('[stream]')) console.error(line);
+    if (line.startsWith('[stream]') || /^\[notify\] .* failed: /.test(line)) console.error(line);
   },
 });
 try {

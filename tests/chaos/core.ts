@@ -2,9 +2,10 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localClient } from '../../functions/store/dynamodb-local.js';
 import { verifyLog, type EngineRegistry, type EventEnvelope } from '../../domain/kernel/index.js';
 import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
-import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
+import { documentClient, fromStored } from '../../functions/projections/read-model-store.js';
+import type { SummaryModel } from '../../functions/projections/project.js';
 import { checkNotices, expectedNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
 import { seeded } from '../support/seeded.js';
 import type { FaultKind } from './faults.js';
@@ -270,17 +271,23 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     let lastCaughtUp = loadEnded;
     for (;;) {
       const queue = [...behind.keys()];
-      const worker = async () => {
-        for (let gameId = queue.shift(); gameId !== undefined; gameId = queue.shift()) {
-          const differs = await readModelDiffers(checks, opts.runtime.tableName, gameId, await expected.get(gameId));
-          if (differs) behind.set(gameId, differs);
-          else {
-            behind.delete(gameId);
-            lastCaughtUp = Math.max(lastCaughtUp, Date.now());
-          }
+      const want = new Map<string, Record<string, unknown>[] | undefined>();
+      for (const gameId of queue) want.set(gameId, await expected.get(gameId));
+      // Every item of every game behind, a hundred to a read (a GetItem each made the harness's own reads most of the window).
+      const items = await readItems(
+        checks,
+        opts.runtime.tableName,
+        [...want.values()].flatMap((x) => x ?? []),
+      );
+      const readAt = Date.now();
+      for (const gameId of queue) {
+        const differs = readModelDiffers(gameId, want.get(gameId), items);
+        if (differs) behind.set(gameId, differs);
+        else {
+          behind.delete(gameId);
+          lastCaughtUp = Math.max(lastCaughtUp, readAt);
         }
-      };
-      await Promise.all(Array.from({ length: 16 }, worker));
+      }
       if (behind.size === 0) {
         catchUpSeconds = (lastCaughtUp - loadEnded) / 1000;
         break;
@@ -380,29 +387,45 @@ async function expectedReadModels(client: DynamoDBClient, opts: ChaosOptions, ga
   return projection ? ([projection.summary, ...projection.inbox] as unknown as Record<string, unknown>[]) : undefined;
 }
 
-/** How the game's live summary or inbox items differ from the rebuild's, or undefined when they are equal. */
-async function readModelDiffers(
-  client: DynamoDBClient,
-  tableName: string,
+const itemKey = (item: Record<string, unknown>) => `${String(item['pk'])}\n${String(item['sk'])}`;
+
+/** The items with these keys (pk, sk), read consistently a hundred at a time (BatchGetItem's bound), by itemKey. */
+async function readItems(client: DynamoDBClient, tableName: string, keysOf: readonly Record<string, unknown>[]): Promise<Map<string, Record<string, unknown>>> {
+  const doc = documentClient(client);
+  const out = new Map<string, Record<string, unknown>>();
+  const keys = [...new Map(keysOf.map((k) => [itemKey(k), { pk: k['pk'], sk: k['sk'] }])).values()];
+  const chunks = Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => keys.slice(i * 100, i * 100 + 100));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      for (let left: Record<string, unknown>[] = chunk; left.length > 0;) {
+        const r = await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: left, ConsistentRead: true } } }));
+        for (const item of r.Responses?.[tableName] ?? []) out.set(itemKey(item), item);
+        left = (r.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, unknown>[];
+      }
+    }),
+  );
+  return out;
+}
+
+/** How the game's live summary and inbox items (as read in `live`) differ from the rebuild's, or undefined when they are equal. */
+function readModelDiffers(
   gameId: string,
   items: Record<string, unknown>[] | undefined,
-): Promise<string | undefined> {
+  live: ReadonlyMap<string, Record<string, unknown>>,
+): string | undefined {
   if (!items) return `${gameId}: its log could not be rebuilt`;
-  const doc = documentClient(client);
   for (const [n, expected] of items.entries()) {
-    // The SUMMARY item is stored in a compact form: read it as the API does (ReadModelStore.getSummary expands it).
-    const live =
-      n === 0
-        ? ((await new ReadModelStore(client, tableName).getSummary(gameId)) as unknown as Record<string, unknown> | undefined)
-        : (await doc.send(new GetCommand({ TableName: tableName, Key: { pk: expected['pk'], sk: expected['sk'] }, ConsistentRead: true }))).Item;
+    const item = live.get(itemKey(expected));
+    // The SUMMARY item is stored in a compact form: expanded as the API reads it (ReadModelStore.getSummary).
+    const got = n === 0 && item ? (fromStored(item as unknown as SummaryModel) as unknown as Record<string, unknown>) : item;
     const differs =
-      live === undefined
+      got === undefined
         ? ['(missing)']
         : Object.entries(expected)
-            .filter(([k, v]) => canonical(live[k]) !== canonical(v))
+            .filter(([k, v]) => canonical(got[k]) !== canonical(v))
             .map(([k]) => k);
     if (differs.length > 0)
-      return `${gameId} ${String(expected['pk'])} ${differs.join('/')} (read model at version ${String(live?.['version'])}, events at ${String(items[0]!['version'])})`;
+      return `${gameId} ${String(expected['pk'])} ${differs.join('/')} (read model at version ${String(got?.['version'])}, events at ${String(items[0]!['version'])})`;
   }
   return undefined;
 }

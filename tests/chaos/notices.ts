@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EngineRegistry, EventEnvelope, GameSummary } from '../../domain/kernel/index.js';
@@ -104,12 +105,12 @@ export interface ChaosConsumer {
 export function warpedNotifications(clock: Clock, warp: number, onStart: (c: ChaosConsumer) => void): RuntimeExtension {
   return async (ctx) => {
     if (!ctx.dataDir) throw new Error('the chaos run keeps its stream checkpoints in a data folder');
-    const file = fileCheckpoints(join(ctx.dataDir, `stream-checkpoint-${ctx.tableName}.json`));
     const checkpointsSaved: { count: number; lastAt?: number } = { count: 0 };
+    const files = checkpointFiles(ctx.dataDir);
     const checkpoints: CheckpointStore = {
-      load: (arn) => file.load(arn),
-      save: async (arn, shards) => {
-        await file.save(arn, shards);
+      load: (key) => files.load(key),
+      save: async (key, shards) => {
+        await files.save(key, shards);
         checkpointsSaved.count++;
         checkpointsSaved.lastAt = Date.now();
       },
@@ -141,6 +142,18 @@ export function warpedNotifications(clock: Clock, warp: number, onStart: (c: Cha
     });
     return { name: 'chaos stream consumer', stop: () => current.stop(), handle: (method, path) => current.handle(method, path) };
   };
+}
+
+/**
+ * Stream checkpoints in the data folder, a file per key (the stream ARN and the consumer's name): a
+ * file of fileCheckpoints holds one key, and the projector and the notices' consumer each save
+ * theirs under its own. Sharing one file, each save replaced the other consumer's checkpoint, and
+ * the consumer whose key was not in the file when it started again (after a kill) read the whole
+ * stream from its beginning.
+ */
+export function checkpointFiles(dir: string): CheckpointStore {
+  const fileOf = (key: string) => fileCheckpoints(join(dir, `stream-checkpoint-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.json`));
+  return { load: (key) => fileOf(key).load(key), save: (key, shards) => fileOf(key).save(key, shards) };
 }
 
 export interface NoticeCheck {

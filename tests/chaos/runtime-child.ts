@@ -29,7 +29,8 @@ const runtime = await startLocalRuntime({
   engines: createRegistry([diceRace]),
   extensions: [warpedNotifications(clock, config.warp, (c) => (consumer = c))],
   log: (line) => {
-    if (line.startsWith('[stream]')) console.error(line);
+    // The stream consumer's warnings, and notify jobs that failed on their last run or as a kill stopped the queue.
+    if (line.startsWith('[stream]') || /^\[notify\] .* failed: /.test(line)) console.error(line);
   },
 });
 

@@ -355,8 +355,8 @@ describe('concurrency and idempotency over HTTP', () => {
     const added = (after.events as EventEnvelope[]).filter((e) => e.seq > before.version);
     expect(added.map((e) => e.type)).toEqual(['Game.CommandAccepted', 'Rolled']);
     expect(new Set(added.map((e) => e.commandId))).toEqual(new Set([body.commandId]));
-    // The two events went into the game's tip (HEAD): no item was added.
-    expect(await count()).toBe(items);
+    // The two events went into one new item (the append layout's HEAD#<seq>): exactly one item was added.
+    expect(await count()).toBe(items + 1);
   });
 
   it('a repeated create returns the same game', async () => {

@@ -252,6 +252,7 @@ describe('the projector stream mapping', () => {
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD'))).toBe(true);
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD', 'INSERT'))).toBe(true);
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD', 'REMOVE'))).toBe(false);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD#0000000007', 'INSERT'))).toBe(true);
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'EV#0000000007'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'SECRET'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'SNAP'))).toBe(false);
@@ -286,6 +287,7 @@ describe('the tournaments stream mapping (issue 14)', () => {
     const record = (pk: string, sk: string, eventName = 'MODIFY') => ({ eventName, dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } });
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD'))).toBe(true);
     expect(matchesStreamFilter(pattern, record('TOURNAMENT#t1', 'HEAD', 'INSERT'))).toBe(true);
+    expect(matchesStreamFilter(pattern, record('GAME#g1', 'HEAD#0000000007', 'INSERT'))).toBe(true);
     expect(matchesStreamFilter(pattern, record('TOURNAMENT#t1', 'HEAD', 'REMOVE'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('TOURNAMENT#t1', 'EV#0000000002'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('GAME#g1', 'SECRET'))).toBe(false);

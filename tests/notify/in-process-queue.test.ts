@@ -25,6 +25,33 @@ describe('the local notify queue', () => {
     expect(ran.sort()).toEqual(jobs.map((j) => j.notice.gameId).sort());
   });
 
+  it('makes way for work that goes first (the projector): no more than `yieldingConcurrency` jobs start until it ends', async () => {
+    let running = 0;
+    let most = 0;
+    const queue = new InProcessQueue(
+      async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 10));
+        running--;
+      },
+      { delayScaleMs: 0, concurrency: 4, yieldingConcurrency: 1 },
+    );
+    const jobs = () => Array.from({ length: 20 }, () => ({ notice: turnNotice('y') }));
+    let ranWhileYielding = 0;
+    const work = queue.yieldWhile(async () => {
+      await queue.enqueue(jobs());
+      await new Promise((r) => setTimeout(r, 60));
+      ranWhileYielding = most;
+      return 'written';
+    });
+    expect(await work).toBe('written');
+    // While the work ran, one job at a time; once it ended, the rest went four at a time.
+    expect(ranWhileYielding).toBe(1);
+    await queue.idle();
+    expect(most).toBe(4);
+  });
+
   it("once stopped (a killed consumer), a job waiting behind its lane's running one does not run", async () => {
     const ran: number[] = [];
     let release: () => void = () => {};
@@ -72,5 +99,42 @@ describe('the local notify queue', () => {
     await queue.idle();
     expect(queue.finishedBetween(m0, m3)).toBe(true);
     expect(queue.settledBetween(m0, m3)).toBe(false);
+  });
+
+  it("counts what work outside the jobs enqueues (a stream batch) as its own, even when it runs in a timer a job set (a poller the job's write woke)", async () => {
+    let release: () => void = () => {};
+    let batch: (() => Promise<void>) | undefined;
+    const marks: { before: number; after: number }[] = [];
+    const queue = new InProcessQueue(
+      async (job) => {
+        if (job.notice.gameId.startsWith('writer')) {
+          // The job writes; the write wakes the poller, whose pass runs from this timer (in the job's async context).
+          setTimeout(() => void batch!(), 0);
+          return;
+        }
+        await new Promise<void>((r) => (release = r));
+      },
+      { delayScaleMs: 0 },
+    );
+    const passed = new Promise<void>((done) => {
+      batch = () =>
+        queue.outsideJobs(async () => {
+          const before = queue.mark();
+          await queue.enqueue([{ notice: turnNotice('slow') }]);
+          marks.push({ before, after: queue.mark() });
+          done();
+        });
+    });
+    await queue.enqueue([{ notice: turnNotice('writer') }]);
+    await passed;
+    await new Promise((r) => setTimeout(r, 10));
+    const [{ before, after }] = marks as [{ before: number; after: number }];
+    // The batch's job waits: neither finished nor settled, so a restart hands its record over again.
+    expect(after).toBeGreaterThan(before);
+    expect(queue.finishedBetween(before, after)).toBe(false);
+    expect(queue.settledBetween(before, after)).toBe(false);
+    release();
+    await queue.idle();
+    expect(queue.settledBetween(before, after)).toBe(true);
   });
 });

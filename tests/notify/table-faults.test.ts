@@ -249,4 +249,43 @@ describe("faults at the notifier's table calls", () => {
       [71, 200],
     ]);
   });
+  it('a turn notice whose failed run released its claim after holding its lane: read again as stale, it lets the game.ended behind it go', async () => {
+    /** A ledger whose write of a scheduled retry fails (a fault the SDK's retries did not outlast), once. */
+    class FlakyLedger extends DynamoNoticeLedger {
+      failRetry = 1;
+      override async settle(...a: Parameters<DynamoNoticeLedger['settle']>): Promise<void> {
+        if (typeof a[2] === 'object' && this.failRetry-- > 0)
+          throw Object.assign(new Error('Internal server error'), { name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 500 } });
+        return super.settle(...a);
+      }
+    }
+    const ledger = new FlakyLedger(plain, tableName);
+    const before = await harness('liam', plain, [503], undefined, {}, ledger);
+    const turn = notice('released', 80, 'liam');
+    const ended: Notice = {
+      ...notice('released', 81, 'liam'),
+      key: 'released#ended#p2#81',
+      kind: 'ended',
+      asked: [],
+      outcome: { winners: ['p1'], reason: 'checkmate', result: 'lost' },
+    };
+    // v80 is refused and its lane held; writing its retry fails, so its claim is released and the job throws (to run again).
+    await expect(before.notifier.handle({ notice: turn })).rejects.toThrow('Internal server error');
+    expect(await ledger.inspect(turn.key, 'wh1')).toBeUndefined();
+    // The game ends meanwhile: its game.ended waits behind v80 in the lane.
+    expect(await before.notifier.handle({ notice: ended })).toEqual([{ channel: 'wh1', outcome: 'retrying' }]);
+    expect(before.queued).toEqual([]);
+    // v80's job runs again (or the runtime was killed and reads it again): the game has moved on, so it is a stale turn.
+    const now = new Date(Date.parse(NOW) + 5_000).toISOString();
+    const after = await harness('liam', plain, [], undefined, { now: () => now, resumeRetriesFrom: now, isStale: async () => true });
+    expect(await after.notifier.handle({ notice: turn })).toEqual([{ channel: 'wh1', outcome: 'stale' }]);
+    // Before: nothing released v80's place in the lane, and the game.ended behind it was never sent.
+    const handed = after.queued.shift()!;
+    expect(handed).toMatchObject({ channel: 'wh1', notice: { version: 81, kind: 'ended' } });
+    expect(await after.notifier.handle(handed)).toEqual([{ channel: 'wh1', outcome: 'sent' }]);
+    expect([...before.posts, ...after.posts].map((p) => [p.version, p.status])).toEqual([
+      [80, 503],
+      [81, 200],
+    ]);
+  });
 });

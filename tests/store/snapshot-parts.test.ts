@@ -12,8 +12,8 @@ import { freshTable } from '../support/dynamo.js';
 /**
  * The card catalog stored once per game (issue 16): a snapshot leaves the engine's staticState
  * values and large options out, each kept once in the game's partition as an immutable PART#
- * item that the load's one Query returns beside SNAP and HEAD. Snapshots written before this
- * (the catalog inline) keep loading.
+ * item that the load's one Query returns beside the HEAD# items (the append layout: the snapshot
+ * rides in a command's item). Snapshots written before this (the catalog inline, in SNAP) keep loading.
  */
 const engines = createRegistry([spearpoint]);
 const EVERY = 6;
@@ -38,7 +38,7 @@ beforeAll(async () => {
     },
     { step: 'serialize', name: 'partsProbe', override: true },
   );
-  ({ service, store } = createDynamoGameService({ client, tableName, engines, snapshotEvery: EVERY }));
+  ({ service, store } = createDynamoGameService({ client, tableName, engines, snapshotEvery: EVERY, snapshotItems: 2 }));
 });
 
 const players: Record<string, string> = { us: 'alice', de: 'bob' };
@@ -71,7 +71,9 @@ async function items(gameId: string): Promise<Record<string, unknown>[]> {
   return out.Items ?? [];
 }
 
-const snapState = (item: Record<string, unknown>) => JSON.parse(gunzipSync(item['state'] as Uint8Array).toString('utf8')) as GameState<Record<string, unknown>>;
+const snapState = (item: Record<string, unknown>) => JSON.parse(gunzipSync(item['snap'] as Uint8Array).toString('utf8')) as GameState<Record<string, unknown>>;
+/** The HEAD# items that carry a snapshot, oldest first. */
+const snapshotItems = (all: Record<string, unknown>[]) => all.filter((i) => String(i['sk']).startsWith('HEAD#') && i['snap'] !== undefined);
 
 /** The game folded from every stored event, as a server that never saw a snapshot would. */
 async function folded(gameId: string): Promise<GameState> {
@@ -86,7 +88,7 @@ describe('the catalog stored once per game', () => {
     const gameId = await playTo(service, 3 * EVERY + 1);
     const all = await items(gameId);
     const parts = all.filter((i) => String(i['sk']).startsWith('PART#'));
-    const snap = all.find((i) => i['sk'] === 'SNAP')!;
+    const snap = snapshotItems(all).at(-1)!;
     expect(store.stats.snapshotsWritten).toBeGreaterThanOrEqual(2);
     // The catalog and the card list (over 1 KB) are parts; the situation (smaller) stays in the snapshot.
     expect(Object.keys(snap['parts'] as object).sort()).toEqual(['game.cards', 'game.catalog']);
@@ -94,10 +96,11 @@ describe('the catalog stored once per game', () => {
     const state = snapState(snap);
     expect(state.game['catalog']).toBeNull();
     expect(state.game['situation']).not.toBeNull();
-    expect(gunzipSync(snap['state'] as Uint8Array).length).toBeLessThan(8 * 1024);
-    // Each part went out with the first snapshot only, however many snapshots followed.
+    expect(gunzipSync(snap['snap'] as Uint8Array).length).toBeLessThan(8 * 1024);
+    // Each part went out with the first snapshot only (in its transaction), however many snapshots followed.
     for (const p of parts) expect(transacted.filter((sk) => sk === p['sk'])).toHaveLength(1);
-    expect(transacted.filter((sk) => sk === 'SNAP').length).toBe(store.stats.snapshotsWritten);
+    expect(transacted.filter((sk) => sk.startsWith('HEAD#')).length).toBe(2); // the create (with SECRET) and the first snapshot
+    expect(snapshotItems(all).length).toBe(store.stats.snapshotsWritten);
 
     // A server that never saw the game loads it in one Query, to the state the events fold to.
     const fresh = new DynamoEventStore({ client, tableName, snapshotInterval: EVERY });
@@ -110,15 +113,15 @@ describe('the catalog stored once per game', () => {
     expect(((await fresh.load(gameId))!.snapshot!.state.game as { catalog: unknown }).catalog).toBe(game.catalog);
   });
 
-  it("a club's catalog in the options is kept once per game too: options and catalog are parts, never in SNAP", async () => {
+  it("a club's catalog in the options is kept once per game too: options and catalog are parts, never in a snapshot", async () => {
     const club = structuredClone(BUILT_IN_CATALOG) as unknown as { units: { title: string }[] };
     club.units[0]!.title = 'Club Rifle Squad';
-    const gameId = await playTo(service, 2 * EVERY, { catalog: club }, 'club');
+    const gameId = await playTo(service, 3 * EVERY, { catalog: club }, 'club');
     const all = await items(gameId);
-    const snap = all.find((i) => i['sk'] === 'SNAP')!;
+    const snap = snapshotItems(all).at(-1)!;
     expect(Object.keys(snap['parts'] as object).sort()).toEqual(['game.cards', 'game.catalog', 'meta.options']);
     expect(all.filter((i) => String(i['sk']).startsWith('PART#'))).toHaveLength(3);
-    const raw = gunzipSync(snap['state'] as Uint8Array).toString('utf8');
+    const raw = gunzipSync(snap['snap'] as Uint8Array).toString('utf8');
     expect(raw).not.toContain('Club Rifle Squad');
     const fresh = new DynamoEventStore({ client, tableName, snapshotInterval: EVERY });
     const loaded = (await fresh.load(gameId))!;
@@ -127,7 +130,9 @@ describe('the catalog stored once per game', () => {
   });
 
   it('a game whose snapshot holds the catalog inline (written before parts) keeps loading, playing and verifying', async () => {
-    const gameId = await playTo(service, 2 * EVERY, {}, 'old');
+    // Stored in the tip layout, whose snapshots are SNAP items.
+    const tip = createDynamoGameService({ client, tableName, engines, snapshotEvery: EVERY, newGames: 'tip' });
+    const gameId = await playTo(tip.service, 2 * EVERY, {}, 'old');
     // Rewrite the game as the store stored it before: the whole state in SNAP, no parts.
     const snap = (await doc.send(new GetCommand({ TableName: tableName, Key: { pk: gamePk(gameId), sk: 'SNAP' } }))).Item!;
     const full = await folded(gameId);

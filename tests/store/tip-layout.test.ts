@@ -91,7 +91,7 @@ beforeAll(async () => {
   const t = await freshTable('tip');
   ({ client, tableName } = t);
   calls = countCalls(t.client);
-  store = new DynamoEventStore({ client: t.client, tableName: t.tableName, snapshotInterval: 10 });
+  store = new DynamoEventStore({ client: t.client, tableName: t.tableName, snapshotInterval: 10, newGames: 'tip' });
 });
 
 describe('the tip layout', () => {
@@ -125,7 +125,7 @@ describe('the tip layout', () => {
     expect((await store.readEvents(gameId, 33, 5)).map((e) => e.seq)).toEqual([34, 35, 36, 37, 38]);
   });
 
-  it('between snapshots the tip carries the events after the snapshot; an ordinary append is one PutItem of the tip it loaded, or one UpdateItem from a store that did not load it', async () => {
+  it('between snapshots the tip carries the events after the snapshot; an ordinary append is one PutItem of the tip it loaded, or one UpdateItem from a store that did not load it (after one Query finding no append-layout item)', async () => {
     const gameId = newGame();
     const all = await play(store, gameId, 8, 2, 10); // snapshot at 10, then 6 events in the tip
     calls.reset();
@@ -139,15 +139,15 @@ describe('the tip layout', () => {
       (await store.doc.send(new GetCommand({ TableName: tableName, Key: { pk: gamePk(gameId), sk: 'HEAD' }, ConsistentRead: true }))).Item!;
     const put = await head();
 
-    // The same command from a store that has not loaded the game: one UpdateItem, and the same item.
+    // The same command from a store that has not loaded the game: it finds no HEAD# item (one Query), then one UpdateItem, and the same item.
     const other = newGame();
     const twin = await play(store, other, 8, 2, 10);
-    const fresh = new DynamoEventStore({ client, tableName, snapshotInterval: 10 });
+    const fresh = new DynamoEventStore({ client, tableName, snapshotInterval: 10, newGames: 'tip' });
     const recent = (await store.load(other))!.recent;
     const evs = events(other, { version: 16, hash: twin[15]!.hash }, 1, 'one');
     calls.reset();
     await fresh.append({ gameId: other, expectedVersion: 16, events: evs, commandId: 'one', summary: summary(other, 17, evs[0]!.hash), recent });
-    expect(calls.counts).toEqual({ UpdateItemCommand: 1 });
+    expect(calls.counts).toEqual({ QueryCommand: 1, UpdateItemCommand: 1 });
     const updated = (await fresh.doc.send(new GetCommand({ TableName: tableName, Key: { pk: gamePk(other), sk: 'HEAD' }, ConsistentRead: true }))).Item!;
     const strip = (item: Record<string, unknown>) => ({
       ...item,
@@ -175,7 +175,7 @@ describe('the tip layout', () => {
       { step: 'initialize', name: 'scannedItems' },
     );
     try {
-      const fresh = new DynamoEventStore({ client, tableName, snapshotInterval: 10 });
+      const fresh = new DynamoEventStore({ client, tableName, snapshotInterval: 10, newGames: 'tip' });
       await fresh.readEvents(gameId, 0, 1); // learns the layout
       scanned = 0;
       expect(await fresh.readEvents(gameId, 55, 100)).toEqual(all.slice(55));
@@ -233,7 +233,7 @@ describe('the tip layout', () => {
     expect(e).toBeInstanceOf(DuplicateCommandError);
     expect((e as DuplicateCommandError).record).toEqual({ from: 3, to: 4 });
     // A store that never loaded the game learns it from the refused condition.
-    const cold = new DynamoEventStore({ client, tableName, snapshotInterval: 10 });
+    const cold = new DynamoEventStore({ client, tableName, snapshotInterval: 10, newGames: 'tip' });
     const e2 = await cold
       .append({ gameId, expectedVersion: 6, events: stale, commandId: 'c2', summary: summary(gameId, 7, stale[0]!.hash) })
       .catch((x: unknown) => x);
@@ -243,7 +243,7 @@ describe('the tip layout', () => {
 
   it('finds a command by id in the tip, in HEAD recent list, and in a batch item long after', async () => {
     const gameId = newGame();
-    const small = new DynamoEventStore({ client, tableName, snapshotInterval: 10, recentLimit: 3 });
+    const small = new DynamoEventStore({ client, tableName, snapshotInterval: 10, recentLimit: 3, newGames: 'tip' });
     await play(small, gameId, 30, 1, 10);
     expect(await small.getCommand(gameId, 'c29')).toEqual({ from: 30, to: 30 });
     expect(await small.getCommand(gameId, 'c27')).toEqual({ from: 28, to: 28 });
@@ -269,12 +269,12 @@ describe('the tip layout', () => {
 
   it('a load unpacks only the command records this store has not unpacked before', async () => {
     const gameId = newGame();
-    const s = new DynamoEventStore({ client, tableName, snapshotInterval: 50 });
+    const s = new DynamoEventStore({ client, tableName, snapshotInterval: 50, newGames: 'tip' });
     await play(s, gameId, 6, 2, 50);
     const unpacked = s.stats.recordsUnpacked;
     const mine = (await s.load(gameId))!;
     expect(s.stats.recordsUnpacked).toBe(unpacked);
-    const other = new DynamoEventStore({ client, tableName, snapshotInterval: 50 });
+    const other = new DynamoEventStore({ client, tableName, snapshotInterval: 50, newGames: 'tip' });
     const theirs = (await other.load(gameId))!;
     expect(other.stats.recordsUnpacked).toBe(6);
     expect(mine.tail).toEqual(theirs.tail);
@@ -308,7 +308,7 @@ describe('the tip layout', () => {
     const old = new DynamoEventStore({ client, tableName, snapshotInterval: 10, newGames: 'item-per-event' });
     const all = await play(old, gameId, 12, 2);
     // A store of today, which makes new games in the tip layout, meets it cold.
-    const today = new DynamoEventStore({ client, tableName, snapshotInterval: 10 });
+    const today = new DynamoEventStore({ client, tableName, snapshotInterval: 10, newGames: 'tip' });
     const next = events(gameId, { version: 24, hash: all[23]!.hash }, 2, 'today');
     await today.append({ gameId, expectedVersion: 24, events: next, commandId: 'today', summary: summary(gameId, 26, next[1]!.hash) });
     calls.reset();

@@ -2,10 +2,10 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localClient } from '../../functions/store/dynamodb-local.js';
 import { verifyLog, type EngineRegistry, type EventEnvelope } from '../../domain/kernel/index.js';
 import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
 import { documentClient, fromStored } from '../../functions/projections/read-model-store.js';
-import type { SummaryModel } from '../../functions/projections/project.js';
+import { inboxPk, LOBBY_PK, type SummaryModel } from '../../functions/projections/project.js';
 import { checkNotices, expectedNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
 import { seeded } from '../support/seeded.js';
 import type { FaultKind } from './faults.js';
@@ -196,8 +196,11 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const checks = localClient(opts.runtime.endpoint);
   /** Per game, the read-model items a rebuild from its final log gives (computed as each game's play stops). */
   const expected = new Map<string, Promise<Record<string, unknown>[] | undefined>>();
+  /** Everyone who played: the inbox partitions the end check reads whole. */
+  const players: string[] = [];
   const playOne = async (n: number): Promise<void> => {
     const [a, b] = [`chaos${n}a`, `chaos${n}b`];
+    players.push(a, b);
     if (opts.notices) {
       for (const player of [a, b]) {
         const r = await send('PUT', '/v1/me/settings', player, { webhooks: [{ url: `${opts.notices.receiver.url}/${player}` }] });
@@ -301,6 +304,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       }
       await new Promise((done) => setTimeout(done, 50));
     }
+    // Caught up, nothing is left over either: no inbox or lobby entry of a game that its rebuild does not give
+    // (an entry whose sort key moved, or that went, must have been deleted).
+    const wanted = new Set<string>();
+    for (const gameId of games) for (const item of (await expected.get(gameId)) ?? []) wanted.add(itemKey(item));
+    const strays = await strayEntries(checks, opts.runtime.tableName, [...players.map(inboxPk), LOBBY_PK], new Set(games), wanted);
+    if (strays.length > 0) problems.push(`${strays.length} inbox or lobby item(s) that no rebuild gives: ${strays.slice(0, 5).join(', ')}`);
   }
 
   // End checks, with no faults: each acknowledged command once in its game's log, no commandId twice, each log verifies.
@@ -384,7 +393,38 @@ async function expectedReadModels(client: DynamoDBClient, opts: ChaosOptions, ga
   const events = await new DynamoEventStore({ client, tableName: opts.runtime.tableName }).readEvents(gameId, 0, Number.MAX_SAFE_INTEGER);
   const engine = opts.engines.get(String((events[0]?.data as { engine?: unknown } | undefined)?.engine));
   const projection = engine && rebuildGame(engine, events);
-  return projection ? ([projection.summary, ...projection.inbox] as unknown as Record<string, unknown>[]) : undefined;
+  return projection
+    ? ([projection.summary, ...projection.inbox, ...(projection.lobby ? [projection.lobby] : [])] as unknown as Record<string, unknown>[])
+    : undefined;
+}
+
+/** The entries of these games, in these partitions (read whole), that are not among the `wanted` keys (by itemKey). */
+async function strayEntries(
+  client: DynamoDBClient,
+  tableName: string,
+  partitions: readonly string[],
+  gameIds: ReadonlySet<string>,
+  wanted: ReadonlySet<string>,
+): Promise<string[]> {
+  const doc = documentClient(client);
+  const strays: string[] = [];
+  for (const pk of new Set(partitions)) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const r = await doc.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of r.Items ?? []) if (gameIds.has(String(item['gameId'])) && !wanted.has(itemKey(item))) strays.push(`${pk} ${String(item['sk'])}`);
+      start = r.LastEvaluatedKey;
+    } while (start);
+  }
+  return strays;
 }
 
 const itemKey = (item: Record<string, unknown>) => `${String(item['pk'])}\n${String(item['sk'])}`;

@@ -297,6 +297,22 @@ function resultFor(s: GameSummary, mine: ReadonlySet<string>): GameResult {
  * projection: the same items applying them one by one would leave, written once. Players who
  * left on the way are dropped.
  */
+/**
+ * The entries the summaries but the last leave, each folded in turn from `prev` as projectFrom
+ * folds them: where a write of the read models that was cut short before its SUMMARY (a fault, a
+ * crash) may have put entries that the SUMMARY, still at `prev`, does not list.
+ */
+export function passedEntries(prev: SummaryModel | undefined, summaries: readonly GameSummary[]): Entry[] {
+  let model = prev;
+  const out: Entry[] = [];
+  for (const s of summaries.slice(0, -1)) {
+    const step = projectGame(model, s);
+    out.push(...(step.summary.entries ?? []));
+    model = step.summary;
+  }
+  return out;
+}
+
 export function projectFrom(prev: SummaryModel | undefined, summaries: readonly GameSummary[]): GameProjection | undefined {
   let model = prev;
   let last: GameProjection | undefined;

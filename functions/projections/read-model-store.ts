@@ -3,6 +3,7 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCom
 import type { GameSummary } from '../../domain/kernel/index.js';
 import {
   gameSk,
+  passedEntries,
   inboxPageSk,
   inboxPk,
   LOBBY_PK,
@@ -82,12 +83,10 @@ export class ReadModelStore {
     for (let attempt = 0; attempt < 5; attempt++) {
       const prev = await this.getSummary(next.gameId);
       if (prev && prev.version >= next.version) return 'stale';
-      const projection = projectFrom(
-        prev,
-        [...before, next].filter((s) => !prev || s.version > prev.version),
-      )!;
+      const summaries = [...before, next].filter((s) => !prev || s.version > prev.version);
+      const projection = projectFrom(prev, summaries)!;
       try {
-        await this.write(projection, prev, await this.entriesOf(projection, prev));
+        await this.write(projection, prev, await this.entriesOf(projection, prev), passedEntries(prev, summaries));
         return 'applied';
       } catch (e) {
         // Someone else moved the summary between our read and write: read again and decide.
@@ -169,9 +168,11 @@ export class ReadModelStore {
    * short is redone whole by the record's retry. Order keeps a listing free of duplicates
    * across a crash: entries that move (a new sort key) or go are deleted first, then the new
    * items written, then the summary. A game that was not and is not in the lobby touches no
-   * lobby item.
+   * lobby item. `passed`: the entries of the versions between the SUMMARY's and the projection's
+   * (passedEntries), which a write cut short may have put where the SUMMARY does not say; deleted
+   * too, unless the projection keeps them (a cost only when a run of changes is applied at once).
    */
-  private async write(p: GameProjection, prev: SummaryModel | undefined, current: Entries): Promise<void> {
+  private async write(p: GameProjection, prev: SummaryModel | undefined, current: Entries, passed: readonly Entry[] = []): Promise<void> {
     const T = this.tableName;
     const v = p.summary.version;
     const notNewer = { ConditionExpression: 'attribute_not_exists(pk) OR version <= :v', ExpressionAttributeValues: { ':v': v } };
@@ -184,7 +185,13 @@ export class ReadModelStore {
     const next = new Map(p.summary.entries!.map((e) => [entryPk(e), e]));
     const first: Promise<void>[] = current.legacy.map((pk) => del(pk, gameSk(p.summary.gameId)));
     const then: (() => Promise<void>)[] = [];
-    for (const [pk, old] of held) if (next.get(pk)?.sk !== old.sk) first.push(del(pk, old.sk));
+    const gone = new Set<string>();
+    for (const e of [...held.values(), ...passed]) {
+      const pk = entryPk(e);
+      if (next.get(pk)?.sk === e.sk || gone.has(`${pk}\n${e.sk}`)) continue;
+      gone.add(`${pk}\n${e.sk}`);
+      first.push(del(pk, e.sk));
+    }
     for (const item of [...p.inbox, ...(p.lobby ? [p.lobby] : [])]) {
       const old = held.get(item.pk);
       const e = next.get(item.pk)!;

@@ -262,6 +262,34 @@ describe('the projector writes each item on its own', () => {
     expect(await store.apply(g(3, { p2: 'ben', turn: 'p2', updated: 3 }))).toBe('stale');
     expect(calls.map((c) => c.name)).toEqual(['GetItemCommand']);
   });
+
+  it('a write cut short before its SUMMARY, then applied with the next change at once, leaves no entry behind where the cut write put it', async () => {
+    const t = await freshTable('pages-cut');
+    const store = new ReadModelStore(t.client, t.tableName);
+    const g = (version: number, o: Parameters<typeof summary>[1]) => ({ ...summary(version, o), gameId: 'g8' });
+    await store.apply(g(1, { p2: null, updated: 1 }));
+    await store.apply(g(2, { p2: 'ben', turn: 'p1', updated: 2 }));
+    // Version 3 (the move passes: both entries move) stops before its SUMMARY: its entries are at their new places.
+    const doc = (store as unknown as { doc: { send: (c: unknown) => Promise<unknown> } }).doc;
+    const send = doc.send.bind(doc);
+    doc.send = async (c: unknown) => {
+      if (c instanceof PutCommand && (c as PutCommand).input.Item?.['sk'] === 'SUMMARY') throw new Error('crash before the summary');
+      return send(c);
+    };
+    await expect(store.apply(g(3, { p2: 'ben', turn: 'p2', updated: 3 }))).rejects.toThrow(/crash/);
+    doc.send = send;
+    // The retry comes with the game's next change in the same batch (3 and 4 folded into one write): the move passes back.
+    expect(await store.apply(g(4, { p2: 'ben', turn: 'p1', updated: 4 }), [g(3, { p2: 'ben', turn: 'p2', updated: 3 })])).toBe('applied');
+    for (const pk of ['INBOX#ann', 'INBOX#ben']) {
+      const items = await partition(pk, t.tableName, t.client);
+      expect(
+        items.map((i) => String(i['version'])),
+        pk,
+      ).toHaveLength(1);
+      const entry = (await store.getSummary('g8'))!.entries!.find((e) => `INBOX#${e.player}` === pk)!;
+      expect(items[0]!['sk']).toBe(entry.sk);
+    }
+  });
 });
 
 describe('an entry whose content did not change', () => {

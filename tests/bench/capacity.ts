@@ -7,6 +7,9 @@ import { itemSize } from '../../functions/store/item-size.js';
  * clients built from it) asks for ReturnConsumedCapacity TOTAL, and the units it reports are
  * added up. On-demand tables bill exactly these (read request units, write request units).
  *
+ * A conditional write whose condition failed reports nothing and is billed all the same: counted
+ * as 1 unit, its least (a lower bound where the item is over 1 KB).
+ *
  * One exception: DynamoDB Local under-reports TransactWriteItems (3 small Puts report 2 units,
  * where DynamoDB bills 6: two units per KB of each item). For transactions the meter counts
  * what DynamoDB bills: 2 × the 1 KB steps of each item, the Puts' from the request, the Updates'
@@ -75,7 +78,14 @@ export function meterCapacity(client: DynamoDBClient): CapacityMeter {
       if (probing > 0 && context.commandName === 'GetItemCommand') return next(args);
       const input = args.input as Record<string, unknown>;
       input['ReturnConsumedCapacity'] ??= 'TOTAL';
-      const out = await next(args);
+      let out;
+      try {
+        out = await next(args);
+      } catch (e) {
+        // A conditional write whose condition failed reports no units, but DynamoDB bills it: at least 1.
+        if (WRITES.has(context.commandName ?? '') && (e as Error).name === 'ConditionalCheckFailedException') units.write += 1;
+        throw e;
+      }
       if (context.commandName === 'TransactWriteItemsCommand') {
         probing++;
         try {

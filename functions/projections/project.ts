@@ -297,34 +297,32 @@ function resultFor(s: GameSummary, mine: ReadonlySet<string>): GameResult {
  * projection: the same items applying them one by one would leave, written once. Players who
  * left on the way are dropped.
  */
-/**
- * The entries the summaries but the last leave, each folded in turn from `prev` as projectFrom
- * folds them: where a write of the read models that was cut short before its SUMMARY (a fault, a
- * crash) may have put entries that the SUMMARY, still at `prev`, does not list.
- */
-export function passedEntries(prev: SummaryModel | undefined, summaries: readonly GameSummary[]): Entry[] {
-  let model = prev;
-  const out: Entry[] = [];
-  for (const s of summaries.slice(0, -1)) {
-    const step = projectGame(model, s);
-    out.push(...(step.summary.entries ?? []));
-    model = step.summary;
-  }
-  return out;
+export function projectFrom(prev: SummaryModel | undefined, summaries: readonly GameSummary[]): GameProjection | undefined {
+  return projectRun(prev, summaries)?.projection;
 }
 
-export function projectFrom(prev: SummaryModel | undefined, summaries: readonly GameSummary[]): GameProjection | undefined {
+/**
+ * projectFrom, and the entries each summary but the last left on the way (folded in the same
+ * pass): where a write of the read models that was cut short before its SUMMARY (a fault, a crash)
+ * may have put entries that the SUMMARY, still at `prev`, does not list.
+ */
+export function projectRun(
+  prev: SummaryModel | undefined,
+  summaries: readonly GameSummary[],
+): { readonly projection: GameProjection; readonly passed: readonly Entry[] } | undefined {
   let model = prev;
   let last: GameProjection | undefined;
+  const passed: Entry[] = [];
   const seen = new Set<string>(prev ? playersOf(prev.summary) : []);
   for (const s of summaries) {
+    if (last) passed.push(...(last.summary.entries ?? []));
     last = projectGame(model, s);
     for (const p of playersOf(s)) seen.add(p);
     model = last.summary;
   }
   if (!last) return undefined;
   const now = new Set(last.inbox.map((i) => i.player));
-  return { ...last, dropInbox: [...seen].filter((p) => !now.has(p)).sort() };
+  return { projection: { ...last, dropInbox: [...seen].filter((p) => !now.has(p)).sort() }, passed };
 }
 
 /**

@@ -3,13 +3,12 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCom
 import type { GameSummary } from '../../domain/kernel/index.js';
 import {
   gameSk,
-  passedEntries,
   inboxPageSk,
   inboxPk,
   LOBBY_PK,
   lobbyPageSk,
   PAGE_PREFIX,
-  projectFrom,
+  projectRun,
   summaryPk,
   SUMMARY_SK,
   type Entry,
@@ -84,9 +83,9 @@ export class ReadModelStore {
       const prev = await this.getSummary(next.gameId);
       if (prev && prev.version >= next.version) return 'stale';
       const summaries = [...before, next].filter((s) => !prev || s.version > prev.version);
-      const projection = projectFrom(prev, summaries)!;
+      const { projection, passed } = projectRun(prev, summaries)!;
       try {
-        await this.write(projection, prev, await this.entriesOf(projection, prev), passedEntries(prev, summaries));
+        await this.write(projection, prev, await this.entriesOf(projection, prev), passed);
         return 'applied';
       } catch (e) {
         // Someone else moved the summary between our read and write: read again and decide.
@@ -169,7 +168,7 @@ export class ReadModelStore {
    * across a crash: entries that move (a new sort key) or go are deleted first, then the new
    * items written, then the summary. A game that was not and is not in the lobby touches no
    * lobby item. `passed`: the entries of the versions between the SUMMARY's and the projection's
-   * (passedEntries), which a write cut short may have put where the SUMMARY does not say; deleted
+   * (projectRun), which a write cut short may have put where the SUMMARY does not say; deleted
    * too, unless the projection keeps them (a cost only when a run of changes is applied at once).
    */
   private async write(p: GameProjection, prev: SummaryModel | undefined, current: Entries, passed: readonly Entry[] = []): Promise<void> {

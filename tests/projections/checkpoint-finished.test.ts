@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { StreamPoller, type CheckpointStore, type ShardCheckpoint } from '../../functions/local/stream-poller.js';
+import { StreamPoller } from '../../functions/local/stream-poller.js';
 import type { StreamRecordLike } from '../../functions/projections/stream-image.js';
 import { freshTable } from '../support/dynamo.js';
 import { waitFor } from '../support/wait.js';
+import { heldBarrier, memoryCheckpoints } from './support.js';
 
 /**
  * Issue 18 "Faults survived": the local notices' consumer checkpoints a record only once the notify
@@ -16,11 +17,7 @@ import { waitFor } from '../support/wait.js';
 let client: DynamoDBClient;
 let tableName: string;
 let endpoint: string;
-const saved = new Map<string, Map<string, ShardCheckpoint>>();
-const checkpoints: CheckpointStore = {
-  load: async (arn) => new Map(saved.get(arn) ?? []),
-  save: async (arn, shards) => void saved.set(arn, new Map(shards)),
-};
+const checkpoints = memoryCheckpoints();
 const running: StreamPoller[] = [];
 
 const put = (id: string) => client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: `ITEM#${id}` }, sk: { S: 'ITEM' } } }));
@@ -35,12 +32,8 @@ function consumer(held: Set<number>): { poller: StreamPoller; handed: string[] }
     endpoint,
     tableName,
     intervalMs: 50,
-    checkpoints,
-    barrier: {
-      mark: () => batches,
-      finished: (after, through) => ![...held].some((n) => n > after && n <= through),
-      settled: (after, through) => ![...held].some((n) => n > after && n <= through),
-    },
+    checkpoints: checkpoints.store,
+    barrier: heldBarrier(held, () => batches),
     onRecords: async (records) => {
       batches++;
       handed.push(...records.map(idOf));
@@ -68,7 +61,7 @@ describe('stream checkpoint with finished batches past it', () => {
       await put(id);
       await waitFor(`${id} handed over`, async () => (first.handed.includes(id) ? true : undefined));
     }
-    const checkpoint = () => [...(saved.values().next().value?.values() ?? [])][0];
+    const checkpoint = checkpoints.first;
     const held = await waitFor('the later batches saved as finished', async () => {
       const cp = checkpoint();
       return cp?.finished?.length === 2 ? cp : undefined;

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { StreamPoller, type CheckpointStore, type ShardCheckpoint } from '../../functions/local/stream-poller.js';
+import { StreamPoller } from '../../functions/local/stream-poller.js';
 import type { StreamRecordLike } from '../../functions/projections/stream-image.js';
 import { freshTable } from '../support/dynamo.js';
 import { waitFor } from '../support/wait.js';
+import { heldBarrier, memoryCheckpoints } from './support.js';
 
 /**
  * Issue 18: the notices' consumer saves a record as done only once the work its batch set going
@@ -15,11 +16,7 @@ import { waitFor } from '../support/wait.js';
 let client: DynamoDBClient;
 let tableName: string;
 let endpoint: string;
-const saved = new Map<string, Map<string, ShardCheckpoint>>();
-const checkpoints: CheckpointStore = {
-  load: async (arn) => new Map(saved.get(arn) ?? []),
-  save: async (arn, shards) => void saved.set(arn, new Map(shards)),
-};
+const checkpoints = memoryCheckpoints();
 const running: StreamPoller[] = [];
 
 const put = (sk: string) => client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: 'GAME#g' }, sk: { S: sk } } }));
@@ -38,12 +35,8 @@ function consumer(held: Set<number>, failing: Set<string>) {
     intervalMs: 50,
     maxRetries: 0,
     parkedBackoffMaxMs: 100,
-    checkpoints,
-    barrier: {
-      mark: () => batches,
-      finished: (after, through) => ![...held].some((n) => n > after && n <= through),
-      settled: (after, through) => ![...held].some((n) => n > after && n <= through),
-    },
+    checkpoints: checkpoints.store,
+    barrier: heldBarrier(held, () => batches),
     onRecords: async (records) => {
       const n = ++batches;
       handed.push({ n, sks: records.map(skOf) });
@@ -83,7 +76,7 @@ describe('a parked game that goes through later', () => {
     expect(held.has(through.n)).toBe(true);
     // A few passes later the checkpoint has still not passed HEAD#1, whose work is unfinished.
     for (let i = 0; i < 3; i++) await first.poller.nextPass();
-    const cp = [...(saved.values().next().value?.values() ?? [])][0];
+    const cp = checkpoints.first();
     expect(cp === undefined || BigInt(cp.sequence) < BigInt(first.sequences.get('HEAD#1')!)).toBe(true);
     await first.poller.crash();
 

@@ -4,6 +4,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createRegistry } from '../../domain/kernel/index.js';
 import { createDynamoGameService } from '../../functions/app/adapters.js';
 import type { GameService } from '../../functions/app/game-service.js';
+import type { CheckpointStore, ShardCheckpoint, StreamPollerOptions } from '../../functions/local/stream-poller.js';
 import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
 import { rebuildReadModels } from '../../functions/projections/rebuild.js';
 import { ensureTable } from '../../functions/store/table.js';
@@ -79,3 +80,21 @@ export async function readModelsEqualRebuild(client: DynamoDBClient, tableName: 
 /** A DynamoDB Streams client on the run's DynamoDB Local. */
 export const streamsClient = (endpoint: string): DynamoDBStreamsClient =>
   new DynamoDBStreamsClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+/** Stream checkpoints kept in memory, as a consumer started again in the same process finds them; `first()`: the first shard's. */
+export function memoryCheckpoints(): { readonly store: CheckpointStore; first(): ShardCheckpoint | undefined } {
+  const saved = new Map<string, Map<string, ShardCheckpoint>>();
+  return {
+    store: {
+      load: async (arn) => new Map(saved.get(arn) ?? []),
+      save: async (arn, shards) => void saved.set(arn, new Map(shards)),
+    },
+    first: () => [...(saved.values().next().value?.values() ?? [])][0],
+  };
+}
+
+/** A consumer's barrier whose hand-over n (numbered from 1; `handedOver()` says how many so far) set going work that is unfinished while `held` has n. */
+export function heldBarrier(held: ReadonlySet<number>, handedOver: () => number): NonNullable<StreamPollerOptions['barrier']> {
+  const unfinished = (after: number, through: number) => [...held].some((n) => n > after && n <= through);
+  return { mark: handedOver, finished: (after, through) => !unfinished(after, through), settled: (after, through) => !unfinished(after, through) };
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GameSummary, Outcome } from '../../domain/kernel/index.js';
+import { canonicalJson, type GameSummary, type Outcome } from '../../domain/kernel/index.js';
 import { newlyAsked } from './asked.js';
 import { seatClocks, type SeatClock } from '../app/clocks.js';
 
@@ -273,7 +273,24 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
 
   const now = new Set(playersOf(next));
   const dropInbox = prev ? playersOf(prev.summary).filter((p) => !now.has(p)) : [];
+  // An append no reader can tell from the one before leaves the read models as they are, its
+  // SUMMARY included: most moves within a turn (issue 16: no rewrite when nothing changed).
+  if (prev && sameContent(prev, summary)) return { summary: prev, inbox, lobby, dropInbox };
   return { summary, inbox, lobby, dropInbox };
+}
+
+/**
+ * Whether two SUMMARY items read alike: the same public summary but for the stamp of the append
+ * that wrote it (version, hash, time), the same since-when per pending seat, and the same entries
+ * (whose stamps stay while their content does). The SUMMARY then keeps the version of the last
+ * append that changed something a reader sees.
+ */
+export function sameContent(a: SummaryModel, b: SummaryModel): boolean {
+  const content = (m: SummaryModel) => {
+    const { version: _v, hash: _h, updatedAt: _u, ...summary } = m.summary;
+    return canonicalJson({ summary, pendingSince: m.pendingSince, entries: m.entries ?? null });
+  };
+  return content(a) === content(b);
 }
 
 /** A player's result: a game that ended before it began was cancelled, which is no draw. */

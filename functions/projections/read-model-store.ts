@@ -9,6 +9,7 @@ import {
   lobbyPageSk,
   PAGE_PREFIX,
   projectRun,
+  sameContent,
   summaryPk,
   SUMMARY_SK,
   type Entry,
@@ -199,6 +200,8 @@ export class ReadModelStore {
     }
     await Promise.all(first);
     await Promise.all(then.map((w) => w()));
+    // The SUMMARY as the table holds it (projectGame kept it: nothing a reader sees changed).
+    if (prev && prev.version === p.summary.version && sameContent(prev, p.summary)) return;
     const gate = prev
       ? { ConditionExpression: 'version = :prev', ExpressionAttributeValues: { ':prev': prev.version } }
       : { ConditionExpression: 'attribute_not_exists(pk)' };

@@ -73,6 +73,11 @@ export interface CommandResult {
   next: NextStep;
   /** The game's seats, so a client can name sides and players instead of seat ids. */
   seats: { id: string; name: string; player: string | null }[];
+  /**
+   * The sender's view of the game after the command (for a repeat, as of now): what GET
+   * /v1/games/{id} would answer, so a client need not read it again (issue 16).
+   */
+  view: GameView;
 }
 
 /**
@@ -364,10 +369,11 @@ export function createGameService(deps: GameServiceDeps): GameService {
   }
 
   /**
-   * The game as stored. Commands, deadlines and exports read strongly consistent (a command is
-   * decided on the newest version; an audit exports the whole log). Views, previews and event
-   * feeds pass `consistent: false`: half the read units, and at worst a moment old, which the
-   * version in every view says (a client that just sent a command has its result in the reply).
+   * The game as stored. Deadlines and exports read strongly consistent (an audit exports the
+   * whole log); a command reads eventually consistent first and consistent only when that read
+   * was not the newest (run). Views, previews and event feeds pass `consistent: false`: half the
+   * read units, and at worst a moment old, which the version in every view says (a client that
+   * just sent a command has its result in the reply).
    */
   async function loadGame(gameId: string, consistent = true): Promise<Loaded> {
     if (typeof gameId !== 'string' || !GAME_ID.test(gameId)) throw notFound(String(gameId));
@@ -444,6 +450,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       events: visible(evs, l.state, player, seat),
       next: nextStepFor(summarize(l.engine, l.state), player),
       seats: seatsOf(l.state),
+      view: currentView(l.engine, l.state, player, seat),
     };
   }
 
@@ -461,12 +468,19 @@ export function createGameService(deps: GameServiceDeps): GameService {
     if (expectedVersion !== undefined && (!Number.isInteger(expectedVersion) || expectedVersion < 0)) {
       throw new AppError(400, 'version/bad', 'expectedVersion must be a whole number of events, 0 or more');
     }
-    for (let attempt = 0; ; attempt++) {
-      const l = await loadGame(gameId);
+    // The first load reads eventually consistent, half the read units: the append is conditional on
+    // the version read, so a read a moment old costs a second load, never a wrong move. A conflict or
+    // a refusal is answered from a consistent load; a repeat from any read that holds the command.
+    let consistent = false;
+    for (let attempt = 0; ;) {
+      const l = await loadGame(gameId, consistent);
+      const recheck = !consistent;
+      consistent = true;
       const known = knownCommand(l, commandId);
       if (known) return duplicate(l, known, player, seat, same);
       const { version, hash } = l.state.meta;
       if (expectedVersion !== undefined && expectedVersion !== version) {
+        if (recheck) continue;
         // A retry of a command applied long ago also arrives with a stale version: answer it as a duplicate.
         const rec = await store.getCommand(gameId, commandId);
         if (rec) return duplicate(l, rec, player, seat, same);
@@ -475,6 +489,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       const at = clock.now();
       const decided = decide(l, at);
       if (!decided.ok) {
+        if (recheck) continue;
         // An old command sent again may no longer be legal: it is still a duplicate, not an error.
         const rec = await store.getCommand(gameId, commandId);
         if (rec) return duplicate(l, rec, player, seat, same);
@@ -496,6 +511,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
       } catch (e) {
         if (e instanceof DuplicateCommandError) return duplicate(await loadGame(gameId), e.record, player, seat, same);
         if (!(e instanceof ConcurrencyError)) throw e;
+        // The read was a moment old: load the newest and decide again.
+        if (recheck) continue;
         if (expectedVersion !== undefined) {
           const rec = await store.getCommand(gameId, commandId);
           if (rec) return duplicate(await loadGame(gameId), rec, player, seat, same);
@@ -503,6 +520,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         }
         if (attempt >= maxRetries) throw new AppError(409, 'version/conflict', 'The game is busy: other commands kept arriving first. Try again.');
         await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * (attempt + 1)));
+        attempt++;
         continue;
       }
       rememberState(gameId, next);
@@ -513,6 +531,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         events: visible(envs, next, player, seat),
         next: nextStepFor(summary, player),
         seats: seatsOf(next),
+        view: currentView(l.engine, next, player, seat),
       };
     }
   }
@@ -595,6 +614,13 @@ export function createGameService(deps: GameServiceDeps): GameService {
   }
 
   /** A viewer's view of `game` (the game's state, or a draft's scratch copy of it). */
+  /** What GET /v1/games/{id} answers `player` (acting as `seat`, if given) on this state, clocks as of now. */
+  function currentView(engine: AnyEngine, state: GameState, player: string | null, seat: Seat | undefined): GameView {
+    const v = viewOf(engine, state, state.game, viewerFor(state.meta, player, seat), heldSeat(state, player, seat), []);
+    const clocks = seatClocks(v.summary, clock.now());
+    return clocks.length ? { ...v, clocks } : v;
+  }
+
   function viewOf(engine: AnyEngine, state: GameState, game: unknown, viewer: Viewer, seat: Seat | null, steps: readonly unknown[]): GameView {
     const summary = summarize(engine, state);
     const acting = viewer.kind === 'seat' && state.meta.status === 'active';
@@ -710,6 +736,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         events: visible(events, state, player, input.seat),
         next: nextStepFor(summary, player),
         seats: seatsOf(state),
+        view: currentView(engine, state, player, input.seat),
       };
     },
 
@@ -863,12 +890,9 @@ export function createGameService(deps: GameServiceDeps): GameService {
     },
 
     async view(player, gameId, opts = {}) {
-      const l = await loadGame(gameId, false);
-      const { state, engine } = l;
+      const { state, engine } = await loadGame(gameId, false);
       if (state.meta.status !== 'ended') checkViewSeat(state, player, opts.seat);
-      const v = viewOf(engine, state, state.game, viewerFor(state.meta, player, opts.seat), heldSeat(state, player, opts.seat), []);
-      const clocks = seatClocks(v.summary, clock.now());
-      return clocks.length ? { ...v, clocks } : v;
+      return currentView(engine, state, player, opts.seat);
     },
 
     async preview(player, gameId, input) {

@@ -85,16 +85,6 @@ export const replySchemas = once(() => {
     outcome: outcome.optional(),
   });
 
-  /** What every command answers (201 for a new game, 200 otherwise and for a repeated commandId). */
-  const commandResult = z.object({
-    gameId: z.string(),
-    version: z.number().int(),
-    duplicate: z.boolean().describe('true: this commandId was applied before; the first result is answered and nothing is appended'),
-    events: z.array(eventEnvelope).describe('Only the events the caller may see'),
-    next: z.object({ status: z.enum(['open', 'active', 'ended']), yours: z.array(pendingEntry), waitingFor: z.array(pendingEntry), text: z.string() }),
-    seats: z.array(seatRef),
-  });
-
   /** Each seat's remaining time at the server's time (functions/app/clocks.ts). */
   const seatClock = z.object({
     seat: z.string(),
@@ -122,6 +112,17 @@ export const replySchemas = once(() => {
     standingOrders: z.array(standingOrder).optional(),
     scene: z.object({}).optional().describe('The same view as a picture (regions, pieces, labels), when the engine draws one'),
     clocks: z.array(seatClock).optional().describe("Each seat's remaining time (a running game with a time control)"),
+  });
+
+  /** What every command answers (201 for a new game, 200 otherwise and for a repeated commandId). */
+  const commandResult = z.object({
+    gameId: z.string(),
+    version: z.number().int(),
+    duplicate: z.boolean().describe('true: this commandId was applied before; the first result is answered and nothing is appended'),
+    events: z.array(eventEnvelope).describe('Only the events the caller may see'),
+    next: z.object({ status: z.enum(['open', 'active', 'ended']), yours: z.array(pendingEntry), waitingFor: z.array(pendingEntry), text: z.string() }),
+    seats: z.array(seatRef),
+    view: gameView.describe('Your view after the command (for a repeated commandId, as of now): what GET /v1/games/{id} answers, so it need not be read again'),
   });
 
   const eventsPage = z.object({ events: z.array(eventEnvelope), version: z.number().int(), next: z.number().int().optional(), seats: z.array(seatRef) });

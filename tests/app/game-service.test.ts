@@ -201,6 +201,7 @@ describe('commands', () => {
     for (let i = 0; i < 4; i++) {
       // Even with a stale expectedVersion, a retry of an applied command is recognised.
       const again = await svc.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'roll-seq', expectedVersion: 6 });
+      // Nothing moved since: the view after it is the first answer's.
       expect(again).toEqual({ ...first, duplicate: true, next: expect.objectContaining({ status: 'active' }) });
     }
     expect(calls.counts).toEqual({ QueryCommand: 4 });
@@ -227,25 +228,14 @@ describe('commands', () => {
     const first = await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' });
     await rolls(gameId, 10, service, undefined, 'bob'); // ends with alice: bob (p2) to move
     // Out of turn now: decision fails, but the CMD record says it was applied.
-    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual({
-      ...first,
-      duplicate: true,
-      next: expect.objectContaining({ status: 'active' }),
-    });
+    // What to do next, and the view, are told as of now, not as of the first answer.
+    const same = async () => ({ ...first, duplicate: true, next: expect.objectContaining({ status: 'active' }), view: await service.view('alice', gameId) });
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual(await same());
     await service.submit('bob', gameId, { command: { type: 'Roll' }, commandId: cid() });
     // In turn again: decision succeeds, the conditional write refuses the commandId.
-    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual({
-      ...first,
-      duplicate: true,
-      next: expect.objectContaining({ status: 'active' }),
-    });
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient' })).toEqual(await same());
     // A client retrying with the version it first decided on gets the same answer, not a 409.
-    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient', expectedVersion: 7 })).toEqual({
-      ...first,
-      duplicate: true,
-      // What to do next is told as of now, not as of the first answer.
-      next: expect.objectContaining({ status: 'active' }),
-    });
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'ancient', expectedVersion: 7 })).toEqual(await same());
     expect((await s2.readEvents(gameId, 0, 1000)).filter((e) => e.commandId === 'ancient')).toHaveLength(2);
   });
 });
@@ -258,14 +248,15 @@ describe('retries in the tip layout', () => {
     const gameId = await started(10_000, service);
     const first = await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'recent' });
     await rolls(gameId, 4, service, undefined, 'bob'); // 4 more commands, 8 events: 'recent' is in no tip, only in HEAD's recent list
-    const same = { ...first, duplicate: true, next: expect.objectContaining({ status: 'active' }) };
+    // The first answer, with what to do next and the view as of now.
+    const same = async () => ({ ...first, duplicate: true, next: expect.objectContaining({ status: 'active' }), view: await service.view('alice', gameId) });
     await service.submit('bob', gameId, { command: { type: 'Roll' }, commandId: cid() });
     // In turn: the decision succeeds, HEAD's recent list answers.
-    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'recent' })).toEqual(same);
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'recent' })).toEqual(await same());
     await rolls(gameId, 9, service, undefined, 'alice'); // ends with alice: bob to move
     // Out of recent now: out of turn it is found in its batch item; with its old version too.
-    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'recent' })).toEqual(same);
-    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'recent', expectedVersion: 7 })).toEqual(same);
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'recent' })).toEqual(await same());
+    expect(await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'recent', expectedVersion: 7 })).toEqual(await same());
     expect((await s2.readEvents(gameId, 0, 1000)).filter((e) => e.commandId === 'recent')).toHaveLength(2);
   });
 });

@@ -261,12 +261,15 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const [cmdP50, baseP50] = [pct(g.command.ms, 50), pct(g.baselineMs, 50)];
   const gbs = (msList: number[], mb: number) => (sum(msList) / 1000) * (mb / 1024);
-  // The traffic model (tests/bench/spearpoint-game.ts), the web client's: per command a POST and
-  // the view read again after it; a load (view and events feed) whenever a player's page does not
-  // show the current version. Its polling while a game is open is priced per hour below, not per game.
+  // The traffic model (tests/bench/spearpoint-game.ts), the web client's: per command a POST, whose
+  // reply carries the command's events and the view after it; a load (view and events feed) whenever
+  // a player's page does not show the current version. Its polling while a game is open is priced
+  // per hour below, not per game.
   const apiRequests = g.commands + g.views + g.feeds;
-  // The client before its command replies were used for the log read the feed after every POST too.
-  const requestsBefore = apiRequests + (g.commands - 2);
+  // The client before its command replies carried the view read it again after every POST, and
+  // before they carried the events it read the feed too.
+  const requestsWithViewRead = apiRequests + g.repliesWithView;
+  const requestsBefore = requestsWithViewRead + g.repliesWithView;
   const dollars = {
     dynamoReads: (g.command.rru + g.view.rru + g.feed.rru + g.projector.rru) * PRICES.dynamoReadRequestUnit,
     dynamoWrites: (g.command.wru + g.projector.wru) * PRICES.dynamoWriteRequestUnit,
@@ -328,7 +331,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     `7. A finished Spearpoint game through the service (${g.commands} commands, ${g.views} views, ${g.feeds} event-feed reads, ${g.events} events), DynamoDB's own units:`,
   );
   say(
-    `   traffic model (the web client's): per command a POST, then the view read again (the reply carries the command's events); a load (view + events feed) when a player's page does not show the current version (${g.loads} of ${g.commands} commands): ${apiRequests} API requests, ${(apiRequests / g.commands).toFixed(2)} per command (${requestsBefore} before the client took its log from the replies); its polling while a game is open is not counted`,
+    `   traffic model (the web client's): per command a POST, whose reply carries the command's events and the view after it; a load (view + events feed) when a player's page does not show the current version (${g.loads} of ${g.commands} commands): ${apiRequests} API requests, ${(apiRequests / g.commands).toFixed(2)} per command (${requestsWithViewRead} before the replies carried the view, ${requestsBefore} before they carried the events); its polling while a game is open is not counted`,
   );
   say(
     `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feed.rru / g.feeds).toFixed(2)} RRU; projector per change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, ${g.projector.jobs} notices`,

@@ -18,8 +18,8 @@ import { rawSize, type CapacityMeter } from './capacity.js';
  * (web/src/pages/game.tsx) makes for it: a player whose page does not show the game's current
  * version loads it (GET the view and, in parallel, GET the events after the last one it shows);
  * the player chooses among the legal commands and POSTs the command; the reply carries the
- * command's events, so the page then reads only the view again, which is current for that
- * player's next command unless someone else moves first. Then the projector runs on the item the
+ * command's events and the player's view after it, so the page reads nothing again: that view is
+ * current for the player's next command unless someone else moves first. Then the projector runs on the item the
  * command added (its INSERT stream record, as DynamoDB Streams delivers it). Left out, as time-dependent: the 2 s polling of the events feed while a
  * game's page is open, and the load an open page makes when that poll sees another player's move
  * (a correspondence player's page is mostly closed: opening it is the load counted here). Measured:
@@ -30,6 +30,8 @@ export interface SpearpointGameFigures {
   readonly commands: number;
   readonly events: number;
   readonly views: number;
+  /** Commands whose reply's view the page showed instead of reading the view again (before issue 16, one GET each). */
+  readonly repliesWithView: number;
   /** Loads (view and events feed) by a player whose page did not show the current version. */
   readonly loads: number;
   readonly turns: number;
@@ -80,6 +82,7 @@ export async function playSpearpointGame(
   const f = {
     commands: 0,
     views: 0,
+    repliesWithView: 0,
     feeds: 0,
     loads: 0,
     command: { rru: 0, wru: 0, ms: [] as number[], calls: 0 },
@@ -193,10 +196,10 @@ export async function playSpearpointGame(
     r = await metered(f.command, () => service.submit(player, gameId, { command, commandId: `${seed}-${f.commands}`, expectedVersion: v.summary.version }));
     f.commands++;
     turns = (v.view as { turn?: number }).turn ?? turns;
-    // The reply carries the command's events: the page reads the view again, not the feed.
+    // The reply carries the command's events and the view after it: the page reads neither again.
     seen.set(player, r.version);
-    shown.set(player, await metered(f.view, () => service.view(player, gameId)));
-    f.views++;
+    shown.set(player, r.view);
+    f.repliesWithView++;
     await after(gameId);
     if (f.commands > 5000) throw new Error('the bench game did not end in 5000 commands');
   }

@@ -902,6 +902,8 @@ export interface components {
                 name: string;
                 player: string | null;
             }[];
+            /** @description Your view after the command (for a repeated commandId, as of now): what GET /v1/games/{id} answers, so it need not be read again */
+            view: components["schemas"]["GameView"];
         };
         GameView: {
             summary: components["schemas"]["GameSummary"];

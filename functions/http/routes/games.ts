@@ -23,7 +23,7 @@ import { defineRoute, type ApiDeps, type Reply, type RouteModule } from '../type
 /** The service returns only the events the caller may see. A repeated command answers 200. */
 const result = (r: CommandResult, status = 200): Reply => ({
   status: r.duplicate ? 200 : status,
-  body: { gameId: r.gameId, version: r.version, duplicate: r.duplicate, events: r.events, next: r.next, seats: r.seats },
+  body: { gameId: r.gameId, version: r.version, duplicate: r.duplicate, events: r.events, next: r.next, seats: r.seats, view: r.view },
 });
 
 /**

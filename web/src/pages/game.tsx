@@ -244,9 +244,10 @@ export function GamePage({ session, params }: { session: Session; params: Record
   /**
    * The view, with this browser's private draft tried on it by the server (POST /preview, nothing
    * stored), and the events after the last one on screen: read from the feed, or `fresh` when the
-   * caller already has them (a command's reply).
+   * caller already has them (a command's reply); the view is read unless `known` (a command's reply
+   * carries it too).
    */
-  const load = async (fresh?: LogPart) => {
+  const load = async (fresh?: LogPart, known?: GameView) => {
     const draft = loadDraft(id, session.player);
     let view: GameView | undefined;
     if (draft) {
@@ -262,7 +263,7 @@ export function GamePage({ session, params }: { session: Session; params: Record
       }
     }
     // The log grows at its end: only the events after the last one on screen are fetched.
-    const [got, more] = await Promise.all([view ?? api<GameView>('GET', gamePath(id)), fresh ?? eventsAfter(id, seen.current)]);
+    const [got, more] = await Promise.all([view ?? known ?? api<GameView>('GET', gamePath(id)), fresh ?? eventsAfter(id, seen.current)]);
     setV(got);
     if (got.summary.status === 'ended' && !whole.current) {
       // Once the game is over every event is open: the whole log, hidden events included.
@@ -335,10 +336,10 @@ export function GamePage({ session, params }: { session: Session; params: Record
       });
       if (draft !== undefined) saveDraft(id, session.player, undefined);
       setPiece(undefined);
-      // Applied on the version on screen (expectedVersion), whose log is complete here: the reply's
-      // events are all that is new for this seat, so only the view is read again. Otherwise (a
-      // repeated commandId, a log not known complete) the feed is read as well.
-      await load(!done.duplicate && logVersion.current === v.summary.version ? { events: done.events, version: done.version } : undefined);
+      // The reply carries the view after the command. Applied on the version on screen
+      // (expectedVersion), whose log is complete here, its events are all that is new for this seat:
+      // nothing is read again. Otherwise (a repeated commandId, a log not known complete) the feed is read.
+      await load(!done.duplicate && logVersion.current === v.summary.version ? { events: done.events, version: done.version } : undefined, done.view);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -354,8 +355,8 @@ export function GamePage({ session, params }: { session: Session; params: Record
   const resign = async () => {
     if (!confirm('Resign this game? Your side loses.')) return;
     try {
-      await api('POST', gamePath(id, '/resign'), { commandId: newCommandId() });
-      await load();
+      const done = await api<Reply<'/v1/games/{id}/resign', 'post'>>('POST', gamePath(id, '/resign'), { commandId: newCommandId() });
+      await load(undefined, done.view);
     } catch (e) {
       setError((e as Error).message);
     }

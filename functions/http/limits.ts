@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { inboxPk, LOBBY_PK } from '../projections/project.js';
-import { documentClient, isConditionFailure, PAGE_PREFIX } from '../projections/read-model-store.js';
+import { ACTIVE_PREFIX, documentClient, isConditionFailure, PAGE_PREFIX } from '../projections/read-model-store.js';
 import type { Reply } from './types.js';
 
 /**
@@ -114,7 +114,7 @@ export function tooMany(name: LimitName, limit: Limit, v: LimitVerdict, who: str
   };
 }
 
-/** Counts the items of one read-model partition's pages that match a filter (every page read: a Query COUNT). */
+/** Counts the items of one read-model partition's key range (PAGE# unless told) that match a filter (every page read: a Query COUNT). */
 async function countPages(
   doc: DynamoDBDocumentClient,
   tableName: string,
@@ -122,6 +122,7 @@ async function countPages(
   filter: string,
   names: Record<string, string>,
   values: Record<string, unknown>,
+  prefix = PAGE_PREFIX,
 ) {
   let n = 0;
   let start: Record<string, unknown> | undefined;
@@ -133,7 +134,7 @@ async function countPages(
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
         FilterExpression: filter,
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': PAGE_PREFIX, ...values },
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ...values },
         ExclusiveStartKey: start,
       }),
     );
@@ -150,9 +151,11 @@ async function countPages(
  */
 export async function gamesOf(client: DynamoDBClient, tableName: string, player: string): Promise<{ openCreated: number; seated: number }> {
   const doc = documentClient(client);
-  const [openCreated, seated] = await Promise.all([
+  const [openCreated, seated, running] = await Promise.all([
     countPages(doc, tableName, LOBBY_PK, 'createdBy = :p', {}, { ':p': player }),
     countPages(doc, tableName, inboxPk(player), '#s IN (:open, :active)', { '#s': 'status' }, { ':open': 'open', ':active': 'active' }),
+    // Games not yet over are kept at ACTIVE# (project.ts); PAGE# may still hold some of a table written before.
+    countPages(doc, tableName, inboxPk(player), '#s IN (:open, :active)', { '#s': 'status' }, { ':open': 'open', ':active': 'active' }, ACTIVE_PREFIX),
   ]);
-  return { openCreated, seated };
+  return { openCreated, seated: seated + running };
 }

@@ -19,23 +19,32 @@ export const gameSk = (gameId: string) => `GAME#${gameId}`;
 
 /**
  * ONE ITEM PER ENTRY. The inbox and lobby are listed in an order no GAME#<gameId> key has ("your
- * move" first, longest waiting first, then most recently changed; the lobby newest first), so
- * each entry's sort key is its place in that order:
+ * move" first, longest waiting first, then most recently changed; the lobby newest first). Each
+ * entry's place in that order is its listing key:
  *   INBOX#<player>  PAGE#0#<since>#<gameId>                  your move, oldest first
  *                   PAGE#1#<updatedAt, digits 9-d>#<gameId>  the rest, newest change first
  *   LOBBY           PAGE#<createdAt, digits 9-d>#<gameId>    newest game first
- * A page is then one Query with Limit and ExclusiveStartKey; ties fall to the gameId. Where a
- * game's entries are now (their sort keys move with the order) is kept on its SUMMARY item
- * (`entries`), which the projector reads anyway. Tables written before kept a GAME#<gameId>
- * item beside each PAGE# item: the projector deletes a game's old pair at its next change, the
- * rebuild sweeps the rest.
+ * A game over, and a lobby entry, keep their place for good, so their sort key is their listing
+ * key: a page of them is one Query with Limit and ExclusiveStartKey; ties fall to the gameId. An
+ * inbox entry of a game not yet over moves in the list at almost every turn, which as a sort key
+ * would cost a delete and a put each time; it stays at ACTIVE#<gameId> instead (a put when it
+ * changes), and a page reads them all (at most a player's seat limit) and merges them by listing
+ * key with the PAGE# items (ReadModelStore.inboxPage). Where a game's entries are (their sort
+ * keys, which move) is kept on its SUMMARY item (`entries`), which the projector reads anyway.
+ * Tables written before kept a GAME#<gameId> item beside each PAGE# item, and a running game's
+ * entry at its listing key: the projector moves a game's entries at its next change, the rebuild
+ * sweeps the rest.
  */
 export const PAGE_PREFIX = 'PAGE#';
+export const ACTIVE_PREFIX = 'ACTIVE#';
 /** Complementing every digit reverses the order of timestamps written in one format (ISO-8601). */
 const descending = (t: string) => t.replace(/[0-9]/g, (d) => String(9 - Number(d)));
 export const inboxPageSk = (i: Pick<InboxModel, 'yourMove' | 'since' | 'updatedAt' | 'gameId'>): string =>
   i.yourMove ? `${PAGE_PREFIX}0#${i.since}#${i.gameId}` : `${PAGE_PREFIX}1#${descending(i.updatedAt)}#${i.gameId}`;
 export const lobbyPageSk = (l: Pick<LobbyModel, 'createdAt' | 'gameId'>): string => `${PAGE_PREFIX}${descending(l.createdAt)}#${l.gameId}`;
+/** Where an inbox entry is stored: a game over at its listing key, any other at a key of its own. */
+export const inboxEntrySk = (i: Pick<InboxModel, 'status' | 'yourMove' | 'since' | 'updatedAt' | 'gameId'>): string =>
+  i.status === 'ended' ? inboxPageSk(i) : `${ACTIVE_PREFIX}${i.gameId}`;
 
 /**
  * Where one entry of a game is (an inbox entry has `player`, the lobby entry none), and its
@@ -88,7 +97,7 @@ export interface Asked extends SeatRef {
 
 export interface InboxModel {
   readonly pk: string;
-  /** inboxPageSk of the item. */
+  /** inboxEntrySk of the item (its listing key is inboxPageSk). */
   readonly sk: string;
   readonly type: 'inbox';
   readonly gameId: string;
@@ -256,7 +265,7 @@ export function projectGame(prev: SummaryModel | undefined, next: GameSummary): 
       : undefined;
 
   const before = prev?.entries;
-  const inboxStamped = fresh.map((i) => stamp(i, before, i.player, inboxPageSk));
+  const inboxStamped = fresh.map((i) => stamp(i, before, i.player, inboxEntrySk));
   const lobbyStamped = freshLobby ? stamp(freshLobby, before, undefined, lobbyPageSk) : undefined;
   const inbox = inboxStamped.map((x) => x.item);
   const lobby = lobbyStamped?.item;

@@ -2,6 +2,7 @@ import { TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/clie
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
 import {
+  ACTIVE_PREFIX,
   gameSk,
   inboxPageSk,
   inboxPk,
@@ -19,7 +20,14 @@ import {
   type SummaryModel,
 } from './project.js';
 
-export { PAGE_PREFIX } from './project.js';
+export { ACTIVE_PREFIX, PAGE_PREFIX } from './project.js';
+
+/** Inbox entries in list order: by listing key (project.ts inboxPageSk). */
+const inListOrder = (items: InboxModel[]): InboxModel[] =>
+  items
+    .map((i) => ({ i, key: inboxPageSk(i) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((x) => x.i);
 /** The key range of each inbox listing: everything, your move only, or the others only. */
 export const inboxPagePrefix = (yourMove?: boolean): string => (yourMove === undefined ? PAGE_PREFIX : `${PAGE_PREFIX}${yourMove ? 0 : 1}#`);
 
@@ -209,7 +217,7 @@ export class ReadModelStore {
   }
 
   /**
-   * Whether the PAGE# item pk/sk of a game is an entry its SUMMARY lists, by the SUMMARY's
+   * Whether the PAGE# or ACTIVE# item pk/sk of a game is an entry its SUMMARY lists, by the SUMMARY's
    * version (the rebuild's sweep asks, and deletes an item that is not only if its version is
    * not newer than that). A SUMMARY of before one item per entry: whether the GAME# item there
    * points at it.
@@ -224,7 +232,13 @@ export class ReadModelStore {
 
   /** A player's games, all of them, in list order (the HTTP listing pages instead: inboxPage). */
   async inbox(player: string): Promise<InboxModel[]> {
-    return (await this.queryAll(inboxPk(player), PAGE_PREFIX)) as unknown as InboxModel[];
+    const [running, placed] = await Promise.all([this.running(player), this.queryAll(inboxPk(player), PAGE_PREFIX)]);
+    return inListOrder([...running, ...(placed as unknown as InboxModel[])]);
+  }
+
+  /** The entries of a player's games not yet over: each at ACTIVE#<gameId>, at most the player's seat limit. */
+  private async running(player: string): Promise<InboxModel[]> {
+    return (await this.queryAll(inboxPk(player), ACTIVE_PREFIX)) as unknown as InboxModel[];
   }
 
   async lobby(): Promise<LobbyModel[]> {
@@ -233,19 +247,40 @@ export class ReadModelStore {
 
   /**
    * One page of a player's games in list order: "your move" first (longest waiting first),
-   * then the rest, most recently changed first. `after` is the `next` of the page before.
+   * then the rest, most recently changed first. `after` is the `next` of the page before. Two
+   * Queries at once: the running games' entries (all) and a page of the PAGE# items. Also how
+   * many running games wait for the player's move (with `status`, of that status).
    */
   async inboxPage(
     player: string,
     opts: { limit: number; after?: string | undefined; yourMove?: boolean | undefined; status?: string | undefined },
-  ): Promise<Page<InboxModel>> {
+  ): Promise<Page<InboxModel> & { readonly runningYourMove: number }> {
     const filter =
       opts.status === undefined ? undefined : { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': opts.status } };
-    return (await this.page(inboxPk(player), inboxPagePrefix(opts.yourMove), opts.limit, opts.after, filter)) as unknown as Page<InboxModel>;
+    const prefix = inboxPagePrefix(opts.yourMove);
+    const [running, placed] = await Promise.all([
+      this.running(player),
+      this.page(inboxPk(player), prefix, opts.limit, opts.after, filter) as unknown as Promise<Page<InboxModel>>,
+    ]);
+    // The running games' entries, placed by listing key among the stored page: those up to where
+    // the stored page stopped (placed.next), if it did; the page is the first `limit` of them.
+    const after = opts.after;
+    const bound = placed.next;
+    const merged = inListOrder([
+      ...running.filter((i) => {
+        const key = inboxPageSk(i);
+        return key.startsWith(prefix) && (after === undefined || key > after) && (bound === undefined || key <= bound);
+      }),
+      ...placed.items,
+    ]).filter((i) => opts.status === undefined || i.status === opts.status);
+    const items = merged.slice(0, opts.limit);
+    const next = merged.length > opts.limit ? inboxPageSk(items.at(-1)!) : bound;
+    const runningYourMove = running.filter((i) => i.yourMove && (opts.status === undefined || i.status === opts.status)).length;
+    return { items, ...(next !== undefined ? { next } : {}), runningYourMove };
   }
 
-  /** How many of a player's games wait for their move (one COUNT Query over the PAGE#0# range). */
-  async yourMoveCount(player: string, status?: string): Promise<number> {
+  /** How many "your move" entries are stored at their listing key (PAGE#0#: a table written before ACTIVE#; one COUNT Query). */
+  async placedYourMoveCount(player: string, status?: string): Promise<number> {
     let n = 0;
     let start: Record<string, unknown> | undefined;
     do {

@@ -3,7 +3,7 @@ import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { foldEvent, summarize, type AnyEngine, type EngineCatalog, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
 import { DynamoEventStore } from '../store/dynamo-event-store.js';
 import { gameSk, LOBBY_PK, projectSequence, summaryPk, SUMMARY_SK, type GameProjection } from './project.js';
-import { documentClient, isConditionFailure, PAGE_PREFIX, projectionKeys, ReadModelStore } from './read-model-store.js';
+import { ACTIVE_PREFIX, documentClient, isConditionFailure, PAGE_PREFIX, projectionKeys, ReadModelStore } from './read-model-store.js';
 
 /**
  * Rebuilding the read models from the truth: every game's events, folded with its engine.
@@ -122,7 +122,7 @@ export async function rebuildReadModels(opts: {
     const pk = String(item['pk']);
     const sk = String(item['sk']);
     if (!isReadModelPk(pk) || keep.has(`${pk}|${sk}`) || keep.has(`*|${sk}`)) continue;
-    if (sk.startsWith(PAGE_PREFIX)) {
+    if (sk.startsWith(PAGE_PREFIX) || sk.startsWith(ACTIVE_PREFIX)) {
       // An entry stays while its game's SUMMARY lists it. One the live projector wrote after
       // that SUMMARY was read has a newer version, and the conditional delete leaves it.
       const gameId = String(item['gameId'] ?? '');

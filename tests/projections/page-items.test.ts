@@ -3,7 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
-import { inboxPageSk, lobbyPageSk, projectGame, projectSequence } from '../../functions/projections/project.js';
+import { inboxEntrySk, inboxPageSk, lobbyPageSk, projectGame, projectSequence } from '../../functions/projections/project.js';
 import { rebuildReadModels } from '../../functions/projections/rebuild.js';
 import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
 import { freshTable } from '../support/dynamo.js';
@@ -31,12 +31,12 @@ async function partition(pk: string, table = tableName, c = client): Promise<Rec
   return r.Items ?? [];
 }
 
-/** The partition holds exactly one item per game, at its place in the list, and the SUMMARY of each lists it there. */
+/** The partition holds exactly one item per game, where its entry is kept (project.ts), and the SUMMARY of each lists it there. */
 async function expectOneEach(pk: string, gameIds: readonly string[]): Promise<void> {
   const items = (await partition(pk)).filter((i) => gameIds.includes(i['gameId']) || String(i['sk']).startsWith('GAME#'));
   expect(items.map((g) => g['gameId']).sort()).toEqual([...gameIds].sort());
   for (const item of items) {
-    expect(item['sk']).toBe(pk === 'LOBBY' ? lobbyPageSk(item as never) : inboxPageSk(item as never));
+    expect(item['sk']).toBe(pk === 'LOBBY' ? lobbyPageSk(item as never) : inboxEntrySk(item as never));
     expect(item['type']).toBe(pk === 'LOBBY' ? 'lobby' : 'inbox');
     const entries = (await models.getSummary(item['gameId']))!.entries!;
     expect(entries.filter((e) => (e.player === undefined ? 'LOBBY' : `INBOX#${e.player}`) === pk).map((e) => e.sk)).toEqual([item['sk']]);
@@ -90,12 +90,16 @@ describe('page items', () => {
       await models.apply(summary(v, { p2: 'ben', turn: v % 2 ? 'p2' : 'p1', updated: v * 10 }));
       await expectOneEach('INBOX#ann', ['g1']);
       await expectOneEach('INBOX#ben', ['g1']);
-      const ann = (await partition('INBOX#ann')).find((i) => String(i['sk']).startsWith('PAGE#'))!;
-      expect(String(ann['sk']).startsWith(v % 2 ? 'PAGE#1#' : 'PAGE#0#')).toBe(true);
+      // A running game's entry stays at one key while its place in the list moves with the turn.
+      const ann = (await partition('INBOX#ann')).find((i) => i['gameId'] === 'g1')!;
+      expect(ann['sk']).toBe('ACTIVE#g1');
+      expect(inboxPageSk(ann as never).startsWith(v % 2 ? 'PAGE#1#' : 'PAGE#0#')).toBe(true);
     }
     await models.apply(summary(9, { p2: 'ben', status: 'ended', updated: 99, outcome: { winners: ['p2'], reason: 'target' } }));
     await expectOneEach('INBOX#ann', ['g1']);
     await expectOneEach('INBOX#ben', ['g1']);
+    // Over: at its place in the list for good.
+    expect((await partition('INBOX#ann')).find((i) => i['gameId'] === 'g1')!['sk']).toMatch(/^PAGE#1#/);
     // A stale or repeated summary changes nothing.
     expect(await models.apply(summary(8, { p2: 'ben', turn: 'p1', updated: 80 }))).toBe('stale');
     await expectOneEach('INBOX#ann', ['g1']);
@@ -149,8 +153,8 @@ describe('rebuild and page items', () => {
       const r = await doc.send(
         new QueryCommand({
           TableName: table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-          ExpressionAttributeValues: { ':pk': pk, ':p': 'PAGE#' },
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
           ConsistentRead: true,
         }),
       );
@@ -223,15 +227,15 @@ describe('the projector writes each item on its own', () => {
     expect(calls.map((c) => c.name)).not.toContain('TransactWriteItemsCommand');
     expect(calls.filter((c) => c.pk === 'LOBBY')).toEqual([]);
     expect(calls.filter((c) => c.pk === 'INBOX#ann').length).toBeGreaterThan(0);
-    // One read (the SUMMARY says where the entries are); both entries moved (the move passed):
-    // each deleted at its old place and written at its new one, then the summary.
+    // One read (the SUMMARY says where the entries are); both entries changed (the move passed):
+    // each written over at its one key, no delete, then the summary.
     expect(calls.filter((c) => c.name === 'GetItemCommand')).toEqual([{ name: 'GetItemCommand', pk: 'SUMMARY#g9' }]);
     expect(
       calls
         .filter((c) => c.name !== 'GetItemCommand')
         .map((c) => c.name)
         .sort(),
-    ).toEqual(['DeleteItemCommand', 'DeleteItemCommand', 'PutItemCommand', 'PutItemCommand', 'PutItemCommand']);
+    ).toEqual(['PutItemCommand', 'PutItemCommand', 'PutItemCommand']);
 
     // The next write stops before its SUMMARY item (a crash): the entries are written.
     const doc = (store as unknown as { doc: { send: (c: unknown) => Promise<unknown> } }).doc;
@@ -254,7 +258,7 @@ describe('the projector writes each item on its own', () => {
       ).Items ?? [];
     for (const pk of ['INBOX#ann', 'INBOX#ben']) {
       const items = await pages(pk);
-      expect(items.map((i) => `${String(i['sk']).split('#')[0]}@v${String(i['version'])}`)).toEqual(['PAGE@v4']);
+      expect(items.map((i) => `${String(i['sk']).split('#')[0]}@v${String(i['version'])}`)).toEqual(['ACTIVE@v4']);
     }
     expect(await pages('LOBBY')).toEqual([]);
     // An older record arriving after writes nothing.
@@ -267,28 +271,24 @@ describe('the projector writes each item on its own', () => {
     const t = await freshTable('pages-cut');
     const store = new ReadModelStore(t.client, t.tableName);
     const g = (version: number, o: Parameters<typeof summary>[1]) => ({ ...summary(version, o), gameId: 'g8' });
-    await store.apply(g(1, { p2: null, updated: 1 }));
-    await store.apply(g(2, { p2: 'ben', turn: 'p1', updated: 2 }));
-    // Version 3 (the move passes: both entries move) stops before its SUMMARY: its entries are at their new places.
+    await store.apply(g(1, { p2: null, status: 'open', updated: 1 }));
+    // Version 2 (the free seat reserved for dee) stops before its SUMMARY: dee's entry is written.
     const doc = (store as unknown as { doc: { send: (c: unknown) => Promise<unknown> } }).doc;
     const send = doc.send.bind(doc);
     doc.send = async (c: unknown) => {
       if (c instanceof PutCommand && (c as PutCommand).input.Item?.['sk'] === 'SUMMARY') throw new Error('crash before the summary');
       return send(c);
     };
-    await expect(store.apply(g(3, { p2: 'ben', turn: 'p2', updated: 3 }))).rejects.toThrow(/crash/);
+    const reserved = g(2, { p2: 'dee', joined2: false, status: 'open', updated: 2 });
+    await expect(store.apply(reserved)).rejects.toThrow(/crash/);
     doc.send = send;
-    // The retry comes with the game's next change in the same batch (3 and 4 folded into one write): the move passes back.
-    expect(await store.apply(g(4, { p2: 'ben', turn: 'p1', updated: 4 }), [g(3, { p2: 'ben', turn: 'p2', updated: 3 })])).toBe('applied');
-    for (const pk of ['INBOX#ann', 'INBOX#ben']) {
-      const items = await partition(pk, t.tableName, t.client);
-      expect(
-        items.map((i) => String(i['version'])),
-        pk,
-      ).toHaveLength(1);
-      const entry = (await store.getSummary('g8'))!.entries!.find((e) => `INBOX#${e.player}` === pk)!;
-      expect(items[0]!['sk']).toBe(entry.sk);
-    }
+    expect(await partition('INBOX#dee', t.tableName, t.client)).toHaveLength(1);
+    // The retry comes with the game's next change in the same batch (2 and 3 folded into one write): the reservation is withdrawn.
+    expect(await store.apply(g(3, { p2: null, status: 'open', updated: 3 }), [reserved])).toBe('applied');
+    expect(await partition('INBOX#dee', t.tableName, t.client)).toEqual([]);
+    const items = await partition('INBOX#ann', t.tableName, t.client);
+    expect(items).toHaveLength(1);
+    expect(items[0]!['sk']).toBe((await store.getSummary('g8'))!.entries!.find((e) => e.player === 'ann')!.sk);
   });
 });
 
@@ -357,7 +357,8 @@ describe('a table written before one item per entry', () => {
       const { entries: _entries, ...oldSummary } = p.summary;
       for (const i of [...p.inbox, ...(p.lobby ? [p.lobby] : [])]) {
         await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, sk: `GAME#${s.gameId}` } }));
-        await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, type: `${i.type}-page` } }));
+        const twin = i.type === 'inbox' ? inboxPageSk(i) : i.sk;
+        await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, sk: twin, type: `${i.type}-page` } }));
       }
       await doc.send(new PutCommand({ TableName: t.tableName, Item: oldSummary }));
     };
@@ -372,8 +373,8 @@ describe('a table written before one item per entry', () => {
     expect(await store.apply({ ...moving, version: 5, pending: [{ seat: 'p2', kind: 'move', prompt: 'Roll', player: 'ben' }], updatedAt: T(5) })).toBe(
       'applied',
     );
-    expect(await keys('INBOX#ann')).toEqual(['GAME old-open', 'PAGE old-moving', 'PAGE old-open']);
-    expect(await keys('INBOX#ben')).toEqual(['PAGE old-moving']);
+    expect(await keys('INBOX#ann')).toEqual(['ACTIVE old-moving', 'GAME old-open', 'PAGE old-open']);
+    expect(await keys('INBOX#ben')).toEqual(['ACTIVE old-moving']);
 
     const report = await rebuildReadModels({ client: t.client, sourceTable: t.tableName, engines });
     // No events in this table: both games' read models are strays to the rebuild, swept whole.
@@ -391,13 +392,39 @@ describe('a table written before one item per entry', () => {
     const { entries: _entries, ...oldSummary } = p.summary;
     for (const i of p.inbox) {
       await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, sk: `GAME#${gameId}` } }));
-      await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, type: 'inbox-page' } }));
+      await doc.send(new PutCommand({ TableName: t.tableName, Item: { ...i, sk: inboxPageSk(i), type: 'inbox-page' } }));
     }
     await doc.send(new PutCommand({ TableName: t.tableName, Item: oldSummary }));
     await rebuildReadModels({ client: t.client, sourceTable: t.tableName, engines });
     for (const pk of ['INBOX#amy', 'INBOX#bo']) {
       const items = await partition(pk, t.tableName, t.client);
-      expect(items.map((i) => [String(i['sk']).split('#')[0], i['type']])).toEqual([['PAGE', 'inbox']]);
+      expect(items.map((i) => [String(i['sk']).split('#')[0], i['type']])).toEqual([['ACTIVE', 'inbox']]);
     }
+  });
+});
+
+describe('a table written before running games kept their entries at ACTIVE#', () => {
+  it("lists a running game's entry at its listing key once, and moves it to ACTIVE# at the game's next change", async () => {
+    const t = await freshTable('pages-before-active');
+    const doc = documentClient(t.client);
+    const store = new ReadModelStore(t.client, t.tableName);
+    // As the projector wrote it before: each entry at its listing key, and the SUMMARY saying so.
+    const s = { ...summary(4, { p2: 'ben', turn: 'p1', updated: 4 }), gameId: 'was-placed' };
+    const p = projectGame(undefined, s);
+    const placed = p.inbox.map((i) => ({ ...i, sk: inboxPageSk(i) }));
+    for (const i of placed) await doc.send(new PutCommand({ TableName: t.tableName, Item: i }));
+    const entries = p.summary.entries!.map((e) => ({ ...e, sk: placed.find((i) => i.player === e.player)!.sk }));
+    await store.put({ ...p, summary: { ...p.summary, entries }, inbox: placed });
+    const keys = async (pk: string) => (await partition(pk, t.tableName, t.client)).map((i) => String(i['sk']).split('#')[0]);
+    expect(await keys('INBOX#ann')).toEqual(['PAGE']);
+    expect((await store.inboxPage('ann', { limit: 10 })).items.map((i) => i.gameId)).toEqual(['was-placed']);
+    expect((await store.inboxPage('ann', { limit: 10 })).runningYourMove).toBe(0);
+    expect(await store.placedYourMoveCount('ann')).toBe(1);
+
+    expect(await store.apply({ ...s, version: 5, pending: [{ seat: 'p2', kind: 'move', prompt: 'Roll', player: 'ben' }], updatedAt: T(5) })).toBe('applied');
+    for (const pk of ['INBOX#ann', 'INBOX#ben']) expect(await keys(pk)).toEqual(['ACTIVE']);
+    expect((await store.inboxPage('ann', { limit: 10 })).items.map((i) => i.gameId)).toEqual(['was-placed']);
+    expect((await store.inboxPage('ben', { limit: 10 })).runningYourMove).toBe(1);
+    expect(await store.placedYourMoveCount('ben')).toBe(0);
   });
 });

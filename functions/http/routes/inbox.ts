@@ -104,10 +104,16 @@ export const inboxRoutes: RouteModule = ({ dynamo, clock }) => {
         const after = decodeCursor(query.cursor, { ...want, prefix: inboxPagePrefix(yourMove) });
         const page = await models.inboxPage(player, { limit: query.limit ?? DEFAULT_PAGE_LIMIT, after, yourMove, status: query.status });
         const games = page.items;
-        // "Your move" games come first, so a first page that reaches past them, or is the
-        // last page, has counted them all; only otherwise is a COUNT Query needed.
+        // "Your move" games come first, so a first page that reaches past them, or is the last
+        // page, has counted them all; otherwise they are the running games' (all read for the
+        // page) and those a table written before keeps at PAGE#0# (a COUNT Query).
         const counted = after === undefined && (page.next === undefined || games.some((g) => !g.yourMove));
-        const yourMoveCount = yourMove === false ? 0 : counted ? games.filter((g) => g.yourMove).length : await models.yourMoveCount(player, query.status);
+        const yourMoveCount =
+          yourMove === false
+            ? 0
+            : counted
+              ? games.filter((g) => g.yourMove).length
+              : page.runningYourMove + (await models.placedYourMoveCount(player, query.status));
         const nextCursor = page.next === undefined ? null : encodeCursor({ ...want, k: page.next });
         // Time left on each deadline, at the server's time (the read model holds the deadline only).
         const now = Date.parse(clock.now());

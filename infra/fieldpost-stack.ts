@@ -28,10 +28,13 @@ export interface FieldpostStackProps extends StackProps {
 }
 
 /**
- * Stream records the projector consumes: inserts and updates of a game's HEAD, or the HEAD#
- * item each append adds (the append layout), which carry the summary before and after it (functions/projections/stream-image.ts). Event,
- * SECRET (the dice seed), SNAP and CMD# records never reach it, and neither do the read
- * models it writes itself (INBOX#, LOBBY, ...): fewer invocations and no feedback loop.
+ * Stream records the projector (and the scheduler) consume: inserts and updates of a game's HEAD,
+ * or the HEAD# item each append adds (the append layout), which carry the summary before and
+ * after it (functions/projections/stream-image.ts), unless the item is `quiet`: an append that
+ * changes nothing the read models show or the scheduler reads (functions/store/head-items.ts
+ * isQuiet; most moves within a turn). Event, SECRET (the dice seed), SNAP and CMD# records never
+ * reach them, and neither do the read models the projector writes itself (INBOX#, LOBBY, ...):
+ * fewer invocations and no feedback loop.
  */
 export const STREAM_FILTER = {
   eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
@@ -41,6 +44,7 @@ export const STREAM_FILTER = {
       // HEAD, or a HEAD#<seq> item of the append layout (one per command).
       sk: { S: lambda.FilterRule.beginsWith('HEAD') },
     },
+    NewImage: { quiet: { BOOL: lambda.FilterRule.notExists() } },
   },
 } as const;
 

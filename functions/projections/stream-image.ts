@@ -87,6 +87,10 @@ export const isHeadRecord = (r: StreamRecordLike): boolean => {
   return (sk === 'HEAD' || sk.startsWith(HEAD_PREFIX)) && (keys?.['pk']?.S ?? '').startsWith('GAME#');
 };
 
+/** A HEAD# item whose append changed nothing the read models show (store/head-items.ts isQuiet). */
+export const isQuietRecord = (r: StreamRecordLike): boolean =>
+  (r.dynamodb?.NewImage as Record<string, { BOOL?: boolean }> | undefined)?.['quiet']?.BOOL === true;
+
 /** Reads a HEAD record; undefined for records that carry no new head (REMOVE). Throws on a malformed summary. */
 export function headChange(r: StreamRecordLike): HeadChange | undefined {
   const img = r.dynamodb;

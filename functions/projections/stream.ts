@@ -1,7 +1,7 @@
 import { decideNotices } from '../notify/decide.js';
 import type { NotifyQueue } from '../notify/queue.js';
 import type { ReadModelStore } from './read-model-store.js';
-import { headChange, isHeadRecord, type HeadChange, type StreamRecordLike } from './stream-image.js';
+import { headChange, isHeadRecord, isQuietRecord, type HeadChange, type StreamRecordLike } from './stream-image.js';
 
 /**
  * The projector Lambda does both halves (read models, then notices on SQS). The local runtime
@@ -36,7 +36,7 @@ const defaultLog: NonNullable<StreamDeps['log']> = (level, msg, data) =>
 const GAMES_AT_ONCE = 8;
 
 /**
- * One batch of stream records (Lambda or the local poller). Only game heads matter (HEAD, or a HEAD# item of the append layout): each
+ * One batch of stream records (Lambda or the local poller). Only game heads matter (HEAD, or a HEAD# item of the append layout, unless quiet): each
  * is one append, its old and new GameSummary. For each game: update the read models once from
  * its records' summaries (a no-op when they already hold the newest version or a newer one),
  * then enqueue the notices each change calls for, in order. Notices are enqueued even for a stale record, because an earlier try may have
@@ -56,7 +56,8 @@ export async function processStreamRecords(records: readonly StreamRecordLike[],
   const games = new Map<string, number[]>();
   records.forEach((r, i) => {
     const sequence = r.dynamodb?.SequenceNumber ?? r.eventID ?? '';
-    if (!isHeadRecord(r)) {
+    // A quiet append (one no read model shows) calls for no read-model write and no notice.
+    if (!isHeadRecord(r) || isQuietRecord(r)) {
       outcomes[i] = { sequence, readModels: 'ignored', notices: 0 };
       return;
     }

@@ -51,6 +51,22 @@ export function commandEnds(record: Uint8Array): CommandEnds {
   };
 }
 
+/**
+ * An append no reader of the read models can tell from the one before (issue 16): the game runs,
+ * its summary differs from the one before only in version, hash and time, some seat is asked to act
+ * (an inbox entry's since-when is then no append's time) and no clock runs (a clock's time left is
+ * counted from the append's time). Most moves within a turn are. Its item says so (`quiet`): the
+ * projector and the scheduler are not invoked for it (infra STREAM_FILTER) and pass it by
+ * (projections/stream.ts); the read models' projection leaves such an append as it was (tested).
+ */
+export function isQuiet(summary: GameSummary, before: GameSummary | undefined): boolean {
+  if (!before || summary.status !== 'active' || summary.pending.length === 0) return false;
+  if (summary.timeControl !== undefined || summary.timeLimitHours !== undefined) return false;
+  const keys = new Set([...Object.keys(before), ...Object.keys(summary)]);
+  for (const k of ['version', 'hash', 'updatedAt']) keys.delete(k);
+  return [...keys].every((k) => same((before as unknown as Record<string, unknown>)[k], (summary as unknown as Record<string, unknown>)[k]));
+}
+
 /** The summary's values the command's events and the item's key already give. */
 function derived(gameId: string, last: CommandEnds['last']): Partial<GameSummary> {
   return { gameId, version: last.seq, hash: last.hash, updatedAt: last.at };
@@ -60,9 +76,9 @@ function derived(gameId: string, last: CommandEnds['last']): Partial<GameSummary
 const same = (a: unknown, b: unknown): boolean => a === b || canonicalJson(a) === canonicalJson(b);
 
 /**
- * A new item's head: `attributes`, the item's own (engine, status, wakeAt), and `record`, what goes
- * into its compressed record beside the events: the summary without what is said elsewhere (`u`)
- * and what changed (`w`).
+ * A new item's head: `attributes`, the item's own (engine, status, wakeAt, and `quiet` when
+ * isQuiet), and `record`, what goes into its compressed record beside the events: the summary
+ * without what is said elsewhere (`u`) and what changed (`w`).
  */
 export function headOf(
   summary: GameSummary,
@@ -83,7 +99,7 @@ export function headOf(
     }
     out['w'] = was;
   }
-  return { attributes, record: out };
+  return { attributes: isQuiet(summary, before) ? { ...attributes, quiet: true } : attributes, record: out };
 }
 
 /** The summary an item states, whole (the inverse of headAttributes), from the item and its decoded events. */

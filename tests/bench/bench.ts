@@ -275,7 +275,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     dynamoWrites: (g.command.wru + g.projector.wru) * PRICES.dynamoWriteRequestUnit,
     streamReads: g.records.length * PRICES.dynamoStreamReadByLambda,
     apiLambda: gbs([...g.command.ms, ...g.view.ms, ...g.feed.ms], MEMORY_MB.api) * PRICES.lambdaGbSecondArm + apiRequests * PRICES.lambdaRequest,
-    projectorLambda: gbs(g.projector.ms, MEMORY_MB.projector) * PRICES.lambdaGbSecondArm + g.records.length * PRICES.lambdaRequest,
+    projectorLambda: gbs(g.projector.ms, MEMORY_MB.projector) * PRICES.lambdaGbSecondArm + g.projector.invocations * PRICES.lambdaRequest,
   };
   const withoutFrontDoor = sum(Object.values(dollars));
   // What each front door (infra/config.ts frontDoor) adds per request: a function URL nothing beyond
@@ -311,6 +311,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     rruPerView: g.view.rru / g.views,
     projectorWruPerCommand: g.projector.wru / g.records.length,
     projectorRruPerCommand: g.projector.rru / g.records.length,
+    projectorInvocationsPerCommand: g.projector.invocations / g.records.length,
     bytesPerEvent: g.storedBytes / g.events,
     eventBytesPerEvent: g.eventBytes / g.events,
     headBytes: g.headBytes,
@@ -334,7 +335,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     `   traffic model (the web client's): per command a POST, whose reply carries the command's events and the view after it; a load (view + events feed) when a player's page does not show the current version (${g.loads} of ${g.commands} commands): ${apiRequests} API requests, ${(apiRequests / g.commands).toFixed(2)} per command (${requestsWithViewRead} before the replies carried the view, ${requestsBefore} before they carried the events); its polling while a game is open is not counted`,
   );
   say(
-    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feed.rru / g.feeds).toFixed(2)} RRU; projector per change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, ${g.projector.jobs} notices`,
+    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feed.rru / g.feeds).toFixed(2)} RRU; projector per change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, invoked for ${g.projector.invocations} of ${g.records.length} changes (the others quiet), ${g.projector.jobs} notices`,
   );
   say(
     `   latency p50: command ${ms(cmdP50)}, raw Query + conditional write of the same items ${ms(baseP50)}: ratio ${(cmdP50 / baseP50).toFixed(2)}x (target 1.2x)`,

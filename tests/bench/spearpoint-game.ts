@@ -7,7 +7,7 @@ import { createDynamoGameService } from '../../functions/app/adapters.js';
 import type { NotifyJob } from '../../functions/notify/decide.js';
 import { ReadModelStore } from '../../functions/projections/read-model-store.js';
 import { processStreamRecords } from '../../functions/projections/stream.js';
-import type { StreamRecordLike } from '../../functions/projections/stream-image.js';
+import { isQuietRecord, type StreamRecordLike } from '../../functions/projections/stream-image.js';
 import { gamePk } from '../../functions/store/dynamo-event-store.js';
 import { HEAD_PREFIX } from '../../functions/store/head-items.js';
 import { rawSize, type CapacityMeter } from './capacity.js';
@@ -20,7 +20,7 @@ import { rawSize, type CapacityMeter } from './capacity.js';
  * the player chooses among the legal commands and POSTs the command; the reply carries the
  * command's events and the player's view after it, so the page reads nothing again: that view is
  * current for the player's next command unless someone else moves first. Then the projector runs on the item the
- * command added (its INSERT stream record, as DynamoDB Streams delivers it). Left out, as time-dependent: the 2 s polling of the events feed while a
+ * command added (its INSERT stream record, as DynamoDB Streams delivers it), unless the stream mapping's filter holds it back (a quiet append). Left out, as time-dependent: the 2 s polling of the events feed while a
  * game's page is open, and the load an open page makes when that poll sees another player's move
  * (a correspondence player's page is mostly closed: opening it is the load counted here). Measured:
  * DynamoDB's own read and write units for each, the time of each, the bytes stored, and per command
@@ -40,7 +40,8 @@ export interface SpearpointGameFigures {
   /** The events-feed reads (GET /v1/games/{id}/events?after=), one beside each view. */
   readonly feeds: number;
   readonly feed: { readonly rru: number; readonly ms: number[] };
-  readonly projector: { readonly rru: number; readonly wru: number; readonly ms: number[]; readonly jobs: number };
+  /** The projector's invocations: one per record the stream mapping's filter passes (quiet appends pass none: infra STREAM_FILTER). */
+  readonly projector: { readonly rru: number; readonly wru: number; readonly ms: number[]; readonly jobs: number; readonly invocations: number };
   readonly baselineMs: number[];
   readonly storedBytes: number;
   readonly eventBytes: number;
@@ -88,7 +89,7 @@ export async function playSpearpointGame(
     command: { rru: 0, wru: 0, ms: [] as number[], calls: 0 },
     view: { rru: 0, ms: [] as number[] },
     feed: { rru: 0, ms: [] as number[] },
-    projector: { rru: 0, wru: 0, ms: [] as number[], jobs: 0 },
+    projector: { rru: 0, wru: 0, ms: [] as number[], jobs: 0, invocations: 0 },
     baselineMs: [] as number[],
   };
   let n = 0;
@@ -130,7 +131,11 @@ export async function playSpearpointGame(
     } as StreamRecordLike;
     records.push(record);
     const before = jobs.length;
-    await metered(f.projector, () => processStreamRecords([record], deps));
+    // The stream mapping's filter passes no quiet append: the projector is not invoked for it.
+    if (!isQuietRecord(record)) {
+      await metered(f.projector, () => processStreamRecords([record], deps));
+      f.projector.invocations++;
+    }
     f.projector.jobs += jobs.length - before;
     // The raw floor: the same Query the store loads with (its page: snapshotItems HEAD# items, SECRET
     // and the parts), and a conditional write of the same bytes the command wrote: its new item, and
@@ -149,7 +154,8 @@ export async function playSpearpointGame(
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND sk >= :ev',
         ExpressionAttributeValues: { ':pk': { S: mirror }, ':ev': { S: 'EV#' } },
-        ConsistentRead: true,
+        // As a command's first load reads (functions/app/game-service.ts run).
+        ConsistentRead: false,
         ScanIndexForward: false,
         Limit: store.snapshotItems + 1 + parts,
       }),

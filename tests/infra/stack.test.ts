@@ -260,6 +260,13 @@ describe('the projector stream mapping', () => {
     expect(matchesStreamFilter(pattern, record('INBOX#ann', 'GAME#g1'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('LOBBY', 'GAME#g1'))).toBe(false);
     expect(matchesStreamFilter(pattern, record('NOTIFIED#k', 'NOTIFIED'))).toBe(false);
+    // A quiet append (one no read model shows: functions/store/head-items.ts isQuiet) never invokes it.
+    const withImage = (image: Record<string, unknown>) => ({
+      ...record('GAME#g1', 'HEAD#0000000009', 'INSERT'),
+      dynamodb: { ...record('GAME#g1', 'HEAD#0000000009').dynamodb, NewImage: image },
+    });
+    expect(matchesStreamFilter(pattern, withImage({ status: { S: 'active' }, quiet: { BOOL: true } }))).toBe(false);
+    expect(matchesStreamFilter(pattern, withImage({ status: { S: 'active' } }))).toBe(true);
   });
 });
 

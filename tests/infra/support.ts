@@ -76,7 +76,7 @@ export function policyStatementsOf(template: Template, role: IRole): Statement[]
 
 /**
  * Evaluates a Lambda event filter pattern against a record, for the subset of the pattern
- * language the stack uses (nested objects, exact strings, {prefix}); anything else throws
+ * language the stack uses (nested objects, exact strings, {prefix}, {exists}); anything else throws
  * so a test can never pass by not understanding the filter.
  */
 export function matchesStreamFilter(pattern: unknown, value: unknown): boolean {
@@ -86,12 +86,18 @@ export function matchesStreamFilter(pattern: unknown, value: unknown): boolean {
       if (rule && typeof rule === 'object' && Object.keys(rule).length === 1 && 'prefix' in rule) {
         return typeof value === 'string' && value.startsWith(String((rule as { prefix: unknown }).prefix));
       }
+      // Exists matching (leaf nodes): whether the field is there at all.
+      if (rule && typeof rule === 'object' && Object.keys(rule).length === 1 && 'exists' in rule) {
+        return (value !== undefined) === (rule as { exists: unknown }).exists;
+      }
       throw new Error(`unsupported filter rule ${JSON.stringify(rule)}`);
     });
   }
   if (pattern && typeof pattern === 'object') {
-    if (!value || typeof value !== 'object') return false;
-    return Object.entries(pattern).every(([k, sub]) => matchesStreamFilter(sub, (value as Record<string, unknown>)[k]));
+    // A field under a missing object is missing too: only `exists: false` matches it.
+    const fields = value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+    if (value !== undefined && (value === null || typeof value !== 'object')) return false;
+    return Object.entries(pattern).every(([k, sub]) => matchesStreamFilter(sub, fields[k]));
   }
   throw new Error(`unsupported filter pattern ${JSON.stringify(pattern)}`);
 }

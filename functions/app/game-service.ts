@@ -133,6 +133,15 @@ export interface GameView {
   scene?: Scene;
   /** Each seat's remaining time at the server's time (games with a time control that are running). */
   clocks?: SeatClock[];
+  /** Asked for with the view (`eventsAfter`): the events after that version the caller may see. */
+  log?: EventsPage;
+}
+
+/** Events a caller may see, in order, after some version: up to a limit, `next` (the last seq) when more follow. */
+export interface EventsPage {
+  events: EventEnvelope[];
+  version: number;
+  next?: number;
 }
 
 export interface GameService {
@@ -189,7 +198,8 @@ export interface GameService {
   deadlineStep(gameId: string): Promise<DeadlineStep>;
   /** The creator withdraws a game that has not started (422 'game/not-open' once it has). */
   cancel(player: string, gameId: string, input: { commandId: string }): Promise<CommandResult>;
-  view(player: string | null, gameId: string, opts?: { seat?: string }): Promise<GameView>;
+  /** With `eventsAfter`, also the events after that version the caller may see (`log`, up to 1,000), from the same load. */
+  view(player: string | null, gameId: string, opts?: { seat?: string; eventsAfter?: number }): Promise<GameView>;
   /**
    * The caller's view as it would be with these draft steps taken: nothing is stored, and no
    * other seat can tell a preview happened. Send the draft with the sealing command to submit.
@@ -199,7 +209,7 @@ export interface GameService {
     player: string | null,
     gameId: string,
     opts?: { after?: number; limit?: number; seat?: string },
-  ): Promise<{ events: EventEnvelope[]; version: number; next?: number; seats: { id: string; name: string; player: string | null }[] }>;
+  ): Promise<EventsPage & { seats: { id: string; name: string; player: string | null }[] }>;
   /** The full log, for audit; only once the game has ended (409 'game/not-ended' before). */
   exportLog(player: string | null, gameId: string): Promise<EventEnvelope[]>;
 }
@@ -614,6 +624,22 @@ export function createGameService(deps: GameServiceDeps): GameService {
   }
 
   /** A viewer's view of `game` (the game's state, or a draft's scratch copy of it). */
+  /** The events after `after` that `player` may see, up to `limit`; `next` when more follow. */
+  async function eventsPage(l: Loaded, player: string | null, opts: { after?: number; limit?: number; seat?: string }): Promise<EventsPage> {
+    const { state } = l;
+    const version = state.meta.version;
+    const after = Math.max(0, Math.floor(opts.after ?? 0));
+    const limit = Math.min(MAX_EVENTS_LIMIT, Math.max(1, Math.floor(opts.limit ?? DEFAULT_EVENTS_LIMIT)));
+    // Events after the snapshot came with the load; older ones cost one more query.
+    const raw =
+      after >= l.memFrom
+        ? l.events.filter((e) => e.seq > after).slice(0, limit)
+        : (await store.readEvents(l.stream.gameId, after, limit)).filter((e) => e.seq <= version);
+    const last = raw[raw.length - 1]?.seq;
+    const next = last !== undefined && last < version ? last : undefined;
+    return { events: visible(raw, state, player, opts.seat), version, ...(next !== undefined ? { next } : {}) };
+  }
+
   /** What GET /v1/games/{id} answers `player` (acting as `seat`, if given) on this state, clocks as of now. */
   function currentView(engine: AnyEngine, state: GameState, player: string | null, seat: Seat | undefined): GameView {
     const v = viewOf(engine, state, state.game, viewerFor(state.meta, player, seat), heldSeat(state, player, seat), []);
@@ -890,9 +916,16 @@ export function createGameService(deps: GameServiceDeps): GameService {
     },
 
     async view(player, gameId, opts = {}) {
-      const { state, engine } = await loadGame(gameId, false);
+      const l = await loadGame(gameId, false);
+      const { state, engine } = l;
       if (state.meta.status !== 'ended') checkViewSeat(state, player, opts.seat);
-      return currentView(engine, state, player, opts.seat);
+      const v = currentView(engine, state, player, opts.seat);
+      if (opts.eventsAfter === undefined) return v;
+      // A page opening the game: its log's new part from the same load (issue 16: one request, one read).
+      return {
+        ...v,
+        log: await eventsPage(l, player, { after: opts.eventsAfter, limit: MAX_EVENTS_LIMIT, ...(opts.seat !== undefined ? { seat: opts.seat } : {}) }),
+      };
     },
 
     async preview(player, gameId, input) {
@@ -910,19 +943,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
     async events(player, gameId, opts = {}) {
       const l = await loadGame(gameId, false);
-      const { state } = l;
-      if (state.meta.status !== 'ended') checkViewSeat(state, player, opts.seat);
-      const version = state.meta.version;
-      const after = Math.max(0, Math.floor(opts.after ?? 0));
-      const limit = Math.min(MAX_EVENTS_LIMIT, Math.max(1, Math.floor(opts.limit ?? DEFAULT_EVENTS_LIMIT)));
-      // Events after the snapshot came with the load; older ones cost one more query.
-      const raw =
-        after >= l.memFrom
-          ? l.events.filter((e) => e.seq > after).slice(0, limit)
-          : (await store.readEvents(gameId, after, limit)).filter((e) => e.seq <= version);
-      const last = raw[raw.length - 1]?.seq;
-      const next = last !== undefined && last < version ? last : undefined;
-      return { events: visible(raw, state, player, opts.seat), version, ...(next !== undefined ? { next } : {}), seats: seatsOf(state) };
+      if (l.state.meta.status !== 'ended') checkViewSeat(l.state, player, opts.seat);
+      return { ...(await eventsPage(l, player, opts)), seats: seatsOf(l.state) };
     },
 
     async exportLog(_player, gameId) {

@@ -112,6 +112,10 @@ export const replySchemas = once(() => {
     standingOrders: z.array(standingOrder).optional(),
     scene: z.object({}).optional().describe('The same view as a picture (regions, pieces, labels), when the engine draws one'),
     clocks: z.array(seatClock).optional().describe("Each seat's remaining time (a running game with a time control)"),
+    log: z
+      .object({ events: z.array(eventEnvelope), version: z.number().int(), next: z.number().int().optional() })
+      .optional()
+      .describe('Asked for with `eventsAfter`: the events after that version you may see, read with the view'),
   });
 
   /** What every command answers (201 for a new game, 200 otherwise and for a repeated commandId). */

@@ -92,4 +92,10 @@ const intParam = (min: number, max: number) =>
 
 // Query strings tolerate unknown parameters (cache-busters, tracking); bodies do not.
 export const viewQuery = z.object({ seat: seat.optional() });
+/** GET /v1/games/{id}: `eventsAfter` also asks for the events after that version (a page opening the game reads both at once). */
+export const gameViewQuery = viewQuery.extend({
+  eventsAfter: intParam(0, 1e9)
+    .optional()
+    .describe('Also answer the events after this version that you may see (`log`, up to 1,000; `log.next` when more follow)'),
+});
 export const eventsQuery = z.object({ after: intParam(0, 1e9).optional(), limit: intParam(1, 1000).optional(), seat: seat.optional() });

@@ -262,13 +262,15 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
   const [cmdP50, baseP50] = [pct(g.command.ms, 50), pct(g.baselineMs, 50)];
   const gbs = (msList: number[], mb: number) => (sum(msList) / 1000) * (mb / 1024);
   // The traffic model (tests/bench/spearpoint-game.ts), the web client's: per command a POST, whose
-  // reply carries the command's events and the view after it; a load (view and events feed) whenever
-  // a player's page does not show the current version. Its polling while a game is open is priced
+  // reply carries the command's events and the view after it; a load (the view with the events after
+  // the last one shown, one request) whenever a player's page does not show the current version. Its polling while a game is open is priced
   // per hour below, not per game.
   const apiRequests = g.commands + g.views + g.feeds;
   // The client before its command replies carried the view read it again after every POST, and
   // before they carried the events it read the feed too.
-  const requestsWithViewRead = apiRequests + g.repliesWithView;
+  // Before a load read the view and its events in one request it made two.
+  const requestsWithFeed = apiRequests + g.loads;
+  const requestsWithViewRead = requestsWithFeed + g.repliesWithView;
   const requestsBefore = requestsWithViewRead + g.repliesWithView;
   const dollars = {
     dynamoReads: (g.command.rru + g.view.rru + g.feed.rru + g.projector.rru) * PRICES.dynamoReadRequestUnit,
@@ -317,7 +319,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     headBytes: g.headBytes,
     snapshotBytes: g.snapBytes,
     partBytes: g.partBytes,
-    rruPerFeed: g.feed.rru / g.feeds,
+    rruPerFeed: g.feeds ? g.feed.rru / g.feeds : 0,
     apiRequestsPerGame: apiRequests,
     apiRequestsPerCommand: apiRequests / g.commands,
     frontDoor,
@@ -332,10 +334,10 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     `7. A finished Spearpoint game through the service (${g.commands} commands, ${g.views} views, ${g.feeds} event-feed reads, ${g.events} events), DynamoDB's own units:`,
   );
   say(
-    `   traffic model (the web client's): per command a POST, whose reply carries the command's events and the view after it; a load (view + events feed) when a player's page does not show the current version (${g.loads} of ${g.commands} commands): ${apiRequests} API requests, ${(apiRequests / g.commands).toFixed(2)} per command (${requestsWithViewRead} before the replies carried the view, ${requestsBefore} before they carried the events); its polling while a game is open is not counted`,
+    `   traffic model (the web client's): per command a POST, whose reply carries the command's events and the view after it; a load (the view with the events after the last one shown, one request) when a player's page does not show the current version (${g.loads} of ${g.commands} commands): ${apiRequests} API requests, ${(apiRequests / g.commands).toFixed(2)} per command (${requestsWithFeed} when a load read the feed apart, ${requestsWithViewRead} before the replies carried the view, ${requestsBefore} before they carried the events); its polling while a game is open is not counted`,
   );
   say(
-    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feed.rru / g.feeds).toFixed(2)} RRU; projector per change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, invoked for ${g.projector.invocations} of ${g.records.length} changes (the others quiet), ${g.projector.jobs} notices`,
+    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feeds ? g.feed.rru / g.feeds : 0).toFixed(2)} RRU; projector per change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, invoked for ${g.projector.invocations} of ${g.records.length} changes (the others quiet), ${g.projector.jobs} notices`,
   );
   say(
     `   latency p50: command ${ms(cmdP50)}, raw Query + conditional write of the same items ${ms(baseP50)}: ratio ${(cmdP50 / baseP50).toFixed(2)}x (target 1.2x)`,

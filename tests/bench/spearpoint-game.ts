@@ -16,7 +16,7 @@ import { rawSize, type CapacityMeter } from './capacity.js';
  * A whole Spearpoint game through the real service and store on DynamoDB Local, each command
  * chosen at random (seeded) from the acting player's view, with the requests the web client
  * (web/src/pages/game.tsx) makes for it: a player whose page does not show the game's current
- * version loads it (GET the view and, in parallel, GET the events after the last one it shows);
+ * version loads it (GET the view with the events after the last one it shows, `eventsAfter`: one request);
  * the player chooses among the legal commands and POSTs the command; the reply carries the
  * command's events and the player's view after it, so the page reads nothing again: that view is
  * current for the player's next command unless someone else moves first. Then the projector runs on the item the
@@ -183,12 +183,12 @@ export async function playSpearpointGame(
     const player = players[p.seat]!;
     let v = shown.get(player);
     if (v?.summary.version !== r.version) {
-      // The page loads: the view and, beside it, the events after the last one it shows.
+      // The page loads: the view with the events after the last one it shows (one request), and the feed if more follow.
       f.loads++;
-      v = await metered(f.view, () => service.view(player, gameId));
+      const opened = await metered(f.view, () => service.view(player, gameId, { eventsAfter: seen.get(player) ?? 0 }));
+      v = opened;
       f.views++;
-      let page = await metered(f.feed, () => service.events(player, gameId, { after: seen.get(player) ?? 0, limit: 1000 }));
-      f.feeds++;
+      let page = opened.log!;
       while (page.next !== undefined) {
         const after = page.next;
         page = await metered(f.feed, () => service.events(player, gameId, { after, limit: 1000 }));

@@ -130,9 +130,10 @@ async function playGame(options: unknown, chooserSeed: string, maxCommands = 150
     // few moves they also read their event feeds from where they left off (the replies to their
     // own commands are checked every time).
     const feeds = out.commands % FEED_EVERY === 0;
+    // On those rounds the views also carry the log's new part (`eventsAfter`), which must equal the feed.
     const [vUs, vDe, fUs, fDe, spectator] = await Promise.all([
-      api.get(`/v1/games/${gameId}`, tokens.us),
-      api.get(`/v1/games/${gameId}`, tokens.de),
+      api.get(`/v1/games/${gameId}${feeds ? `?eventsAfter=${cursor.us}` : ''}`, tokens.us),
+      api.get(`/v1/games/${gameId}${feeds ? `?eventsAfter=${cursor.de}` : ''}`, tokens.de),
       feeds ? feed('us') : undefined,
       feeds ? feed('de') : undefined,
       out.commands % 10 === 0 ? api.get(`/v1/games/${gameId}`, tokens.carol) : undefined,
@@ -147,11 +148,16 @@ async function playGame(options: unknown, chooserSeed: string, maxCommands = 150
       ['us', fUs],
       ['de', fDe],
     ] as const) {
-      out.seen.push({ seat, version, what: 'view', body: views[seat].body });
+      // The view against the state at its version; its log's events (equal to the feed's) each against the state at its own.
+      const { log: _log, ...view } = views[seat].body as { log?: unknown };
+      out.seen.push({ seat, version, what: 'view', body: view });
       if (!f) continue;
       expect(f.body.version).toBe(version);
       expect(f.body.next, 'the feed fits one page').toBeUndefined();
       for (const event of f.body.events as EventEnvelope[]) out.delivered.push({ seat, event, via: 'feed' });
+      const log = views[seat].body.log as { events: EventEnvelope[]; version: number };
+      expect(log.events).toEqual(f.body.events);
+      for (const event of log.events) out.delivered.push({ seat, event, via: 'view log' });
       cursor[seat] = version;
     }
     if (spectator) out.seen.push({ seat: 'spectator', version, what: 'spectator view', body: spectator.body });

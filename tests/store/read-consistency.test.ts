@@ -51,6 +51,14 @@ describe('read consistency', () => {
     await service.events('bob', gameId);
     expect(queries).toEqual([false, false]);
 
+    // A page opening the game reads the view and its log's new part in one request and one read.
+    queries.length = 0;
+    const opened = await service.view('bob', gameId, { eventsAfter: 1 });
+    expect(queries).toEqual([false]);
+    const { seats: _seats, ...feed } = await service.events('bob', gameId, { after: 1, limit: 1000 });
+    expect(opened.log).toEqual(feed);
+    expect(opened.log!.events[0]!.seq).toBe(2);
+
     queries.length = 0;
     await service.resign('bob', gameId, { commandId: 'rc-resign' });
     await service.exportLog(null, gameId);

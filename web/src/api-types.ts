@@ -942,6 +942,12 @@ export interface components {
                 /** @description Not on move, bank control: what is left in its bank */
                 bankMs?: number;
             }[];
+            /** @description Asked for with `eventsAfter`: the events after that version you may see, read with the view */
+            log?: {
+                events: components["schemas"]["Event"][];
+                version: number;
+                next?: number;
+            };
         };
         Settings: {
             email: string | null;
@@ -3906,6 +3912,7 @@ export interface operations {
         parameters: {
             query?: {
                 seat?: string;
+                eventsAfter?: string;
             };
             header?: never;
             path: {

@@ -9,6 +9,7 @@ import {
   createBody,
   eventsQuery,
   gameParams,
+  gameViewQuery,
   joinBody,
   lapseBody,
   present,
@@ -94,7 +95,7 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     responses: (r) => ({ 200: r.gameView, ...r.errors(403, 404) }),
     auth: 'required',
     params: gameParams,
-    query: viewQuery,
+    query: gameViewQuery,
     async handle({ params, query, player }) {
       return { status: 200, body: await service.view(player, params.id, present(query)) };
     },

@@ -262,8 +262,17 @@ export function GamePage({ session, params }: { session: Session; params: Record
         if (draft.length) setNote('Your draft no longer fits the game (the phase moved on), so it was dropped.');
       }
     }
-    // The log grows at its end: only the events after the last one on screen are fetched.
-    const [got, more] = await Promise.all([view ?? known ?? api<GameView>('GET', gamePath(id)), fresh ?? eventsAfter(id, seen.current)]);
+    // The log grows at its end: only the events after the last one on screen are fetched, with the
+    // view in one request when it is read (`eventsAfter`), else from the feed.
+    let got: GameView;
+    let more: LogPart;
+    if (view ?? known) [got, more] = await Promise.all([view ?? known!, fresh ?? eventsAfter(id, seen.current)]);
+    else {
+      got = await api<GameView>('GET', gamePath(id, `?eventsAfter=${seen.current}`));
+      const log = got.log!;
+      const rest = fresh || log.next === undefined ? undefined : await eventsAfter(id, log.next);
+      more = fresh ?? (rest ? { events: [...log.events, ...rest.events], version: rest.version } : log);
+    }
     setV(got);
     if (got.summary.status === 'ended' && !whole.current) {
       // Once the game is over every event is open: the whole log, hidden events included.

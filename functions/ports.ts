@@ -127,14 +127,18 @@ export class DuplicateCommandError extends Error {
 export interface EventStore {
   /**
    * One read round trip: head, secret, snapshot and the tail after it. `recent` is keyed by commandId (older games) or by commandKey (store/event-batch.ts).
-   * `consistent: false` lets DynamoDB answer from an eventually consistent read (half the read units): for views only, never for a command's decide.
+   * `consistent: false` lets DynamoDB answer from an eventually consistent read (half the read units): for views, and for a command's first load, whose append is conditional on the version it read.
    */
   load(gameId: string, opts?: { readonly consistent?: boolean }): Promise<LoadedStream | undefined>;
   /** One write round trip (PutItem, UpdateItem or TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
   append(req: AppendRequest): Promise<void>;
   getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined>;
-  /** Events with seq > after, in order, at most limit. */
-  readEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]>;
+  /**
+   * Events with seq > after, in order, at most limit. `upTo`: the caller needs none past that seq
+   * (it holds them already: the events after a snapshot come with the load), so a store may leave
+   * the newer items unread; it may still return some.
+   */
+  readEvents(gameId: string, after: number, limit: number, opts?: { readonly upTo?: number }): Promise<EventEnvelope[]>;
 }
 
 export interface Clock {

@@ -396,7 +396,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
     let events: readonly EventEnvelope[] = stream.tail;
     if (snapshot && (snapshot.engineVersion !== engine.version || snapshot.kernelVersion !== KERNEL_STATE_VERSION)) {
       // Rules or the kernel's state shape changed since the snapshot was taken: refold from the start. The next append writes a fresh one.
-      const older = await store.readEvents(gameId, 0, snapshot.version);
+      const older = await store.readEvents(gameId, 0, snapshot.version, { upTo: snapshot.version });
       events = [...older, ...stream.tail];
       snapshot = undefined;
     }
@@ -630,11 +630,14 @@ export function createGameService(deps: GameServiceDeps): GameService {
     const version = state.meta.version;
     const after = Math.max(0, Math.floor(opts.after ?? 0));
     const limit = Math.min(MAX_EVENTS_LIMIT, Math.max(1, Math.floor(opts.limit ?? DEFAULT_EVENTS_LIMIT)));
-    // Events after the snapshot came with the load; older ones cost one more query.
+    // Events after the snapshot came with the load; older ones cost one more query, of the older items only.
     const raw =
       after >= l.memFrom
         ? l.events.filter((e) => e.seq > after).slice(0, limit)
-        : (await store.readEvents(l.stream.gameId, after, limit)).filter((e) => e.seq <= version);
+        : [
+            ...(await store.readEvents(l.stream.gameId, after, limit, { upTo: l.memFrom })).filter((e) => e.seq <= l.memFrom),
+            ...l.events.filter((e) => e.seq > l.memFrom),
+          ].slice(0, limit);
     const last = raw[raw.length - 1]?.seq;
     const next = last !== undefined && last < version ? last : undefined;
     return { events: visible(raw, state, player, opts.seat), version, ...(next !== undefined ? { next } : {}) };

@@ -672,7 +672,7 @@ export class DynamoEventStore implements EventStore {
     return undefined;
   }
 
-  async readEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]> {
+  async readEvents(gameId: string, after: number, limit: number, opts: { readonly upTo?: number } = {}): Promise<EventEnvelope[]> {
     const out: EventEnvelope[] = [];
     if (limit <= 0) return out;
     let layout = this.seen.get(gameId)?.layout;
@@ -684,7 +684,7 @@ export class DynamoEventStore implements EventStore {
       layout = !head.Item ? 'append' : head.Item['layout'] === TIP ? 'tip' : 'item-per-event';
     }
     if (layout === 'tip') return this.readTipEvents(gameId, after, limit);
-    if (layout === 'append') return this.readHeadEvents(gameId, after, limit);
+    if (layout === 'append') return this.readHeadEvents(gameId, after, limit, opts.upTo);
     let startKey: Record<string, unknown> | undefined;
     do {
       const page: QueryCommandOutput = await this.doc.send(
@@ -705,11 +705,12 @@ export class DynamoEventStore implements EventStore {
   }
 
   /**
-   * The append layout's events after `after`: HEAD# items read newest first down to the one that
-   * holds event `after` + 1, a small page first (a feed asks for the newest events), then pages
-   * sized by the events per item read so far (DynamoDB bills every item a Query reads).
+   * The append layout's events after `after`: HEAD# items read newest first (from the one holding
+   * event `upTo`, when given) down to the one that holds event `after` + 1, a small page first (a
+   * feed asks for the newest events), then pages sized by the events per item read so far
+   * (DynamoDB bills every item a Query reads).
    */
-  private async readHeadEvents(gameId: string, after: number, limit: number): Promise<EventEnvelope[]> {
+  private async readHeadEvents(gameId: string, after: number, limit: number, upTo?: number): Promise<EventEnvelope[]> {
     const items: Uint8Array[] = [];
     let startKey: Record<string, unknown> | undefined;
     let pageSize = 4;
@@ -720,7 +721,8 @@ export class DynamoEventStore implements EventStore {
         new QueryCommand({
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':from': HEAD_PREFIX, ':to': HEAD_ITEMS_END },
+          // An item's key is its first event's seq: the one holding `upTo` is the newest at or below it.
+          ExpressionAttributeValues: { ':pk': gamePk(gameId), ':from': HEAD_PREFIX, ':to': upTo === undefined ? HEAD_ITEMS_END : headItemSk(upTo) },
           ProjectionExpression: 'sk, ev',
           ConsistentRead: true,
           ScanIndexForward: false,

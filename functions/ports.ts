@@ -134,11 +134,12 @@ export interface EventStore {
   append(req: AppendRequest): Promise<void>;
   getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined>;
   /**
-   * Events with seq > after, in order, at most limit. `upTo`: the caller needs none past that seq
-   * (it holds them already: the events after a snapshot come with the load), so a store may leave
-   * the newer items unread; it may still return some.
+   * Events with seq > after, in order, at most limit. `upTo`: none past that seq (the caller holds
+   * them already: the events after a snapshot come with the load), so a store may leave the newer
+   * items unread. `consistent: false` with `upTo`: a store may read eventually consistent where it
+   * can tell the events it got run unbroken to `upTo` (half the read units).
    */
-  readEvents(gameId: string, after: number, limit: number, opts?: { readonly upTo?: number }): Promise<EventEnvelope[]>;
+  readEvents(gameId: string, after: number, limit: number, opts?: { readonly upTo?: number; readonly consistent?: boolean }): Promise<EventEnvelope[]>;
 }
 
 export interface Clock {

@@ -635,7 +635,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       after >= l.memFrom
         ? l.events.filter((e) => e.seq > after).slice(0, limit)
         : [
-            ...(await store.readEvents(l.stream.gameId, after, limit, { upTo: l.memFrom })).filter((e) => e.seq <= l.memFrom),
+            ...(await store.readEvents(l.stream.gameId, after, limit, { upTo: l.memFrom, consistent: false })).filter((e) => e.seq <= l.memFrom),
             ...l.events.filter((e) => e.seq > l.memFrom),
           ].slice(0, limit);
     const last = raw[raw.length - 1]?.seq;

@@ -672,7 +672,12 @@ export class DynamoEventStore implements EventStore {
     return undefined;
   }
 
-  async readEvents(gameId: string, after: number, limit: number, opts: { readonly upTo?: number } = {}): Promise<EventEnvelope[]> {
+  async readEvents(
+    gameId: string,
+    after: number,
+    limit: number,
+    opts: { readonly upTo?: number; readonly consistent?: boolean } = {},
+  ): Promise<EventEnvelope[]> {
     const out: EventEnvelope[] = [];
     if (limit <= 0) return out;
     let layout = this.seen.get(gameId)?.layout;
@@ -684,7 +689,15 @@ export class DynamoEventStore implements EventStore {
       layout = !head.Item ? 'append' : head.Item['layout'] === TIP ? 'tip' : 'item-per-event';
     }
     if (layout === 'tip') return this.readTipEvents(gameId, after, limit);
-    if (layout === 'append') return this.readHeadEvents(gameId, after, limit, opts.upTo);
+    if (layout === 'append') {
+      // Eventually consistent only when asked, up to a known event, and only if what it gives runs
+      // unbroken from `after` to there (a replica a moment behind may miss an item); else read again, consistent.
+      if (opts.consistent === false && opts.upTo !== undefined) {
+        const seen = await this.readHeadEvents(gameId, after, limit, opts.upTo, false);
+        if (seen.length === Math.min(limit, opts.upTo - after) && seen.every((e, i) => e.seq === after + 1 + i)) return seen;
+      }
+      return this.readHeadEvents(gameId, after, limit, opts.upTo);
+    }
     let startKey: Record<string, unknown> | undefined;
     do {
       const page: QueryCommandOutput = await this.doc.send(
@@ -710,7 +723,7 @@ export class DynamoEventStore implements EventStore {
    * feed asks for the newest events), then pages sized by the events per item read so far
    * (DynamoDB bills every item a Query reads).
    */
-  private async readHeadEvents(gameId: string, after: number, limit: number, upTo?: number): Promise<EventEnvelope[]> {
+  private async readHeadEvents(gameId: string, after: number, limit: number, upTo?: number, consistent = true): Promise<EventEnvelope[]> {
     const items: Uint8Array[] = [];
     let startKey: Record<string, unknown> | undefined;
     let pageSize = 4;
@@ -724,7 +737,7 @@ export class DynamoEventStore implements EventStore {
           // An item's key is its first event's seq: the one holding `upTo` is the newest at or below it.
           ExpressionAttributeValues: { ':pk': gamePk(gameId), ':from': HEAD_PREFIX, ':to': upTo === undefined ? HEAD_ITEMS_END : headItemSk(upTo) },
           ProjectionExpression: 'sk, ev',
-          ConsistentRead: true,
+          ConsistentRead: consistent,
           ScanIndexForward: false,
           Limit: pageSize,
           ...(startKey ? { ExclusiveStartKey: startKey } : {}),
@@ -742,7 +755,7 @@ export class DynamoEventStore implements EventStore {
     } while (startKey);
     const out: EventEnvelope[] = [];
     for (const b of items.reverse()) {
-      for (const e of decodeCommand(gameId, b, true)) if (e.seq > after && out.length < limit) out.push(e);
+      for (const e of decodeCommand(gameId, b, true)) if (e.seq > after && (upTo === undefined || e.seq <= upTo) && out.length < limit) out.push(e);
       if (out.length >= limit) break;
     }
     return out;

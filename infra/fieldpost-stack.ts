@@ -28,13 +28,12 @@ export interface FieldpostStackProps extends StackProps {
 }
 
 /**
- * Stream records the projector (and the scheduler) consume: inserts and updates of a game's HEAD,
- * or the HEAD# item each append adds (the append layout), which carry the summary before and
- * after it (functions/projections/stream-image.ts), unless the item is `quiet`: an append that
- * changes nothing the read models show or the scheduler reads (functions/store/head-items.ts
- * isQuiet; most moves within a turn). Event, SECRET (the dice seed), SNAP and CMD# records never
- * reach them, and neither do the read models the projector writes itself (INBOX#, LOBBY, ...):
- * fewer invocations and no feedback loop.
+ * Stream records the projector consumes: inserts and updates of a game's HEAD, or the HEAD# item
+ * each append adds (the append layout), which carry the summary before and after it
+ * (functions/projections/stream-image.ts), unless the item is `quiet`: an append that changes
+ * nothing the read models show (functions/store/head-items.ts isQuiet; most moves within a
+ * turn). Event, SECRET (the dice seed), SNAP and CMD# records never reach it, and neither do the
+ * read models it writes itself (INBOX#, LOBBY, ...): fewer invocations and no feedback loop.
  */
 export const STREAM_FILTER = {
   eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
@@ -49,17 +48,48 @@ export const STREAM_FILTER = {
 } as const;
 
 /**
+ * A game's HEAD item of the layouts before the append layout (tip, item-per-event), rewritten by
+ * every append: its summary is a map the filter language cannot look into, so the scheduler and the
+ * tournaments function take every one (no new game is stored so).
+ */
+export const OLD_GAME_HEAD_FILTER = {
+  eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+  dynamodb: { Keys: { pk: { S: lambda.FilterRule.beginsWith('GAME#') }, sk: { S: lambda.FilterRule.isEqual('HEAD') } } },
+} as const;
+
+/**
+ * The HEAD# items (append layout) the scheduler consumes: those whose game must be looked at again
+ * at some moment (`wakeAt`, an item attribute of its own): functions/deadlines/schedules.ts makes
+ * schedules for nothing else. A game without deadlines or reminders never invokes it.
+ */
+export const WAKE_FILTER = {
+  eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+  dynamodb: {
+    Keys: { pk: { S: lambda.FilterRule.beginsWith('GAME#') }, sk: { S: lambda.FilterRule.beginsWith('HEAD#') } },
+    NewImage: { wakeAt: { S: lambda.FilterRule.exists() } },
+  },
+} as const;
+
+/**
  * Stream records the tournaments function consumes: a tournament's HEAD (new pairings want
- * games, withdrawals) and a game's HEAD (a tournament game's end). Nothing else wakes it.
+ * games, withdrawals) and a game's end (`status` ended on its HEAD# item: the reactor acts on
+ * nothing else of a game, functions/app/tournament-reactor.ts), plus the HEAD of games stored
+ * before the append layout (OLD_GAME_HEAD_FILTER). Nothing else wakes it: not every move.
  */
 export const TOURNAMENT_STREAM_FILTER = {
   eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
   dynamodb: {
     Keys: {
-      pk: { S: [...lambda.FilterRule.beginsWith('GAME#'), ...lambda.FilterRule.beginsWith('TOURNAMENT#')] },
-      // HEAD, or a HEAD#<seq> item of the append layout (one per command).
+      pk: { S: lambda.FilterRule.beginsWith('TOURNAMENT#') },
       sk: { S: lambda.FilterRule.beginsWith('HEAD') },
     },
+  },
+} as const;
+export const GAME_END_FILTER = {
+  eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+  dynamodb: {
+    Keys: { pk: { S: lambda.FilterRule.beginsWith('GAME#') }, sk: { S: lambda.FilterRule.beginsWith('HEAD#') } },
+    NewImage: { status: { S: lambda.FilterRule.isEqual('ended') } },
   },
 } as const;
 
@@ -292,7 +322,7 @@ export class FieldpostStack extends Stack {
         maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(streamFailureQueue),
-        filters: [lambda.FilterCriteria.filter(STREAM_FILTER), lambda.FilterCriteria.filter(TOURNAMENT_LINE_FILTER)],
+        filters: [WAKE_FILTER, OLD_GAME_HEAD_FILTER, TOURNAMENT_LINE_FILTER].map((f) => lambda.FilterCriteria.filter(f)),
       }),
     );
 
@@ -311,7 +341,7 @@ export class FieldpostStack extends Stack {
         maxRecordAge: PROJECTOR_STREAM.maxRecordAge,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(streamFailureQueue),
-        filters: [lambda.FilterCriteria.filter(TOURNAMENT_STREAM_FILTER)],
+        filters: [TOURNAMENT_STREAM_FILTER, GAME_END_FILTER, OLD_GAME_HEAD_FILTER].map((f) => lambda.FilterCriteria.filter(f)),
       }),
     );
 

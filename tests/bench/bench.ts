@@ -60,7 +60,15 @@ import { startLocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications, type LocalNotifications } from '../../functions/local/stream-poller.js';
 import { BUNDLE } from '../../infra/handler-function.js';
 import { coldStart } from './cold-start.js';
-import { MEMORY_MB } from '../../infra/fieldpost-stack.js';
+import {
+  GAME_END_FILTER,
+  MEMORY_MB,
+  OLD_GAME_HEAD_FILTER,
+  TOURNAMENT_LINE_FILTER,
+  TOURNAMENT_STREAM_FILTER,
+  WAKE_FILTER,
+} from '../../infra/fieldpost-stack.js';
+import { matchesStreamFilter } from '../infra/support.js';
 import { DEFAULT_CONFIG } from '../../infra/config.js';
 import { meterCapacity } from './capacity.js';
 import { PRICES } from './prices.js';
@@ -266,6 +274,11 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
   // the last one shown, one request) whenever a player's page does not show the current version. Its polling while a game is open is priced
   // per hour below, not per game.
   const apiRequests = g.commands + g.views + g.feeds;
+  const passing = (filters: readonly object[]) => g.records.filter((r) => filters.some((f) => matchesStreamFilter(JSON.parse(JSON.stringify(f)), r))).length;
+  const streamInvocations = {
+    scheduler: passing([WAKE_FILTER, OLD_GAME_HEAD_FILTER, TOURNAMENT_LINE_FILTER]),
+    tournaments: passing([TOURNAMENT_STREAM_FILTER, GAME_END_FILTER, OLD_GAME_HEAD_FILTER]),
+  };
   // The client before its command replies carried the view read it again after every POST, and
   // before they carried the events it read the feed too.
   // Before a load read the view and its events in one request it made two.
@@ -278,6 +291,11 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     streamReads: g.records.length * PRICES.dynamoStreamReadByLambda,
     apiLambda: gbs([...g.command.ms, ...g.view.ms, ...g.feed.ms], MEMORY_MB.api) * PRICES.lambdaGbSecondArm + apiRequests * PRICES.lambdaRequest,
     projectorLambda: gbs(g.projector.ms, MEMORY_MB.projector) * PRICES.lambdaGbSecondArm + g.projector.invocations * PRICES.lambdaRequest,
+    // The other two stream mappings, by what their filters (infra/fieldpost-stack.ts) pass of the
+    // game's records, one record per invocation; their time not measured here: counted as one
+    // 100 ms invocation at their memory (an assumption).
+    schedulerLambda: streamInvocations.scheduler * (PRICES.lambdaRequest + 0.1 * (256 / 1024) * PRICES.lambdaGbSecondArm),
+    tournamentsLambda: streamInvocations.tournaments * (PRICES.lambdaRequest + 0.1 * (512 / 1024) * PRICES.lambdaGbSecondArm),
   };
   const withoutFrontDoor = sum(Object.values(dollars));
   // What each front door (infra/config.ts frontDoor) adds per request: a function URL nothing beyond
@@ -314,6 +332,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     projectorWruPerCommand: g.projector.wru / g.records.length,
     projectorRruPerCommand: g.projector.rru / g.records.length,
     projectorInvocationsPerCommand: g.projector.invocations / g.records.length,
+    streamInvocationsPerGame: { projector: g.projector.invocations, ...streamInvocations },
     bytesPerEvent: g.storedBytes / g.events,
     eventBytesPerEvent: g.eventBytes / g.events,
     headBytes: g.headBytes,
@@ -337,7 +356,7 @@ async function spearpointGame(client: DynamoDBClient, tableName: string): Promis
     `   traffic model (the web client's): per command a POST, whose reply carries the command's events and the view after it; a load (the view with the events after the last one shown, one request) when a player's page does not show the current version (${g.loads} of ${g.commands} commands): ${apiRequests} API requests, ${(apiRequests / g.commands).toFixed(2)} per command (${requestsWithFeed} when a load read the feed apart, ${requestsWithViewRead} before the replies carried the view, ${requestsBefore} before they carried the events); its polling while a game is open is not counted`,
   );
   say(
-    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feeds ? g.feed.rru / g.feeds : 0).toFixed(2)} RRU; projector per change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, invoked for ${g.projector.invocations} of ${g.records.length} changes (the others quiet), ${g.projector.jobs} notices`,
+    `   per command ${(g.command.rru / g.commands).toFixed(2)} RRU + ${(g.command.wru / g.commands).toFixed(2)} WRU; per view ${(g.view.rru / g.views).toFixed(2)} RRU; per feed read ${(g.feeds ? g.feed.rru / g.feeds : 0).toFixed(2)} RRU; projector per change ${(g.projector.rru / g.records.length).toFixed(2)} RRU + ${(g.projector.wru / g.records.length).toFixed(2)} WRU, invoked for ${g.projector.invocations} of ${g.records.length} changes (the others quiet), ${g.projector.jobs} notices; the scheduler's stream mapping invoked ${streamInvocations.scheduler} times, the tournaments' ${streamInvocations.tournaments}`,
   );
   say(
     `   latency p50: command ${ms(cmdP50)}, raw Query + conditional write of the same items ${ms(baseP50)}: ratio ${(cmdP50 / baseP50).toFixed(2)}x (target 1.2x)`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { STREAM_FILTER, TOURNAMENT_LINE_FILTER } from '../../infra/fieldpost-stack.js';
-import { matchesStreamFilter, policyStatementsOf, resourcesOf, synth } from './support.js';
+import { OLD_GAME_HEAD_FILTER, TOURNAMENT_LINE_FILTER, WAKE_FILTER } from '../../infra/fieldpost-stack.js';
+import { mappingPasses, matchesStreamFilter, policyStatementsOf, resourcesOf, synth } from './support.js';
 
 /**
  * The clocks' AWS pieces (issue 10): the schedule group, the role EventBridge Scheduler invokes
@@ -79,8 +79,16 @@ describe('deadline scheduling in AWS', () => {
     expect(mappings[0]!.Properties).toMatchObject({
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       StartingPosition: 'TRIM_HORIZON',
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify(STREAM_FILTER) }, { Pattern: JSON.stringify(TOURNAMENT_LINE_FILTER) }] },
+      FilterCriteria: { Filters: [WAKE_FILTER, OLD_GAME_HEAD_FILTER, TOURNAMENT_LINE_FILTER].map((f) => ({ Pattern: JSON.stringify(f) })) },
     });
+    // A game's HEAD# item only when it says when to look again (wakeAt): a game without deadlines never invokes it.
+    const head = (image: Record<string, unknown>) => ({
+      eventName: 'INSERT',
+      dynamodb: { Keys: { pk: { S: 'GAME#g1' }, sk: { S: 'HEAD#0000000009' } }, NewImage: image },
+    });
+    expect(mappingPasses(mappings[0]!, head({ status: { S: 'active' }, wakeAt: { S: '2026-12-01T00:00:00.000Z' } }))).toBe(true);
+    expect(mappingPasses(mappings[0]!, head({ status: { S: 'active' } }))).toBe(false);
+    expect(mappingPasses(mappings[0]!, { eventName: 'MODIFY', dynamodb: { Keys: { pk: { S: 'GAME#g1' }, sk: { S: 'HEAD' } } } })).toBe(true);
     const line = JSON.parse(JSON.stringify(TOURNAMENT_LINE_FILTER)) as unknown;
     const record = (pk: string, sk: string, eventName = 'MODIFY') => ({ eventName, dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } } } });
     expect(matchesStreamFilter(line, record('TOURNAMENTS', 'T#t1', 'INSERT'))).toBe(true);

@@ -101,3 +101,9 @@ export function matchesStreamFilter(pattern: unknown, value: unknown): boolean {
   }
   throw new Error(`unsupported filter pattern ${JSON.stringify(pattern)}`);
 }
+
+/** Whether a stream mapping's filters (any of them: Lambda ORs a mapping's filters) pass a record. */
+export function mappingPasses(mapping: { Properties: Record<string, unknown> }, record: unknown): boolean {
+  const filters = (mapping.Properties['FilterCriteria'] as { Filters: { Pattern: string }[] }).Filters;
+  return filters.some((f) => matchesStreamFilter(JSON.parse(f.Pattern) as unknown, record));
+}

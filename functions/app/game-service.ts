@@ -75,9 +75,10 @@ export interface CommandResult {
   seats: { id: string; name: string; player: string | null }[];
   /**
    * The sender's view of the game after the command (for a repeat, as of now): what GET
-   * /v1/games/{id} would answer, so a client need not read it again (issue 16).
+   * /v1/games/{id} would answer, so a client need not read it again (issue 16). Computed when
+   * first read (withView).
    */
-  view: GameView;
+  readonly view: GameView;
 }
 
 /**
@@ -92,6 +93,16 @@ export interface NextStep {
   readonly waitingFor: GameSummary['pending'];
   /** The same in one sentence, with side and player names. */
   readonly text: string;
+}
+
+/**
+ * A command's result with the sender's view after it, computed only when read: the HTTP reply
+ * reads it when the request asks (`?view=true`, as the web client does), so a client that does
+ * not show it does not pay for it (legal commands and the picture's scene).
+ */
+function withView(r: Omit<CommandResult, 'view'>, compute: () => GameView): CommandResult {
+  let view: GameView | undefined;
+  return Object.defineProperty(r, 'view', { enumerable: true, get: () => (view ??= compute()) }) as CommandResult;
 }
 
 /** What the game asks of `player` now, and of whom else it waits (see NextStep). */
@@ -453,15 +464,17 @@ export function createGameService(deps: GameServiceDeps): GameService {
         RULE_PLATFORM,
       );
     }
-    return {
-      gameId: l.stream.gameId,
-      version: rec.to,
-      duplicate: true,
-      events: visible(evs, l.state, player, seat),
-      next: nextStepFor(summarize(l.engine, l.state), player),
-      seats: seatsOf(l.state),
-      view: currentView(l.engine, l.state, player, seat),
-    };
+    return withView(
+      {
+        gameId: l.stream.gameId,
+        version: rec.to,
+        duplicate: true,
+        events: visible(evs, l.state, player, seat),
+        next: nextStepFor(summarize(l.engine, l.state), player),
+        seats: seatsOf(l.state),
+      },
+      () => currentView(l.engine, l.state, player, seat),
+    );
   }
 
   /** Load, decide, append; reload and decide again when another command got in first. */
@@ -534,15 +547,17 @@ export function createGameService(deps: GameServiceDeps): GameService {
         continue;
       }
       rememberState(gameId, next);
-      return {
-        gameId,
-        version: next.meta.version,
-        duplicate: false,
-        events: visible(envs, next, player, seat),
-        next: nextStepFor(summary, player),
-        seats: seatsOf(next),
-        view: currentView(l.engine, next, player, seat),
-      };
+      return withView(
+        {
+          gameId,
+          version: next.meta.version,
+          duplicate: false,
+          events: visible(envs, next, player, seat),
+          next: nextStepFor(summary, player),
+          seats: seatsOf(next),
+        },
+        () => currentView(l.engine, next, player, seat),
+      );
     }
   }
 
@@ -758,15 +773,17 @@ export function createGameService(deps: GameServiceDeps): GameService {
             : sameJoin(first[1], player, { seat: input.seat, ...(input.entropy !== undefined ? { entropy: input.entropy } : {}) });
         });
       }
-      return {
-        gameId,
-        version: state.meta.version,
-        duplicate: false,
-        events: visible(events, state, player, input.seat),
-        next: nextStepFor(summary, player),
-        seats: seatsOf(state),
-        view: currentView(engine, state, player, input.seat),
-      };
+      return withView(
+        {
+          gameId,
+          version: state.meta.version,
+          duplicate: false,
+          events: visible(events, state, player, input.seat),
+          next: nextStepFor(summary, player),
+          seats: seatsOf(state),
+        },
+        () => currentView(engine, state, player, input.seat),
+      );
     },
 
     join(player, gameId, input) {

@@ -126,7 +126,11 @@ export const replySchemas = once(() => {
     events: z.array(eventEnvelope).describe('Only the events the caller may see'),
     next: z.object({ status: z.enum(['open', 'active', 'ended']), yours: z.array(pendingEntry), waitingFor: z.array(pendingEntry), text: z.string() }),
     seats: z.array(seatRef),
-    view: gameView.describe('Your view after the command (for a repeated commandId, as of now): what GET /v1/games/{id} answers, so it need not be read again'),
+    view: gameView
+      .optional()
+      .describe(
+        'Asked for with `view=true`: your view after the command (for a repeated commandId, as of now), what GET /v1/games/{id} answers, so it need not be read again',
+      ),
   });
 
   const eventsPage = z.object({ events: z.array(eventEnvelope), version: z.number().int(), next: z.number().int().optional(), seats: z.array(seatRef) });

@@ -92,6 +92,10 @@ const intParam = (min: number, max: number) =>
 
 // Query strings tolerate unknown parameters (cache-busters, tracking); bodies do not.
 export const viewQuery = z.object({ seat: seat.optional() });
+/** Every command route: `view=true` asks for the sender's view after the command in the reply. */
+export const commandQuery = z.object({
+  view: z.enum(['true', 'false']).optional().describe('true: the reply carries your view after the command (`view`), so the game need not be read again'),
+});
 /** GET /v1/games/{id}: `eventsAfter` also asks for the events after that version (a page opening the game reads both at once). */
 export const gameViewQuery = viewQuery.extend({
   eventsAfter: intParam(0, 1e9)

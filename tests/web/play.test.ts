@@ -131,7 +131,7 @@ async function act(page: Page, log: string[]): Promise<boolean> {
   const alerts = await page.locator('[role=alert]').allInnerTexts();
   for (const alert of alerts) log.push(`  refused: ${alert}`);
   afterCommands.push({
-    posted: asked.some((a) => /^POST \/v1\/games\/[^/]+\/commands$/.test(a)),
+    posted: asked.some((a) => /^POST \/v1\/games\/[^/]+\/commands(\?view=true)?$/.test(a)),
     refused: alerts.length > 0,
     views: asked.filter((a) => /^GET \/v1\/games\/[^/?]+$/.test(a)).length,
     feeds: asked.filter((a) => /^GET \/v1\/games\/[^/]+\/events\?after=\d+&limit=1000$/.test(a)).length,

@@ -902,8 +902,8 @@ export interface components {
                 name: string;
                 player: string | null;
             }[];
-            /** @description Your view after the command (for a repeated commandId, as of now): what GET /v1/games/{id} answers, so it need not be read again */
-            view: components["schemas"]["GameView"];
+            /** @description Asked for with `view=true`: your view after the command (for a repeated commandId, as of now), what GET /v1/games/{id} answers, so it need not be read again */
+            view?: components["schemas"]["GameView"];
         };
         GameView: {
             summary: components["schemas"]["GameSummary"];
@@ -3655,7 +3655,9 @@ export interface operations {
     };
     postGames: {
         parameters: {
-            query?: never;
+            query?: {
+                view?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3786,7 +3788,9 @@ export interface operations {
     };
     postGamesIdJoin: {
         parameters: {
-            query?: never;
+            query?: {
+                view?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -4153,7 +4157,9 @@ export interface operations {
     };
     postGamesIdCommands: {
         parameters: {
-            query?: never;
+            query?: {
+                view?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -4371,7 +4377,9 @@ export interface operations {
     };
     postGamesIdResign: {
         parameters: {
-            query?: never;
+            query?: {
+                view?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -4480,7 +4488,9 @@ export interface operations {
     };
     postGamesIdClaimTimeout: {
         parameters: {
-            query?: never;
+            query?: {
+                view?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -4589,7 +4599,9 @@ export interface operations {
     };
     putGamesIdStandingOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                view?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -4698,7 +4710,9 @@ export interface operations {
     };
     postGamesIdLapse: {
         parameters: {
-            query?: never;
+            query?: {
+                view?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -4807,7 +4821,9 @@ export interface operations {
     };
     postGamesIdCancel: {
         parameters: {
-            query?: never;
+            query?: {
+                view?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;

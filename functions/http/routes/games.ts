@@ -6,6 +6,7 @@ import {
   cancelBody,
   claimBody,
   commandBody,
+  commandQuery,
   createBody,
   eventsQuery,
   gameParams,
@@ -21,10 +22,21 @@ import {
 import { gamesOf, LIMITS_RULE, MAX_OPEN_GAMES, MAX_SEATS } from '../limits.js';
 import { defineRoute, type ApiDeps, type Reply, type RouteModule } from '../types.js';
 
-/** The service returns only the events the caller may see. A repeated command answers 200. */
-const result = (r: CommandResult, status = 200): Reply => ({
+/**
+ * The service returns only the events the caller may see. A repeated command answers 200. The
+ * sender's view after the command comes when asked for (`?view=true`): it is computed only then.
+ */
+const result = (r: CommandResult, query: { view?: 'true' | 'false' | undefined }, status = 200): Reply => ({
   status: r.duplicate ? 200 : status,
-  body: { gameId: r.gameId, version: r.version, duplicate: r.duplicate, events: r.events, next: r.next, seats: r.seats, view: r.view },
+  body: {
+    gameId: r.gameId,
+    version: r.version,
+    duplicate: r.duplicate,
+    events: r.events,
+    next: r.next,
+    seats: r.seats,
+    ...(query.view === 'true' ? { view: r.view } : {}),
+  },
 });
 
 /**
@@ -57,7 +69,8 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     limit: 'create',
     auth: 'required',
     body: createBody,
-    async handle({ body, player }) {
+    query: commandQuery,
+    async handle({ body, player, query }) {
       await withinGameLimits(dynamo, player, { creating: true });
       const input = present(body);
       // The club service's rules for a create: imported with the first create, not at a cold start.
@@ -71,7 +84,7 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
           'game/rated-needs-two',
         );
       const r = await service.create(player, input);
-      const reply = result(r, 201);
+      const reply = result(r, query, 201);
       return { ...reply, headers: { location: `/v1/games/${encodeURIComponent(r.gameId)}` } };
     },
   }),
@@ -83,9 +96,10 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     auth: 'required',
     params: gameParams,
     body: joinBody,
-    async handle({ params, body, player }) {
+    query: commandQuery,
+    async handle({ params, body, player, query }) {
       await withinGameLimits(dynamo, player, { creating: false });
-      return result(await service.join(player, params.id, present(body)));
+      return result(await service.join(player, params.id, present(body)), query);
     },
   }),
   defineRoute({
@@ -135,8 +149,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     auth: 'required',
     params: gameParams,
     body: commandBody,
-    async handle({ params, body, player }) {
-      return result(await service.submit(player, params.id, present(body)));
+    query: commandQuery,
+    async handle({ params, body, player, query }) {
+      return result(await service.submit(player, params.id, present(body)), query);
     },
   }),
   defineRoute({
@@ -159,8 +174,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     auth: 'required',
     params: gameParams,
     body: resignBody,
-    async handle({ params, body, player }) {
-      return result(await service.resign(player, params.id, present(body)));
+    query: commandQuery,
+    async handle({ params, body, player, query }) {
+      return result(await service.resign(player, params.id, present(body)), query);
     },
   }),
   defineRoute({
@@ -171,8 +187,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     auth: 'required',
     params: gameParams,
     body: claimBody,
-    async handle({ params, body, player }) {
-      return result(await service.claimTimeout(player, params.id, present(body)));
+    query: commandQuery,
+    async handle({ params, body, player, query }) {
+      return result(await service.claimTimeout(player, params.id, present(body)), query);
     },
   }),
   defineRoute({
@@ -183,8 +200,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     auth: 'required',
     params: gameParams,
     body: standingOrdersBody,
-    async handle({ params, body, player }) {
-      return result(await service.setStandingOrders(player, params.id, present(body)));
+    query: commandQuery,
+    async handle({ params, body, player, query }) {
+      return result(await service.setStandingOrders(player, params.id, present(body)), query);
     },
   }),
   defineRoute({
@@ -195,8 +213,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     auth: 'required',
     params: gameParams,
     body: lapseBody,
-    async handle({ params, body, player }) {
-      return result(await service.lapse(player, params.id, present(body)));
+    query: commandQuery,
+    async handle({ params, body, player, query }) {
+      return result(await service.lapse(player, params.id, present(body)), query);
     },
   }),
   defineRoute({
@@ -207,8 +226,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     auth: 'required',
     params: gameParams,
     body: cancelBody,
-    async handle({ params, body, player }) {
-      return result(await service.cancel(player, params.id, body));
+    query: commandQuery,
+    async handle({ params, body, player, query }) {
+      return result(await service.cancel(player, params.id, body), query);
     },
   }),
   defineRoute({

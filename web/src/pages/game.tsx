@@ -337,7 +337,7 @@ export function GamePage({ session, params }: { session: Session; params: Record
       }
       const local = loadDraft(id, session.player);
       const draft = local && drafting?.sealChoices.includes(i) ? drafting.steps : undefined;
-      const done = await api<Reply<'/v1/games/{id}/commands', 'post'>>('POST', gamePath(id, '/commands'), {
+      const done = await api<Reply<'/v1/games/{id}/commands', 'post'>>('POST', gamePath(id, '/commands?view=true'), {
         commandId: newCommandId(),
         command,
         expectedVersion: v.summary.version,
@@ -364,7 +364,7 @@ export function GamePage({ session, params }: { session: Session; params: Record
   const resign = async () => {
     if (!confirm('Resign this game? Your side loses.')) return;
     try {
-      const done = await api<Reply<'/v1/games/{id}/resign', 'post'>>('POST', gamePath(id, '/resign'), { commandId: newCommandId() });
+      const done = await api<Reply<'/v1/games/{id}/resign', 'post'>>('POST', gamePath(id, '/resign?view=true'), { commandId: newCommandId() });
       await load(undefined, done.view);
     } catch (e) {
       setError((e as Error).message);

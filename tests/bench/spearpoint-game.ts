@@ -199,7 +199,12 @@ export async function playSpearpointGame(
     const legal = v.legalCommands;
     const command = legal[pick.int(legal.length)];
     if (command === undefined) throw new Error(`${player} must act in game ${gameId} but has no legal command`);
-    r = await metered(f.command, () => service.submit(player, gameId, { command, commandId: `${seed}-${f.commands}`, expectedVersion: v.summary.version }));
+    // The web client asks for the view after the command (?view=true): it is computed within the command's time.
+    r = await metered(f.command, async () => {
+      const sent = await service.submit(player, gameId, { command, commandId: `${seed}-${f.commands}`, expectedVersion: v!.summary.version });
+      void sent.view;
+      return sent;
+    });
     f.commands++;
     turns = (v.view as { turn?: number }).turn ?? turns;
     // The reply carries the command's events and the view after it: the page reads neither again.

@@ -9,22 +9,31 @@ import { freshTable } from '../support/dynamo.js';
  * the load already brought (issue 16): with `upTo`, the append layout's Query starts at the item
  * holding that event, not at the newest.
  */
+/**
+ * A Dice Race of `rolls` commands (one item each) on a fresh table whose every Query passes
+ * through `onQuery` (its input, and its output, which the probe may change).
+ */
+async function rolledGame(name: string, rolls: number, onQuery: (input: { ConsistentRead?: boolean }, output: { Count?: number; Items?: unknown[] }) => void) {
+  const t = await freshTable(name);
+  t.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      if (context.commandName === 'QueryCommand') onQuery(args.input as { ConsistentRead?: boolean }, out.output as { Count?: number; Items?: unknown[] });
+      return out;
+    },
+    { step: 'initialize', name: 'queryProbe' },
+  );
+  const { service, store } = createDynamoGameService({ client: t.client, tableName: t.tableName, engines: createRegistry([diceRace]) });
+  const { gameId } = await service.create('alice', { engine: 'dice-race', options: { target: 10_000 }, seat: 'p1', commandId: `${name}-create` });
+  await service.join('bob', gameId, { commandId: `${name}-join` });
+  for (let i = 0; i < rolls; i++) await service.submit(i % 2 ? 'bob' : 'alice', gameId, { command: { type: 'Roll' }, commandId: `${name}-${i}` });
+  return { gameId, store };
+}
+
 describe('readEvents up to a version', () => {
   it('reads only the items holding events up to it, and gives the same events', async () => {
-    const t = await freshTable('read-up-to');
     const itemsRead: number[] = [];
-    t.client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const out = await next(args);
-        if (context.commandName === 'QueryCommand') itemsRead.push((out.output as { Count?: number }).Count ?? 0);
-        return out;
-      },
-      { step: 'initialize', name: 'itemsRead' },
-    );
-    const { service, store } = createDynamoGameService({ client: t.client, tableName: t.tableName, engines: createRegistry([diceRace]) });
-    const { gameId } = await service.create('alice', { engine: 'dice-race', options: { target: 10_000 }, seat: 'p1', commandId: 'up-create' });
-    await service.join('bob', gameId, { commandId: 'up-join' });
-    for (let i = 0; i < 20; i++) await service.submit(i % 2 ? 'bob' : 'alice', gameId, { command: { type: 'Roll' }, commandId: `up-${i}` });
+    const { gameId, store } = await rolledGame('read-up-to', 20, (_input, output) => itemsRead.push(output.Count ?? 0));
 
     const read = async (upTo?: number) => {
       itemsRead.length = 0;
@@ -42,26 +51,13 @@ describe('readEvents up to a version', () => {
   });
 
   it('reads eventually consistent when asked, and consistent again when what it got does not run unbroken', async () => {
-    const t = await freshTable('read-up-to-eventual');
     const consistent: (boolean | undefined)[] = [];
     let dropOne = false;
-    t.client.middlewareStack.add(
-      (next, context) => async (args) => {
-        const out = await next(args);
-        if (context.commandName === 'QueryCommand') {
-          consistent.push((args.input as { ConsistentRead?: boolean }).ConsistentRead);
-          // A replica a moment behind that misses one older item (as an eventually consistent read might).
-          const items = (out.output as { Items?: unknown[] }).Items;
-          if (dropOne && (args.input as { ConsistentRead?: boolean }).ConsistentRead === false && items && items.length > 2) items.splice(1, 1);
-        }
-        return out;
-      },
-      { step: 'initialize', name: 'consistency' },
-    );
-    const { service, store } = createDynamoGameService({ client: t.client, tableName: t.tableName, engines: createRegistry([diceRace]) });
-    const { gameId } = await service.create('alice', { engine: 'dice-race', options: { target: 10_000 }, seat: 'p1', commandId: 'ev-create' });
-    await service.join('bob', gameId, { commandId: 'ev-join' });
-    for (let i = 0; i < 12; i++) await service.submit(i % 2 ? 'bob' : 'alice', gameId, { command: { type: 'Roll' }, commandId: `ev-${i}` });
+    const { gameId, store } = await rolledGame('read-up-to-eventual', 12, (input, output) => {
+      consistent.push(input.ConsistentRead);
+      // A replica a moment behind that misses one older item (as an eventually consistent read might).
+      if (dropOne && input.ConsistentRead === false && output.Items && output.Items.length > 2) output.Items.splice(1, 1);
+    });
     const want = (await store.readEvents(gameId, 2, 1000, { upTo: 10 })).map((e) => e.seq);
     expect(want).toEqual([3, 4, 5, 6, 7, 8, 9, 10]);
 

@@ -23,9 +23,10 @@ export const PICTURE_ASSETS = ['@resvg/resvg-wasm/index_bg.wasm', 'dejavu-fonts-
  */
 export const MAIL_PICTURE_WIDTH = 800;
 
+/** The file beside the bundle's index.mjs (this code runs from a chunk under it, chunks/), else from node_modules. */
 function assetPath(spec: string): string {
-  const beside = fileURLToPath(new URL(basename(spec), import.meta.url));
-  return existsSync(beside) ? beside : createRequire(import.meta.url).resolve(spec);
+  const beside = [`./${basename(spec)}`, `../${basename(spec)}`].map((p) => fileURLToPath(new URL(p, import.meta.url))).find((f) => existsSync(f));
+  return beside ?? createRequire(import.meta.url).resolve(spec);
 }
 
 // resvg's WebAssembly module can be initialised once per process only, so the first call

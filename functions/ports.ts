@@ -133,6 +133,8 @@ export interface EventStore {
   /** One write round trip (PutItem, UpdateItem or TransactWriteItems). Throws ConcurrencyError or DuplicateCommandError. */
   append(req: AppendRequest): Promise<void>;
   getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined>;
+  /** Whether the stream holds no event past `version`, read strongly consistent: one small read that says an eventually consistent load was the newest. */
+  isCurrent(gameId: string, version: number): Promise<boolean>;
   /**
    * Events with seq > after, in order, at most limit. `upTo`: none past that seq (the caller holds
    * them already: the events after a snapshot come with the load), so a store may leave the newer

@@ -493,7 +493,9 @@ export function createGameService(deps: GameServiceDeps): GameService {
     }
     // The first load reads eventually consistent, half the read units: the append is conditional on
     // the version read, so a read a moment old costs a second load, never a wrong move. A conflict or
-    // a refusal is answered from a consistent load; a repeat from any read that holds the command.
+    // a refusal is answered only from the newest state: one small consistent read (isCurrent) says
+    // whether the first load was it, else a consistent load decides again. A repeat is answered from
+    // any read that holds the command.
     let consistent = false;
     for (let attempt = 0; ;) {
       const l = await loadGame(gameId, consistent);
@@ -503,7 +505,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       if (known) return duplicate(l, known, player, seat, same);
       const { version, hash } = l.state.meta;
       if (expectedVersion !== undefined && expectedVersion !== version) {
-        if (recheck) continue;
+        if (recheck && !(await store.isCurrent(gameId, version))) continue;
         // A retry of a command applied long ago also arrives with a stale version: answer it as a duplicate.
         const rec = await store.getCommand(gameId, commandId);
         if (rec) return duplicate(l, rec, player, seat, same);
@@ -512,7 +514,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       const at = clock.now();
       const decided = decide(l, at);
       if (!decided.ok) {
-        if (recheck) continue;
+        if (recheck && !(await store.isCurrent(gameId, version))) continue;
         // An old command sent again may no longer be legal: it is still a duplicate, not an error.
         const rec = await store.getCommand(gameId, commandId);
         if (rec) return duplicate(l, rec, player, seat, same);

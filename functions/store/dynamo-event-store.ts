@@ -648,6 +648,29 @@ export class DynamoEventStore implements EventStore {
     return hit;
   }
 
+  async isCurrent(gameId: string, version: number): Promise<boolean> {
+    const pk = gamePk(gameId);
+    // The older layouts keep the version on HEAD; a game with no HEAD is in the append layout.
+    if (this.seen.get(gameId)?.layout !== 'append') {
+      const head = await this.doc.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk, sk: 'HEAD' }, ProjectionExpression: 'version', ConsistentRead: true }),
+      );
+      if (head.Item) return head.Item['version'] === version;
+    }
+    // Append layout: a command's HEAD# key is its first event's seq, so any key past `version` is a newer command.
+    const newer = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': headItemSk(version + 1), ':to': HEAD_ITEMS_END },
+        ProjectionExpression: 'sk',
+        ConsistentRead: true,
+        Limit: 1,
+      }),
+    );
+    return (newer.Items ?? []).length === 0;
+  }
+
   /** An append-layout game's command by id: every HEAD# item read, newest first (only for retries of old commands). */
   private async findInHeads(gameId: string, commandId: string): Promise<CommandRecord | undefined> {
     let startKey: Record<string, unknown> | undefined;

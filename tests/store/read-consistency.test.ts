@@ -14,13 +14,18 @@ import { freshTable } from '../support/dynamo.js';
  * before any answer but a new append; a deadline step and an export read strongly consistent.
  */
 let service: GameService;
-/** ConsistentRead of every Query the store sent, in order. */
+/** ConsistentRead of every Query the store sent, in order, and what each asked for (its ProjectionExpression: none for a load). */
 const queries: (boolean | undefined)[] = [];
+const projections: (string | undefined)[] = [];
 
 function recordQueries(client: DynamoDBClient): void {
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === 'QueryCommand') queries.push((args.input as { ConsistentRead?: boolean }).ConsistentRead);
+      if (context.commandName === 'QueryCommand') {
+        const input = args.input as { ConsistentRead?: boolean; ProjectionExpression?: string };
+        queries.push(input.ConsistentRead);
+        projections.push(input.ProjectionExpression);
+      }
       return next(args);
     },
     { step: 'initialize', name: 'fieldpostConsistencyProbe', override: true },
@@ -40,10 +45,14 @@ describe('read consistency', () => {
     queries.length = 0;
     await service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'rc-roll' });
     expect(queries).toEqual([false]);
-    // A refusal (it is bob's turn) is answered only after a consistent load (and the look-up of an older command by that id).
+    // A refusal (it is bob's turn) is answered only once a consistent read says the first load was the
+    // newest: one small probe of the keys past its version (sk only), not a second load; then the
+    // look-up of an older command by that id (ev).
     queries.length = 0;
+    projections.length = 0;
     await expect(service.submit('alice', gameId, { command: { type: 'Roll' }, commandId: 'rc-roll-again' })).rejects.toMatchObject({ status: 422 });
     expect(queries).toEqual([false, true, true]);
+    expect(projections).toEqual([undefined, 'sk', 'ev']);
 
     queries.length = 0;
     const view = await service.view('alice', gameId);

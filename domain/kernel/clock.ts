@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from './zod-mini.js';
 import { once } from './once.js';
 
 /**
@@ -16,9 +16,9 @@ import { once } from './once.js';
 export const timeControlSchema = /* @__PURE__ */ once(() =>
   z.discriminatedUnion('kind', [
     /** Each move must be made within `days` of the game starting to wait for it. */
-    z.object({ kind: z.literal('per-move'), days: z.number().gt(0).max(60) }).strict(),
+    z.strictObject({ kind: z.literal('per-move'), days: z.number().check(z.gt(0), z.maximum(60)) }),
     /** A bank of `days` for the whole game, `incrementDays` added after every move (like 30 days plus 3 a move). */
-    z.object({ kind: z.literal('bank'), days: z.number().gt(0).max(365), incrementDays: z.number().min(0).max(60) }).strict(),
+    z.strictObject({ kind: z.literal('bank'), days: z.number().check(z.gt(0), z.maximum(365)), incrementDays: z.number().check(z.minimum(0), z.maximum(60)) }),
   ]),
 );
 export type TimeControl = z.infer<ReturnType<typeof timeControlSchema>>;

@@ -9,6 +9,8 @@ export * from './errors.js';
 export * from './events.js';
 export * from './fold.js';
 export * from './lifecycle.js';
+// The listing's code (it uses zod's classic build) loads with GET /v1/engines only; everything else needs just its type.
+export type { EngineDescription } from './listing.js';
 export * from './play.js';
 export * from './random.js';
 export * from './registry.js';
@@ -22,7 +24,6 @@ export * from './standing-orders.js';
 export * from './summary.js';
 export * from './verify.js';
 export * from './visibility.js';
-export * from './listing.js';
 export * from './deck.js';
 export * from './clock.js';
 export * from './reminders.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../kernel/zod-mini.js';
 import { assertNever, violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { DEFAULT_TAU, NEW_PLAYER, glicko2Update, type Glicko2Rating } from './glicko2.js';
@@ -14,18 +14,16 @@ import { DEFAULT_TAU, NEW_PLAYER, glicko2Update, type Glicko2Rating } from './gl
 export const PROVISIONAL_DEVIATION = 110;
 
 export const ratingCommandSchema = z.discriminatedUnion('type', [
-  z
-    .object({
-      type: z.literal('RateGame'),
-      engine: z.string().min(1),
-      gameId: z.string().min(1),
-      players: z.tuple([z.string().min(1), z.string().min(1)]),
-      /** The winner, or null for a draw. */
-      winner: z.string().min(1).nullable(),
-      /** When the game ended (ISO-8601), passed in. */
-      at: z.string().min(1),
-    })
-    .strict(),
+  z.strictObject({
+    type: z.literal('RateGame'),
+    engine: z.string().check(z.minLength(1)),
+    gameId: z.string().check(z.minLength(1)),
+    players: z.tuple([z.string().check(z.minLength(1)), z.string().check(z.minLength(1))]),
+    /** The winner, or null for a draw. */
+    winner: z.nullable(z.string().check(z.minLength(1))),
+    /** When the game ended (ISO-8601), passed in. */
+    at: z.string().check(z.minLength(1)),
+  }),
 ]);
 export type RatingCommand = z.infer<typeof ratingCommandSchema>;
 

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import * as z from 'zod';
+import * as z from '../../domain/kernel/zod-mini.js';
 import { engineCatalog } from '../engine-catalog.js';
 import { createDynamoGameService } from '../app/adapters.js';
 import { drawBoard, type PictureRequest } from '../notify/board-picture.js';
@@ -10,7 +10,11 @@ import { drawBoard, type PictureRequest } from '../notify/board-picture.js';
  * notifier, which posts to URLs players choose, never reads them (infra/fieldpost-stack.ts).
  * It needs resvg's WebAssembly and the DejaVu fonts beside its bundle (infra/handler-function.ts).
  */
-const requestSchema = z.strictObject({ gameId: z.string().min(1).max(100), player: z.string().min(1).max(128), seat: z.string().min(1).max(32).optional() });
+const requestSchema = z.strictObject({
+  gameId: z.string().check(z.minLength(1), z.maxLength(100)),
+  player: z.string().check(z.minLength(1), z.maxLength(128)),
+  seat: z.optional(z.string().check(z.minLength(1), z.maxLength(32))),
+});
 
 export function createPictureHandler(draw: (req: PictureRequest) => Promise<Uint8Array | undefined>) {
   return async (event: unknown): Promise<{ png?: string; error?: string }> => {

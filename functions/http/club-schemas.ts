@@ -30,9 +30,9 @@ export const createClubBody = z.strictObject({
   name: z.string().min(1).max(200),
   description: z.string().max(5000).optional(),
   joinCode: joinCode.optional(),
-  commandId: commandId.optional(),
+  commandId: z.optional(commandId),
 });
-export const joinClubBody = z.strictObject({ joinCode, commandId: commandId.optional() });
+export const joinClubBody = z.strictObject({ joinCode, commandId: z.optional(commandId) });
 export const joinCodeBody = z.strictObject({ joinCode: joinCode.nullable() });
 export const inviteBody = z.strictObject({ player: playerId, role: z.enum(['director', 'member']).optional() });
 export const roleBody = z.strictObject({ role: z.enum(['owner', 'director', 'member']) });
@@ -40,16 +40,16 @@ export const removeBody = z.strictObject({ reason: reason.optional() });
 export const settingsBody = z.strictObject({ settings: clubSettingsSchema });
 /** Engine data: options of the engine stored under a name, such as {"catalog": {...}} for Spearpoint. */
 export const engineDataBody = z.strictObject({ data: z.record(z.string(), z.unknown()) });
-export const emptyBody = z.strictObject({ commandId: commandId.optional() });
+export const emptyBody = z.strictObject({ commandId: z.optional(commandId) });
 
 export const clubGameBody = z.strictObject({
   engine: engineId,
   options: z.record(z.string(), z.unknown()).optional(),
   /** The club's engine data of that name (GET /v1/clubs/{id} lists them), under `options`. */
   engineData: z.string().min(1).max(100).optional(),
-  seat: seat.optional(),
+  seat: z.optional(seat),
   reserve: z.record(seat, playerId).optional(),
-  timeControl: timeControlSchema().optional(),
+  timeControl: z.optional(timeControlSchema()),
   /** Counts for both players' ratings when it ends (two-player games). */
   rated: z.boolean().optional(),
   commandId,
@@ -66,17 +66,17 @@ export const createTournamentBody = z.strictObject({
   rounds: z.number().int().min(1).max(30).optional(),
   /** Round robin: 2 for a double round robin (each pair plays both sides). */
   cycles: z.union([z.literal(1), z.literal(2)]).optional(),
-  timeControl: timeControlSchema().optional(),
+  timeControl: z.optional(timeControlSchema()),
   rated: z.boolean().optional(),
   maxPlayers: z.number().int().min(2).max(4096).optional(),
   startsAt: z.iso.datetime().optional(),
-  commandId: commandId.optional(),
+  commandId: z.optional(commandId),
 });
 /** A new scheduled start (ISO-8601, in the future), or null to remove it. */
-export const rescheduleBody = z.strictObject({ startsAt: z.iso.datetime().nullable(), commandId: commandId.optional() });
-export const withdrawBody = z.strictObject({ player: playerId.optional(), reason: reason.optional(), commandId: commandId.optional() });
-export const adjudicateBody = z.strictObject({ pairingId: z.string().min(1).max(300), winner: playerId.nullable(), reason, commandId: commandId.optional() });
-export const forfeitBody = z.strictObject({ pairingId: z.string().min(1).max(300), loser: playerId, reason, commandId: commandId.optional() });
+export const rescheduleBody = z.strictObject({ startsAt: z.iso.datetime().nullable(), commandId: z.optional(commandId) });
+export const withdrawBody = z.strictObject({ player: z.optional(playerId), reason: reason.optional(), commandId: z.optional(commandId) });
+export const adjudicateBody = z.strictObject({ pairingId: z.string().min(1).max(300), winner: z.nullable(playerId), reason, commandId: z.optional(commandId) });
+export const forfeitBody = z.strictObject({ pairingId: z.string().min(1).max(300), loser: playerId, reason, commandId: z.optional(commandId) });
 export const tournamentsQuery = z.object({ club: streamId.optional(), status: z.enum(['open', 'running', 'finished', 'cancelled']).optional() });
 export const ratingsQuery = z.object({ engine: engineId });
 
@@ -157,7 +157,7 @@ export const tournamentReply = z.object({
   maxPlayers: z.number().int().optional(),
   gameOptions: z.record(z.string(), z.unknown()).optional(),
   timeLimitHours: z.number().optional(),
-  timeControl: timeControlSchema().optional(),
+  timeControl: z.optional(timeControlSchema()),
   startsAt: z.string().optional(),
   players: z.array(
     z.object({
@@ -175,7 +175,7 @@ export const tournamentReply = z.object({
           pairingId: z.string(),
           board: z.number().int(),
           seats: z.tuple([z.string(), z.string()]),
-          gameId: gameId.optional(),
+          gameId: z.optional(gameId),
           result: result.optional(),
         }),
       ),

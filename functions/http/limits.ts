@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
+import * as z from '../../domain/kernel/zod-mini.js';
 import { inboxPk, LOBBY_PK } from '../projections/project.js';
 import { ACTIVE_PREFIX, documentClient, isConditionFailure, PAGE_PREFIX } from '../projections/read-model-store.js';
 import type { Reply } from './types.js';
@@ -40,7 +40,10 @@ export const MAX_OPEN_GAMES = 10;
 /** Games, open or running, a player may sit in at once. */
 export const MAX_SEATS = 50;
 
-const override = z.partialRecord(z.enum(LIMIT_NAMES), z.strictObject({ max: z.number().int().min(1), windowSeconds: z.number().int().min(1).optional() }));
+const override = z.partialRecord(
+  z.enum(LIMIT_NAMES),
+  z.strictObject({ max: z.int().check(z.minimum(1)), windowSeconds: z.optional(z.int().check(z.minimum(1))) }),
+);
 
 /** FIELDPOST_LIMITS='{"create":{"max":100}}' raises (or lowers) single limits; anything malformed is an error at start, not a silent default. */
 export function limitsFromEnv(env: Readonly<Record<string, string | undefined>>): Record<LimitName, Limit> {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { replySchemas, responsesOf } from './responses.js';
 import type { Method, Route, TextResponse } from './types.js';
@@ -76,11 +77,11 @@ export const operationId = (method: Method, path: string): string =>
     .map((s) => s.charAt(0).toUpperCase() + s.slice(1))
     .join('');
 
-const isText = (r: z.ZodType | TextResponse): r is TextResponse => 'contentType' in r && typeof r.contentType === 'string';
+const isText = (r: $ZodType | TextResponse): r is TextResponse => 'contentType' in r && typeof r.contentType === 'string';
 const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
 
 /** A route's params or query schema as OpenAPI parameters (each property one parameter). */
-function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Json[] {
+function parameters(schema: $ZodType | undefined, where: 'path' | 'query'): Json[] {
   if (!schema) return [];
   const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(js.properties ?? {}).map(([name, s]) => ({
@@ -94,8 +95,8 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
 /** `views`: each engine's view and the scene as JSON Schema (functions/http/view-schemas.ts), functions/http/view-schemas.json unless given. */
 export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry, views: ViewSchemas = viewSchemas as ViewSchemas): OpenApiDocument {
   const registry = z.registry<{ id: string }>();
-  const ids = new Map<z.ZodType, string>();
-  const name = (schema: z.ZodType, id: string): string => {
+  const ids = new Map<$ZodType, string>();
+  const name = (schema: $ZodType, id: string): string => {
     const known = ids.get(schema);
     if (known) return known;
     ids.set(schema, id);
@@ -110,11 +111,11 @@ export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry, 
     const op = operationId(route.method, route.path);
     const responses: Record<string, Json> = {};
     const own = responsesOf(route);
-    const all: [number, z.ZodType | TextResponse][] = [
-      ...Object.entries(own).map(([s, r]) => [Number(s), r] as [number, z.ZodType | TextResponse]),
+    const all: [number, $ZodType | TextResponse][] = [
+      ...Object.entries(own).map(([s, r]) => [Number(s), r] as [number, $ZodType | TextResponse]),
       ...routerStatuses(route)
         .filter((s) => !Object.hasOwn(own, s))
-        .map((s) => [s, errorBody] as [number, z.ZodType]),
+        .map((s) => [s, errorBody] as [number, $ZodType]),
     ];
     for (const [status, r] of all.sort((a, b) => a[0] - b[0])) {
       const description = REASONS[status] ?? `Status ${status}`;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import * as z from 'zod';
+import type { $ZodError, $ZodType } from 'zod/v4/core';
+import * as z from '../../domain/kernel/zod-mini.js';
 import { loadAll, zodSummary } from '../../domain/kernel/index.js';
 import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
@@ -92,13 +93,13 @@ export function errorReply(status: number, code: string, message: string, rule?:
   return { status, body: rule === undefined ? { code, message } : { code, message, rule }, ...(headers ? { headers } : {}) };
 }
 
-function invalid(where: string, error: z.ZodError): AppError {
+function invalid(where: string, error: $ZodError): AppError {
   return new AppError(400, 'http/invalid-request', `Invalid ${where}: ${zodSummary(error)}`);
 }
 
-function parse(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+function parse(schema: $ZodType | undefined, value: unknown, where: string): unknown {
   if (!schema) return value;
-  const r = schema.safeParse(value);
+  const r = z.safeParse(schema, value);
   if (!r.success) throw invalid(where, r.error);
   return r.data;
 }

@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { z } from 'zod';
+import type { $ZodType, output } from 'zod/v4/core';
 import type { EngineCatalog } from '../../domain/kernel/index.js';
 import type { Clock } from '../ports.js';
 import type { GameService } from '../app/game-service.js';
@@ -50,7 +50,7 @@ export interface TextResponse {
  * own. GET /v1/openapi.json is built from these, and every reply the end-to-end tests receive
  * is checked against it: a status or body that is not listed here fails a test.
  */
-export type Responses = Readonly<Record<number, z.ZodType | TextResponse>>;
+export type Responses = Readonly<Record<number, $ZodType | TextResponse>>;
 
 /** A route's replies: as they are, or named from the shared reply schemas (http/responses.ts), built only when the document is. */
 export type RouteResponses = Responses | ((replies: ReplySchemas) => Responses);
@@ -63,9 +63,9 @@ export interface Route {
   readonly summary: string;
   /** 'required': a verified player (401 otherwise). 'none': public (health). */
   readonly auth: 'required' | 'none';
-  readonly params?: z.ZodType;
-  readonly query?: z.ZodType;
-  readonly body?: z.ZodType;
+  readonly params?: $ZodType;
+  readonly query?: $ZodType;
+  readonly body?: $ZodType;
   readonly responses: RouteResponses;
   /** The per-player limit this route counts against (http/limits.ts); routes open without sign-in all count against 'public', per address. */
   readonly limit?: LimitName;
@@ -84,13 +84,13 @@ export interface LazyRouteModule {
   load(): Promise<RouteModule>;
 }
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends $ZodType ? output<S> : undefined;
 
 /** Declares a route with its handler typed by its zod schemas. */
 export function defineRoute<
-  PS extends z.ZodType | undefined = undefined,
-  QS extends z.ZodType | undefined = undefined,
-  BS extends z.ZodType | undefined = undefined,
+  PS extends $ZodType | undefined = undefined,
+  QS extends $ZodType | undefined = undefined,
+  BS extends $ZodType | undefined = undefined,
 >(r: {
   method: Method;
   path: string;

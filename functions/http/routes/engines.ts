@@ -1,4 +1,5 @@
-import { describeEngine, loadAll, type EngineDescription } from '../../../domain/kernel/index.js';
+import { loadAll } from '../../../domain/kernel/index.js';
+import { describeEngine, type EngineDescription } from '../../../domain/kernel/listing.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 /** GET /v1/engines: public; every engine this server plays, with what it takes to create a game of it. */

@@ -241,6 +241,20 @@ describe('the tip layout', () => {
     expect((await store.load(gameId))!.version).toBe(8);
   });
 
+  it('isCurrent says whether any event is stored past a version, in every layout, from a store that loaded the game or not', async () => {
+    for (const layout of ['tip', 'item-per-event', 'append'] as const) {
+      const writer = new DynamoEventStore({ client, tableName, snapshotInterval: 10, newGames: layout });
+      const gameId = newGame();
+      await play(writer, gameId, 3, 2);
+      for (const s of [writer, new DynamoEventStore({ client, tableName, snapshotInterval: 10 })]) {
+        // Three commands of two events each: versions 2, 4 and 6 are the ones a load can return.
+        expect(await s.isCurrent(gameId, 6), layout).toBe(true);
+        expect(await s.isCurrent(gameId, 4), layout).toBe(false);
+        expect(await s.isCurrent(gameId, 2), layout).toBe(false);
+      }
+    }
+  });
+
   it('finds a command by id in the tip, in HEAD recent list, and in a batch item long after', async () => {
     const gameId = newGame();
     const small = new DynamoEventStore({ client, tableName, snapshotInterval: 10, recentLimit: 3, newGames: 'tip' });

@@ -613,6 +613,8 @@ export class DynamoEventStore implements EventStore {
    * then the batch items' command keys (a Query with a filter: only for retries of old commands).
    */
   async getCommand(gameId: string, commandId: string): Promise<CommandRecord | undefined> {
+    // An append-layout game has neither CMD# items nor HEAD: a store that loaded it goes straight to its HEAD# items.
+    if (this.seen.get(gameId)?.layout === 'append') return this.findInHeads(gameId, commandId);
     const pk = gamePk(gameId);
     const cmd = await this.doc.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: commandSk(commandId) }, ConsistentRead: true }));
     if (cmd.Item) return { from: cmd.Item['from'] as number, to: cmd.Item['to'] as number };

@@ -191,8 +191,15 @@ describe('the append layout', () => {
     expect(loaded.tail.some((e) => e.commandId === 'c30')).toBe(false);
     expect(loaded.recent[commandKey('c30')]).toEqual({ from: 31, to: 31 });
     expect(Object.keys(loaded.recent)).toHaveLength(40);
+    // A store that loaded the game reads its HEAD# items (one Query here) and nothing else; one that did not first asks for a CMD# item and a HEAD (older layouts).
+    calls.reset();
     expect(await store.getCommand(gameId, 'c0')).toEqual({ from: 1, to: 1 });
+    expect(calls.counts).toEqual({ QueryCommand: 1 });
     expect(await store.getCommand(gameId, 'nope')).toBeUndefined();
+    calls.reset();
+    const cold = new DynamoEventStore({ client, tableName });
+    expect(await cold.getCommand(gameId, 'c0')).toEqual({ from: 1, to: 1 });
+    expect(calls.counts).toEqual({ GetItemCommand: 2, QueryCommand: 1 });
   });
 
   it('stores a command of 500 events in one item', async () => {

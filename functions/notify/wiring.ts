@@ -7,11 +7,27 @@ import { Notifier, WEBHOOK_RETRY_SCHEDULE_SECONDS, type RetryPolicy } from './no
 import type { NotifyQueue } from './queue.js';
 import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore, DynamoWebhookLanes } from './stores.js';
 import { unsubscribeUrl } from './unsubscribe.js';
-import { webhookTransport, type WebhookTransport } from './webhook.js';
+import type { WebhookTransport } from './webhook.js';
+import type { webhookTransport } from './webhook-transport.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export const systemClock: Clock = { now: () => new Date().toISOString() };
+
+/**
+ * The network's webhook transport (functions/notify/webhook-transport.ts), imported with the first
+ * webhook delivered: its node:http(s) and node:dns took about 7 ms of every cold start, and most
+ * notices are mails.
+ */
+function webhooksOnFirstUse(opts: Parameters<typeof webhookTransport>[0]): WebhookTransport {
+  let transport: Promise<WebhookTransport> | undefined;
+  return {
+    post: async (url, headers, body) => {
+      transport ??= import('./webhook-transport.js').then((m) => m.webhookTransport(opts));
+      return (await transport).post(url, headers, body);
+    },
+  };
+}
 
 /** The table client the handlers use: DYNAMODB_ENDPOINT points it at DynamoDB Local (whose dummy credentials never leave the machine). */
 export function tableFromEnv(env: Env): { client: DynamoDBClient; tableName: string } {
@@ -77,7 +93,7 @@ export function createNotifier(opts: {
     deliveries: new DynamoDeliveryLog(client, tableName),
     mailer: opts.mailer ?? mailerFromEnv(env),
     webhooks:
-      opts.webhooks ?? webhookTransport({ timeoutMs: num(env['WEBHOOK_TIMEOUT_MS'], 5000), policy: { allowPrivate: opts.allowPrivateWebhooks === true } }),
+      opts.webhooks ?? webhooksOnFirstUse({ timeoutMs: num(env['WEBHOOK_TIMEOUT_MS'], 5000), policy: { allowPrivate: opts.allowPrivateWebhooks === true } }),
     clock: opts.clock ?? systemClock,
     appUrl: env['APP_URL'] ?? 'http://localhost:3000',
     retry: opts.retry,

@@ -67,6 +67,15 @@ describe('esbuild bundles', () => {
       // The SDK classes the handlers use are swapped for functions/aws/ (BUNDLE.alias): none of
       // those packages may be imported, and whatever else of the SDK is imported stays outside.
       for (const pkg of Object.keys(BUNDLE.alias)) expect(code).not.toContain(`"${pkg}"`);
+      // The notifier delivers webhooks over node:http(s) and node:dns, loaded with the first webhook
+      // (functions/notify/wiring.ts), not at a cold start: most notices are mails.
+      if (name === 'notifier') {
+        const atStart = layout.entryFiles.map((f) => readFileSync(f, 'utf8')).join('\n');
+        for (const builtin of ['node:http', 'node:https', 'node:dns']) {
+          expect(atStart).not.toContain(`"${builtin}"`);
+          expect(code).toContain(`"${builtin}"`);
+        }
+      }
       expect(code).not.toMatch(/@smithy\//);
       // Nothing beside the bundle: no node_modules, not even the AWS SDK the Node 22 runtime brings.
 

@@ -41,6 +41,8 @@ export interface BundleLayout {
   readonly index: string;
   /** index.mjs and the chunks it imports statically: what a cold start loads before serving. */
   readonly entryBytes: number;
+  /** Those files (absolute paths). */
+  readonly entryFiles: readonly string[];
   /** Every dynamic import reachable from the entry, largest first. */
   readonly lazy: readonly LazyChunk[];
   /** Every file esbuild wrote (the deployed asset, less the picture function's copied WebAssembly and fonts). */
@@ -67,6 +69,7 @@ export function bundleLayout(metafile: Metafile, outdir: string): BundleLayout {
   return {
     index: join(process.cwd(), index),
     entryBytes: bytesOf(entry),
+    entryFiles: [...entry].map((f) => join(process.cwd(), f)),
     lazy: lazy.sort((a, b) => b.bytes - a.bytes),
     assetBytes: bytesOf(Object.keys(outputs)),
   };

@@ -1,7 +1,6 @@
 import { engineCatalog } from '../engine-catalog.js';
 import { createDynamoGameService, systemClock } from '../app/adapters.js';
 import type { DeadlineStep, GameService } from '../app/game-service.js';
-import { createTournamentWorld } from '../app/tournament-reactor.js';
 import type { TournamentService } from '../app/tournament-service.js';
 import { startWakeSchema, wakeSchema } from '../deadlines/schedules.js';
 import { runScheduledStart, type StartStep } from '../deadlines/tournament-starts.js';
@@ -41,13 +40,29 @@ export function createDeadlineHandler(
   };
 }
 
+/**
+ * The tournaments' code (clubs, pairings, their schemas), imported with the first scheduled start
+ * this function runs, not at its cold start: most wakes are games' deadlines.
+ */
+export function tournamentsOnFirstUse(world: () => Promise<Pick<TournamentService, 'state' | 'system'>>): Pick<TournamentService, 'state' | 'system'> {
+  let loading: Promise<Pick<TournamentService, 'state' | 'system'>> | undefined;
+  const load = () => (loading ??= world());
+  return {
+    state: async (tournamentId) => (await load()).state(tournamentId),
+    system: async (tournamentId, command, commandId) => (await load()).system(tournamentId, command, commandId),
+  };
+}
+
 let fromEnv: ReturnType<typeof createDeadlineHandler> | undefined;
 
 export const handler = (event: unknown): Promise<DeadlineStep | StartStep> => {
   if (!fromEnv) {
     const { client, tableName } = tableFromEnv(process.env);
     const games = createDynamoGameService({ client, tableName, engines: engineCatalog }).service;
-    const { tournaments } = createTournamentWorld({ client, tableName, engines: engineCatalog, clock: systemClock, games });
+    const tournaments = tournamentsOnFirstUse(async () => {
+      const { createTournamentWorld } = await import('../app/tournament-reactor.js');
+      return createTournamentWorld({ client, tableName, engines: engineCatalog, clock: systemClock, games }).tournaments;
+    });
     fromEnv = createDeadlineHandler(games, { tournaments, clock: systemClock });
   }
   return fromEnv(event);

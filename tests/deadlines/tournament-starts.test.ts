@@ -14,7 +14,7 @@ import {
   type TournamentLine,
 } from '../../functions/deadlines/schedules.js';
 import { runScheduledStart, staleStart, startCommandId } from '../../functions/deadlines/tournament-starts.js';
-import { createDeadlineHandler } from '../../functions/handlers/deadline.js';
+import { createDeadlineHandler, tournamentsOnFirstUse } from '../../functions/handlers/deadline.js';
 import { createSchedulerHandler } from '../../functions/handlers/scheduler.js';
 import { wire } from '../projections/wire.js';
 import { SYSTEM, created, director, given, joined } from '../tournament/given.js';
@@ -204,6 +204,21 @@ describe('the deadline function at a scheduled start', () => {
 
   it('uses one command id per tournament, as the local sweep does', () => {
     expect(startCommandId('t1')).toBe('start-on-schedule:t1');
+  });
+
+  it("imports the tournaments' code with its first scheduled start, once, and never for a game's wake", async () => {
+    const t = memoryTournaments(given(created(rr, { startsAt: AT }), joined('A'), joined('B')));
+    let loads = 0;
+    const tournaments = tournamentsOnFirstUse(async () => {
+      loads += 1;
+      return t.service;
+    });
+    const handler = createDeadlineHandler({ deadlineStep: async () => ({ done: 'nothing' }) as never }, { tournaments, clock: { now: () => after(400) } });
+    expect(await handler({ gameId: 'g1', wakeAt: AT })).toEqual({ done: 'nothing' });
+    expect(loads).toBe(0);
+    expect(await handler(wake)).toEqual({ done: 'started' });
+    expect(await handler(wake)).toEqual({ done: 'nothing', why: 'not-open' });
+    expect(loads).toBe(1);
   });
 
   it('refuses a wake that is neither a game nor a tournament start', async () => {

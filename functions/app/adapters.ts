@@ -1,6 +1,7 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { useSha256, type EngineCatalog } from '../../domain/kernel/index.js';
+import { systemClock } from '../environment.js';
 import type { Clock, SeedSource } from '../ports.js';
 import { DEFAULT_SNAPSHOT_INTERVAL, DynamoEventStore } from '../store/dynamo-event-store.js';
 import { createGameService, type GameService } from './game-service.js';
@@ -12,8 +13,8 @@ import { createGameService, type GameService } from './game-service.js';
 export const nodeSha256 = (data: Uint8Array): Uint8Array => new Uint8Array(hash('sha256', data, 'buffer'));
 useSha256(nodeSha256);
 
-/** The wall clock, as ISO-8601 UTC. */
-export const systemClock: Clock = { now: () => new Date().toISOString() };
+/** The wall clock, as ISO-8601 UTC (functions/environment.ts). */
+export { systemClock };
 
 /** Secret game seeds (32 bytes from the OS CSPRNG) and random ids. */
 export const cryptoSeeds: SeedSource = {

@@ -5,7 +5,7 @@ import type { TournamentService } from '../app/tournament-service.js';
 import { startWakeSchema, wakeSchema } from '../deadlines/schedules.js';
 import { runScheduledStart, type StartStep } from '../deadlines/tournament-starts.js';
 import type { Clock } from '../ports.js';
-import { tableFromEnv } from '../notify/wiring.js';
+import { tableFromEnv } from '../environment.js';
 
 /**
  * Invoked by an EventBridge Scheduler one-time schedule at a game's deadline or reminder:

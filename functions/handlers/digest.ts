@@ -2,7 +2,7 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { digestSweep } from '../notify/digest-wiring.js';
 import { mailerFromEnv } from '../notify/mailer.js';
 import { drawViaLambda } from '../notify/picture-client.js';
-import { systemClock, tableFromEnv } from '../notify/wiring.js';
+import { systemClock, tableFromEnv } from '../environment.js';
 
 /**
  * The daily digest in AWS: an EventBridge rule invokes this every hour (infra/fieldpost-stack.ts),

@@ -4,7 +4,8 @@ import { notifyJobSchema } from '../notify/decide.js';
 import { boardPictureViaLambda } from '../notify/picture-client.js';
 import type { Notifier } from '../notify/notifier.js';
 import { SqsNotifyQueue } from '../notify/queue.js';
-import { createNotifier, retryPolicyFromEnv, tableFromEnv } from '../notify/wiring.js';
+import { tableFromEnv } from '../environment.js';
+import { createNotifier, retryPolicyFromEnv } from '../notify/wiring.js';
 
 /**
  * SQS → email (SES) and webhooks. Each message is one notice (or one channel's retry).

@@ -1,7 +1,7 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { SqsNotifyQueue } from '../notify/queue.js';
-import { tableFromEnv } from '../notify/wiring.js';
+import { tableFromEnv } from '../environment.js';
 import { ReadModelStore } from '../projections/read-model-store.js';
 import { repairStreamFailure, streamFailureSchema } from '../projections/repair.js';
 import { processStreamRecords, type StreamDeps } from '../projections/stream.js';

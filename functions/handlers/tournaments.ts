@@ -3,7 +3,7 @@ import { engineCatalog } from '../engine-catalog.js';
 import { createDynamoGameService, systemClock } from '../app/adapters.js';
 import { createTournamentWorld, processTournamentRecords, type ReactorDeps } from '../app/tournament-reactor.js';
 import { SqsNotifyQueue } from '../notify/queue.js';
-import { tableFromEnv } from '../notify/wiring.js';
+import { tableFromEnv } from '../environment.js';
 
 /**
  * DynamoDB Streams → tournaments (the AWS side of what the local stream poller does beside the

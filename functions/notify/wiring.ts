@@ -1,4 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { systemClock, type Env } from '../environment.js';
 import type { Clock } from '../ports.js';
 import { ReadModelStore } from '../projections/read-model-store.js';
 import type { Notice } from './decide.js';
@@ -9,10 +10,6 @@ import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore, DynamoWebho
 import { unsubscribeUrl } from './unsubscribe.js';
 import type { WebhookTransport } from './webhook.js';
 import type { webhookTransport } from './webhook-transport.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-export const systemClock: Clock = { now: () => new Date().toISOString() };
 
 /**
  * The network's webhook transport (functions/notify/webhook-transport.ts), imported with the first
@@ -27,17 +24,6 @@ function webhooksOnFirstUse(opts: Parameters<typeof webhookTransport>[0]): Webho
       return (await transport).post(url, headers, body);
     },
   };
-}
-
-/** The table client the handlers use: DYNAMODB_ENDPOINT points it at DynamoDB Local (whose dummy credentials never leave the machine). */
-export function tableFromEnv(env: Env): { client: DynamoDBClient; tableName: string } {
-  const tableName = env['TABLE_NAME'];
-  if (!tableName) throw new Error('TABLE_NAME is not set');
-  const endpoint = env['DYNAMODB_ENDPOINT'];
-  const client = endpoint
-    ? new DynamoDBClient({ endpoint, region: env['AWS_REGION'] ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } })
-    : new DynamoDBClient({});
-  return { client, tableName };
 }
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) ? Number(v) : d);

@@ -2,7 +2,7 @@ import '../quiet-sdk.js';
 import { parseArgs } from 'node:util';
 import { registry } from '../../domain/registry.js';
 import { loadEngineModules, withEngines } from '../local/engine-modules.js';
-import { tableFromEnv } from '../notify/wiring.js';
+import { tableFromEnv } from '../environment.js';
 import { rebuildReadModels } from './rebuild.js';
 
 /**

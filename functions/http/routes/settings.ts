@@ -19,7 +19,7 @@ import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../../notify/notifier.js';
 import { REMINDER_LEVELS } from '../../../domain/kernel/index.js';
 import { mailerFromEnv, type Mailer } from '../../notify/mailer.js';
 import { UNSUBSCRIBE_PATH, unsubscribeTokenOk } from '../../notify/unsubscribe.js';
-import { systemClock } from '../../notify/wiring.js';
+import { systemClock } from '../../environment.js';
 import { systemResolver } from '../../notify/webhook-transport.js';
 import { maskUrl, type Resolver } from '../../notify/webhook.js';
 import { AppError, type NotificationSettings, type StoredWebhook } from '../../ports.js';

@@ -132,6 +132,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const killRuntime = (moment: KillMoment, delayMs: number) =>
     thenKill(async () => {
       await new Promise((done) => setTimeout(done, delayMs));
+      // A kill at once is meant to land while a command waits for its reply. One that waited behind a
+      // slow consumer kill (a loaded machine) may find every client between commands: it waits for
+      // the next command to leave, up to 5 s.
+      for (const until = Date.now() + 5_000; moment === 'now' && commandsInFlight === 0 && Date.now() < until;) {
+        await new Promise((done) => setTimeout(done, 2));
+      }
       let inFlight = 0;
       const kill = await opts.runtime.killRuntime(moment, () => (inFlight = commandsInFlight));
       runtimeKills.push({ ...kill, commandsInFlight: inFlight });

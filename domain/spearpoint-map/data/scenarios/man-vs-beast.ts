@@ -38,7 +38,8 @@ export const MAN_VS_BEAST: Scenario = {
   rearLine: false,
   startingHand: { units: 1, commands: 1 },
   extraDraws: 1,
-  removeCommands: ['Capture That Unit!', 'Fighter Ace', 'Fire Mission!', 'Fire for Effect!', 'Sabotage', 'Zero In Artillery'],
+  // 003 §IV: the air and artillery cards, and those that capture an enemy unit or stop it attacking, are left out.
+  removeCommands: ['Fighter Ace', 'Fire Mission!', 'Fire for Effect!', 'Zero In Artillery', 'Capture That Unit!', 'Sabotage'],
   victory: { kind: 'points', target: { us: 25, de: 25 } },
   mirrorable: true,
 };

@@ -72,7 +72,9 @@ export const actionFront: GameEngine<State, Command, Event, Options> = {
   id: 'action-front',
   title: 'Action Front!',
   version: 1,
-  optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
+  get optionsSchema() {
+    return optionsSchema() as unknown as z.ZodType<Options>;
+  },
   commandSchema,
   seats: (o) => {
     const { scenario } = resolve(o);

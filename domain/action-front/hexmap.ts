@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../kernel/once.js';
 import { axisDirection, hexDistance, hexId, hexNeighbours, hexStep, lineThroughHex, parseHexId, type HexCoord } from '../kernel/hex.js';
 import { TERRAINS, type MoveClass, type Tables, type Terrain } from './data/tables.js';
 
@@ -8,19 +9,21 @@ import { TERRAINS, type MoveClass, type Tables, type Terrain } from './data/tabl
  * the hill hexsides; rivers along hexsides. The half hexes cut by the map's border are in play
  * (004 Select and place your forces: units may set up in them).
  */
-const hexKey = z.string().regex(/^\d{4}$/, 'a hex id: column and row, two digits each');
-export const mapSchema = z
-  .object({
-    id: z.string().regex(/^[a-z0-9-]{1,40}$/),
-    name: z.string().min(1).max(60),
-    cols: z.number().int().min(4).max(30),
-    rows: z.number().int().min(3).max(30),
-    terrain: z.record(hexKey, z.enum(TERRAINS)),
-    hills: z.array(z.array(hexKey).min(1)).max(20),
-    rivers: z.array(z.tuple([hexKey, hexKey])).max(200),
-  })
-  .strict();
-export type MapCard = z.infer<typeof mapSchema>;
+const hexKey = () => z.string().regex(/^\d{4}$/, 'a hex id: column and row, two digits each');
+export const mapSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      id: z.string().regex(/^[a-z0-9-]{1,40}$/),
+      name: z.string().min(1).max(60),
+      cols: z.number().int().min(4).max(30),
+      rows: z.number().int().min(3).max(30),
+      terrain: z.record(hexKey(), z.enum(TERRAINS)),
+      hills: z.array(z.array(hexKey()).min(1)).max(20),
+      rivers: z.array(z.tuple([hexKey(), hexKey()])).max(200),
+    })
+    .strict(),
+);
+export type MapCard = z.infer<ReturnType<typeof mapSchema>>;
 
 /** Problems with a map a club supplies: hexes off the map, river sides between hexes that do not touch. */
 export function mapProblems(m: MapCard): string[] {

@@ -270,7 +270,9 @@ export const frontLine: GameEngine<State, Command, Event, Options> = {
   id: 'front-line',
   title: 'Front Line',
   version: 1,
-  optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
+  get optionsSchema() {
+    return optionsSchema() as unknown as z.ZodType<Options>;
+  },
   commandSchema,
   seats: (o) => seatsFor(o),
   listing: {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../kernel/once.js';
 import type { Seat } from '../kernel/visibility.js';
 import {
   BATTLEFIELD_IDS,
@@ -23,16 +24,16 @@ export const otherColor = (c: Color): Color => (c === 'green' ? 'red' : 'green')
 /** The rulebook reference every refusal names. */
 export const RULE = 'Front Line (002)';
 
-const cardId = z.enum(['balanced', 'centered', 'staggered']);
-const month = z.tuple([z.number().int().min(0).max(8), z.number().int().min(0).max(8), z.number().int().min(0).max(8)]);
-const cell = z
-  .object({ result: z.enum(['blitz', 'disrupt', 'rout', 'adv', 'miss']), icon: z.enum(['capital', 'airbase', 'industry', 'soldier']).optional() })
-  .strict();
-const column = z.array(cell).length(6);
-const tableSchema = z
-  .object({ range: z.tuple([column, column, column]), adv: column })
-  .strict()
-  .refine((t) => t.adv.every((x) => x.result !== 'adv'), { message: 'the Advantage column cannot send to itself (no ADV in it)' });
+const cardId = () => z.enum(['balanced', 'centered', 'staggered']);
+const month = () => z.tuple([z.number().int().min(0).max(8), z.number().int().min(0).max(8), z.number().int().min(0).max(8)]);
+const cell = () =>
+  z.object({ result: z.enum(['blitz', 'disrupt', 'rout', 'adv', 'miss']), icon: z.enum(['capital', 'airbase', 'industry', 'soldier']).optional() }).strict();
+const column = () => z.array(cell()).length(6);
+const tableSchema = () =>
+  z
+    .object({ range: z.tuple([column(), column(), column()]), adv: column() })
+    .strict()
+    .refine((t) => t.adv.every((x) => x.result !== 'adv'), { message: 'the Advantage column cannot send to itself (no ADV in it)' });
 
 /** A country holds exactly one Capital, Air Base and Industry; cities lie only in the countries; water only in the middle. */
 export function layoutProblems(rows: readonly string[]): string[] {
@@ -61,42 +62,49 @@ export function recommendedProblems(list: readonly { kind: Kind; square: string 
   return problems;
 }
 
-export const optionsSchema = z
-  .object({
-    /** Which battlefield (002 p.B): the Strategy boards Main and Lake Nogo, the Tactics boards Mt. Range and The Great Desert. */
-    battlefield: z.enum(BATTLEFIELD_IDS as [BattlefieldId, ...BattlefieldId[]]).default('main'),
-    /** The four-player Allies game on two battlefields (002 p.E). */
-    allies: z.boolean().default(false),
-    /** Amphibious Move is optional in the two-player game and always on in Allies (002 p.1, p.E). */
-    amphibious: z.boolean().default(true),
-    /** Each colour's supply card (002 p.1 Setup; the first game uses Balanced). */
-    supply: z.object({ green: cardId.optional(), red: cardId.optional() }).strict().default({}),
-    /** A club's own supply card values, September … December, each [Air, Capital, Industry]. */
-    supplyValues: z
-      .object({ balanced: z.array(month).length(4).optional(), centered: z.array(month).length(4).optional(), staggered: z.array(month).length(4).optional() })
-      .strict()
-      .optional(),
-    /** A club's own Attack Results table (the built-in one is representative). */
-    resultsTable: tableSchema.optional(),
-    /** A club's own battlefield: six rows of ten layout letters (data.ts), replacing the chosen battlefield's. */
-    layout: z
-      .array(z.string().regex(new RegExp(`^[${[...TERRAIN_OF.keys()].join('').replace(/[.~]/g, '\\$&')}]{10}$`), 'ten layout letters'))
-      .length(6)
-      .superRefine((rows, ctx) => {
-        for (const p of layoutProblems(rows)) ctx.addIssue({ code: 'custom', message: p });
-      })
-      .optional(),
-    /** A club's own recommended set-up (its Items card): Green's 15 placements in columns A–C, Red's being the same turned half a circle. */
-    recommended: z
-      .array(z.object({ kind: z.enum(KINDS as [Kind, ...Kind[]]), square: z.string().regex(/^[ABC][1-6]$/, "a square of Green's country, A1–C6") }).strict())
-      .superRefine((list, ctx) => {
-        for (const p of recommendedProblems(list)) ctx.addIssue({ code: 'custom', message: p });
-      })
-      .optional(),
-  })
-  .strict()
-  .refine((o) => !(o.allies && !o.amphibious), { message: 'Amphibious Move is not optional in the Allies game', path: ['amphibious'] });
-export type Options = z.infer<typeof optionsSchema>;
+/** Built on first use (a game's creation, the engine listing): a command never needs it (issue 16). */
+export const optionsSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      /** Which battlefield (002 p.B): the Strategy boards Main and Lake Nogo, the Tactics boards Mt. Range and The Great Desert. */
+      battlefield: z.enum(BATTLEFIELD_IDS as [BattlefieldId, ...BattlefieldId[]]).default('main'),
+      /** The four-player Allies game on two battlefields (002 p.E). */
+      allies: z.boolean().default(false),
+      /** Amphibious Move is optional in the two-player game and always on in Allies (002 p.1, p.E). */
+      amphibious: z.boolean().default(true),
+      /** Each colour's supply card (002 p.1 Setup; the first game uses Balanced). */
+      supply: z.object({ green: cardId().optional(), red: cardId().optional() }).strict().default({}),
+      /** A club's own supply card values, September … December, each [Air, Capital, Industry]. */
+      supplyValues: z
+        .object({
+          balanced: z.array(month()).length(4).optional(),
+          centered: z.array(month()).length(4).optional(),
+          staggered: z.array(month()).length(4).optional(),
+        })
+        .strict()
+        .optional(),
+      /** A club's own Attack Results table (the built-in one is representative). */
+      resultsTable: tableSchema().optional(),
+      /** A club's own battlefield: six rows of ten layout letters (data.ts), replacing the chosen battlefield's. */
+      layout: z
+        .array(z.string().regex(new RegExp(`^[${[...TERRAIN_OF.keys()].join('').replace(/[.~]/g, '\\$&')}]{10}$`), 'ten layout letters'))
+        .length(6)
+        .superRefine((rows, ctx) => {
+          for (const p of layoutProblems(rows)) ctx.addIssue({ code: 'custom', message: p });
+        })
+        .optional(),
+      /** A club's own recommended set-up (its Items card): Green's 15 placements in columns A–C, Red's being the same turned half a circle. */
+      recommended: z
+        .array(z.object({ kind: z.enum(KINDS as [Kind, ...Kind[]]), square: z.string().regex(/^[ABC][1-6]$/, "a square of Green's country, A1–C6") }).strict())
+        .superRefine((list, ctx) => {
+          for (const p of recommendedProblems(list)) ctx.addIssue({ code: 'custom', message: p });
+        })
+        .optional(),
+    })
+    .strict()
+    .refine((o) => !(o.allies && !o.amphibious), { message: 'Amphibious Move is not optional in the Allies game', path: ['amphibious'] }),
+);
+export type Options = z.infer<ReturnType<typeof optionsSchema>>;
 
 const id = z.string().min(1).max(40);
 const square = z.string().min(1).max(4);

@@ -119,6 +119,7 @@ export interface GameEngine<S = unknown, C extends TypedMessage = TypedMessage, 
    * keeps the rules it was created under (`initialState` receives that version).
    */
   readonly olderVersions?: readonly number[];
+  /** Needed when a game is created and by the listing, never by a command: an engine may build it on first access, with a getter (issue 16: cold starts). */
   readonly optionsSchema: ZodType<O>;
   readonly commandSchema: ZodType<C>;
   /** Seats for these options (2 to 4). Engine event types must not contain a dot: those are the kernel's. */

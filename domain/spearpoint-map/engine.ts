@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../kernel/once.js';
 import { deckOf } from '../kernel/deck.js';
 import type { GameEngine } from '../kernel/engine.js';
 import { violation } from '../kernel/errors.js';
@@ -27,90 +28,93 @@ import { finalTiles, view } from './view.js';
  * (Draw, Discard); the active side ends its part of a phase with Done. RULINGS.md holds every reading.
  */
 
-const cardsSchema = z.object({ cards: z.array(z.string().min(1).max(40)).min(1).max(60) }).strict();
-const space = z.string().refine(isSpace, 'a map space A1..C9');
-const edge = z.enum(['none', ...EDGE_COLOURS]);
+const cardsSchema = () => z.object({ cards: z.array(z.string().min(1).max(40)).min(1).max(60) }).strict();
+const space = () => z.string().refine(isSpace, 'a map space A1..C9');
+const edge = () => z.enum(['none', ...EDGE_COLOURS]);
 
-export const optionsSchema = z
-  .object({
-    scenario: z.enum(SCENARIO_IDS).default('man-vs-beast'),
-    /** The Expansion Standard Game: which side of the map (003 Setup 1a); other scenarios print theirs. */
-    map: z.enum(['village', 'defensive-line']).optional(),
-    /** Man vs. Beast, What Now, Sarge?: the German setup column (003 §IV). */
-    germanColumn: z.union([z.literal(1), z.literal(9)]).default(9),
-    /** A Fieldpost bound on game length (not 003's): the game ends on points after this turn. */
-    maxTurns: z.number().int().min(1).max(60).default(20),
-    /** Feature tiles in place of the scenario's representative layout. */
-    tiles: z
-      .array(
-        z
-          .object({
-            space,
-            kind: z.enum(TILE_KINDS),
-            intact: z.boolean().optional(),
-            arrows: z.array(z.enum(DIRS)).min(1).max(4).optional(),
-            /** Highlighted edges of the intact tile (003 §III Combat 8), side by side; a side left out is 'none'. */
-            edges: z.object({ north: edge, south: edge, east: edge, west: edge }).partial().strict().optional(),
-          })
-          .strict(),
-      )
-      .max(27)
-      .optional(),
-    us: cardsSchema.optional(),
-    de: cardsSchema.optional(),
-    /** What Now, Sarge?: the two US Reserves Entry Points chosen for turn 3 (map edge, 2+ columns from the German zone). */
-    usEntry: z.array(space).length(2).optional(),
-    /** A club's role and calibre table for its own cards (data/roles.ts). */
-    roles: z
-      .array(
-        z
-          .object({
-            card: z.string().min(1).max(40),
-            role: z.enum(['rifle', 'mg', 'sniper', 'mortar', 'at-team', 'crew', 'tank', 'vehicle', 'gun', 'artillery', 'aircraft']),
-            calibre: z.number().int().min(0).max(400),
-          })
-          .strict(),
-      )
-      .max(100)
-      .optional(),
-  })
-  .strict()
-  .superRefine((o, ctx) => {
-    const sc = SCENARIOS.get(o.scenario)!;
-    const idx = indexCatalog(BUILT_IN_CATALOG);
-    for (const side of SIDES) {
-      const cards = o[side]?.cards;
-      if (!cards) continue;
-      let total = 0;
-      cards.forEach((c, i) => {
-        if (!idx.hasUnit(c) || idx.unit(c).side !== side)
-          ctx.addIssue({ code: 'custom', path: [side, 'cards', i], message: `${c} is not a ${side} unit card` });
-        else total += idx.unit(c).cost;
+/** Built on first use (a game's creation, the engine listing): a command never needs it (issue 16). */
+export const optionsSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      scenario: z.enum(SCENARIO_IDS).default('man-vs-beast'),
+      /** The Expansion Standard Game: which side of the map (003 Setup 1a); other scenarios print theirs. */
+      map: z.enum(['village', 'defensive-line']).optional(),
+      /** Man vs. Beast, What Now, Sarge?: the German setup column (003 §IV). */
+      germanColumn: z.union([z.literal(1), z.literal(9)]).default(9),
+      /** A Fieldpost bound on game length (not 003's): the game ends on points after this turn. */
+      maxTurns: z.number().int().min(1).max(60).default(20),
+      /** Feature tiles in place of the scenario's representative layout. */
+      tiles: z
+        .array(
+          z
+            .object({
+              space: space(),
+              kind: z.enum(TILE_KINDS),
+              intact: z.boolean().optional(),
+              arrows: z.array(z.enum(DIRS)).min(1).max(4).optional(),
+              /** Highlighted edges of the intact tile (003 §III Combat 8), side by side; a side left out is 'none'. */
+              edges: z.object({ north: edge(), south: edge(), east: edge(), west: edge() }).partial().strict().optional(),
+            })
+            .strict(),
+        )
+        .max(27)
+        .optional(),
+      us: cardsSchema().optional(),
+      de: cardsSchema().optional(),
+      /** What Now, Sarge?: the two US Reserves Entry Points chosen for turn 3 (map edge(), 2+ columns from the German zone). */
+      usEntry: z.array(space()).length(2).optional(),
+      /** A club's role and calibre table for its own cards (data/roles.ts). */
+      roles: z
+        .array(
+          z
+            .object({
+              card: z.string().min(1).max(40),
+              role: z.enum(['rifle', 'mg', 'sniper', 'mortar', 'at-team', 'crew', 'tank', 'vehicle', 'gun', 'artillery', 'aircraft']),
+              calibre: z.number().int().min(0).max(400),
+            })
+            .strict(),
+        )
+        .max(100)
+        .optional(),
+    })
+    .strict()
+    .superRefine((o, ctx) => {
+      const sc = SCENARIOS.get(o.scenario)!;
+      const idx = indexCatalog(BUILT_IN_CATALOG);
+      for (const side of SIDES) {
+        const cards = o[side]?.cards;
+        if (!cards) continue;
+        let total = 0;
+        cards.forEach((c, i) => {
+          if (!idx.hasUnit(c) || idx.unit(c).side !== side)
+            ctx.addIssue({ code: 'custom', path: [side, 'cards', i], message: `${c} is not a ${side} unit card` });
+          else total += idx.unit(c).cost;
+        });
+        if (total > sc.deckMax[side])
+          ctx.addIssue({ code: 'custom', path: [side, 'cards'], message: `the deck totals ${total} points; ${sc.title} allows ${sc.deckMax[side]}` });
+        if (sc.deckMin && total < sc.deckMin[side])
+          ctx.addIssue({ code: 'custom', path: [side, 'cards'], message: `the deck totals ${total} points; ${sc.title} needs ${sc.deckMin[side]}` });
+      }
+      if (o.map && !sc.maps) ctx.addIssue({ code: 'custom', path: ['map'], message: `${sc.title} is played on its own map side` });
+      if (o.tiles && new Set(o.tiles.map((t) => t.space)).size !== o.tiles.length)
+        ctx.addIssue({ code: 'custom', path: ['tiles'], message: 'one tile per space' });
+      (o.tiles ?? []).forEach((t, i) => {
+        // RULINGS: the ruined side of a tile has no highlighted edges.
+        if (t.edges && t.intact === false)
+          ctx.addIssue({ code: 'custom', path: ['tiles', i, 'edges'], message: 'a ruined tile has no highlighted edges (give edges only to intact tiles)' });
+        if (!t.arrows) return;
+        if (!tileSpec(t.kind).arrows) ctx.addIssue({ code: 'custom', path: ['tiles', i, 'arrows'], message: `a ${t.kind} tile has no entry/exit arrows` });
+        // 003 §II 8: at least one arrow must not face the map edge.
+        else if (!t.arrows.some((d) => across(t.space, d) !== undefined))
+          ctx.addIssue({ code: 'custom', path: ['tiles', i, 'arrows'], message: 'at least one entry/exit arrow must face into the map' });
       });
-      if (total > sc.deckMax[side])
-        ctx.addIssue({ code: 'custom', path: [side, 'cards'], message: `the deck totals ${total} points; ${sc.title} allows ${sc.deckMax[side]}` });
-      if (sc.deckMin && total < sc.deckMin[side])
-        ctx.addIssue({ code: 'custom', path: [side, 'cards'], message: `the deck totals ${total} points; ${sc.title} needs ${sc.deckMin[side]}` });
-    }
-    if (o.map && !sc.maps) ctx.addIssue({ code: 'custom', path: ['map'], message: `${sc.title} is played on its own map side` });
-    if (o.tiles && new Set(o.tiles.map((t) => t.space)).size !== o.tiles.length)
-      ctx.addIssue({ code: 'custom', path: ['tiles'], message: 'one tile per space' });
-    (o.tiles ?? []).forEach((t, i) => {
-      // RULINGS: the ruined side of a tile has no highlighted edges.
-      if (t.edges && t.intact === false)
-        ctx.addIssue({ code: 'custom', path: ['tiles', i, 'edges'], message: 'a ruined tile has no highlighted edges (give edges only to intact tiles)' });
-      if (!t.arrows) return;
-      if (!tileSpec(t.kind).arrows) ctx.addIssue({ code: 'custom', path: ['tiles', i, 'arrows'], message: `a ${t.kind} tile has no entry/exit arrows` });
-      // 003 §II 8: at least one arrow must not face the map edge.
-      else if (!t.arrows.some((d) => across(t.space, d) !== undefined))
-        ctx.addIssue({ code: 'custom', path: ['tiles', i, 'arrows'], message: 'at least one entry/exit arrow must face into the map' });
-    });
-    if (o.usEntry) {
-      const zone = o.germanColumn - 1;
-      if (o.usEntry.some((sp) => !onEdge(sp) || Math.abs(colOf(sp) - zone) < 2))
-        ctx.addIssue({ code: 'custom', path: ['usEntry'], message: 'entry points lie on a map edge, at least 2 columns from the German zone' });
-    }
-  });
+      if (o.usEntry) {
+        const zone = o.germanColumn - 1;
+        if (o.usEntry.some((sp) => !onEdge(sp) || Math.abs(colOf(sp) - zone) < 2))
+          ctx.addIssue({ code: 'custom', path: ['usEntry'], message: 'entry points lie on a map edge(), at least 2 columns from the German zone' });
+      }
+    }),
+);
 
 /** The scenario as played: Man vs. Beast and What Now, Sarge? mirror their layout when Germany sets up in column 1. */
 function effectiveScenario(o: Options): Scenario {
@@ -216,7 +220,9 @@ export const spearpointMap: GameEngine<State, Command, Event, Options> = {
   id: 'spearpoint-1943-map',
   title: 'Frontline General: Spearpoint 1943 — Village and Defensive Line',
   version: 1,
-  optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
+  get optionsSchema() {
+    return optionsSchema() as unknown as z.ZodType<Options>;
+  },
   commandSchema,
   seats: () => SIDES.map((id) => ({ id, name: NAME[id] })),
   listing: {

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { deckOf, peek } from '../kernel/deck.js';
 import type { Emitted, GameEngine } from '../kernel/engine.js';
 import { violation } from '../kernel/errors.js';
+import { once } from '../kernel/once.js';
 import { err, ok } from '../kernel/result.js';
 import { HIDDEN, PUBLIC, onlySeats } from '../kernel/visibility.js';
 import { BUILT_IN_CATALOG, BUILT_IN_CATALOG_V2, indexCatalog, loadCatalog } from '../frontline-general/data/catalog.js';
@@ -70,7 +71,7 @@ import { view } from './view.js';
 const presetDeck = (name: string) => (Object.hasOwn(PRESET_DECKS, name) ? PRESET_DECKS[name] : undefined);
 const situationById = (id: string) => (Object.hasOwn(SITUATIONS, id) ? SITUATIONS[id] : undefined);
 
-const deckChoiceSchema = z.union([z.object({ preset: z.string() }).strict(), z.object({ cards: z.array(z.string()).min(1).max(80) }).strict()]);
+const deckChoiceSchema = () => z.union([z.object({ preset: z.string() }).strict(), z.object({ cards: z.array(z.string()).min(1).max(80) }).strict()]);
 
 const catalogFrom = (o: { catalog?: unknown }, rulesVersion: number): Catalog => {
   if (o.catalog === undefined) return rulesVersion < 3 ? BUILT_IN_CATALOG_V2 : BUILT_IN_CATALOG;
@@ -111,56 +112,59 @@ export function resolveDeck(catalog: Catalog, situation: Situation, side: Side, 
   return deck;
 }
 
-export const optionsSchema = z
-  .object({
-    situation: z.string().default('standard'),
-    us: deckChoiceSchema.optional(),
-    de: deckChoiceSchema.optional(),
-    maxTurns: z.number().int().min(1).max(500).default(40),
-    /** A club's own catalog file (validated by loadCatalog); the representative built-in one otherwise. */
-    catalog: z.unknown().optional(),
-  })
-  .strict()
-  .superRefine((o, ctx) => {
-    let catalog = BUILT_IN_CATALOG;
-    if (o.catalog !== undefined) {
-      const r = loadCatalog(o.catalog);
-      if (!r.ok) {
-        for (const e of r.error) ctx.addIssue({ code: 'custom', path: ['catalog', e.card, ...(e.field ? [e.field] : [])], message: e.message });
+/** Built on first use (a game's creation, the engine listing): a command never needs it (issue 16). */
+export const optionsSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      situation: z.string().default('standard'),
+      us: deckChoiceSchema().optional(),
+      de: deckChoiceSchema().optional(),
+      maxTurns: z.number().int().min(1).max(500).default(40),
+      /** A club's own catalog file (validated by loadCatalog); the representative built-in one otherwise. */
+      catalog: z.unknown().optional(),
+    })
+    .strict()
+    .superRefine((o, ctx) => {
+      let catalog = BUILT_IN_CATALOG;
+      if (o.catalog !== undefined) {
+        const r = loadCatalog(o.catalog);
+        if (!r.ok) {
+          for (const e of r.error) ctx.addIssue({ code: 'custom', path: ['catalog', e.card, ...(e.field ? [e.field] : [])], message: e.message });
+          return;
+        }
+        catalog = r.value;
+      }
+      const situation = situationById(o.situation);
+      if (!situation) {
+        ctx.addIssue({ code: 'custom', path: ['situation'], message: `unknown situation; choose one of ${Object.keys(SITUATIONS).join(', ')}` });
         return;
       }
-      catalog = r.value;
-    }
-    const situation = situationById(o.situation);
-    if (!situation) {
-      ctx.addIssue({ code: 'custom', path: ['situation'], message: `unknown situation; choose one of ${Object.keys(SITUATIONS).join(', ')}` });
-      return;
-    }
-    for (const side of SEATS) {
-      const choice = o[side];
-      if (choice && 'preset' in choice) {
-        const p = presetDeck(choice.preset);
-        if (!p || p.side !== side) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [side, 'preset'],
-            message: `no ${side} preset "${choice.preset}"; choose one of ${Object.keys(PRESET_DECKS)
-              .filter((k) => PRESET_DECKS[k]!.side === side)
-              .join(', ')}`,
-          });
-          continue;
+      for (const side of SEATS) {
+        const choice = o[side];
+        if (choice && 'preset' in choice) {
+          const p = presetDeck(choice.preset);
+          if (!p || p.side !== side) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [side, 'preset'],
+              message: `no ${side} preset "${choice.preset}"; choose one of ${Object.keys(PRESET_DECKS)
+                .filter((k) => PRESET_DECKS[k]!.side === side)
+                .join(', ')}`,
+            });
+            continue;
+          }
+        }
+        const { min, max } = situation.deckPoints[side];
+        for (const p of deckProblems(catalog.units, side, resolveDeck(catalog, situation, side, choice), min, max))
+          ctx.addIssue({ code: 'custom', path: [side], message: p });
+        const idx = indexCatalog(catalog);
+        for (const placed of situation.startInPlay[side]) {
+          if (!idx.hasUnit(placed.card) || (placed.crew && !idx.hasUnit(placed.crew)))
+            ctx.addIssue({ code: 'custom', path: ['situation'], message: `the catalog lacks ${placed.card} needed by ${situation.title}` });
         }
       }
-      const { min, max } = situation.deckPoints[side];
-      for (const p of deckProblems(catalog.units, side, resolveDeck(catalog, situation, side, choice), min, max))
-        ctx.addIssue({ code: 'custom', path: [side], message: p });
-      const idx = indexCatalog(catalog);
-      for (const placed of situation.startInPlay[side]) {
-        if (!idx.hasUnit(placed.card) || (placed.crew && !idx.hasUnit(placed.crew)))
-          ctx.addIssue({ code: 'custom', path: ['situation'], message: `the catalog lacks ${placed.card} needed by ${situation.title}` });
-      }
-    }
-  });
+    }),
+);
 
 const emptySeat: SeatState = {
   reserves: [],
@@ -241,7 +245,9 @@ export const spearpoint: GameEngine<State, Command, Event, Options> = {
   olderVersions: [2, 3],
   // Fixed by initialState, changed by no event: each kept once per game, not in every snapshot.
   staticState: ['catalog', 'situation', 'cards'],
-  optionsSchema: optionsSchema as unknown as z.ZodType<Options>,
+  get optionsSchema() {
+    return optionsSchema() as unknown as z.ZodType<Options>;
+  },
   commandSchema,
   seats: () => [
     { id: 'us', name: 'United States' },

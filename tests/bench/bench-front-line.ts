@@ -9,7 +9,7 @@ import { optionsSchema, type State } from '../../domain/front-line/model.js';
 export function benchFrontLine(): { frontLineDecideMedianMs: number; frontLineDecideP95Ms: number; commands: number } {
   const times: number[] = [];
   for (const options of [{}, { allies: true }]) {
-    let s: State = frontLine.initialState(optionsSchema.parse(options), frontLine.version);
+    let s: State = frontLine.initialState(optionsSchema().parse(options), frontLine.version);
     const rng = seededRng({ seed: 'fb'.repeat(32), gameId: JSON.stringify(options), entropy: [], counter: 0 });
     for (let n = 0; n < 20_000 && !frontLine.outcome(s); n++) {
       const p = frontLine.pending(s);

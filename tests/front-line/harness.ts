@@ -8,7 +8,7 @@ const ID_FIELDS = ['unit', 'with', 'to', 'target', 'square', 'seat', 'kind', 'st
 
 /** A fresh game's state for these options, every seat joined, setup run. */
 export function fresh(options: unknown = {}): State {
-  const o = optionsSchema.parse(options);
+  const o = optionsSchema().parse(options);
   return frontLine.initialState(o, frontLine.version);
 }
 

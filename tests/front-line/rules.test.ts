@@ -392,8 +392,8 @@ describe('options (representative data is replaceable)', () => {
   it('a club layout, results table and supply values replace the built-in ones; bad ones are refused', () => {
     const rows = ['b.hm.m.dh.', 'pAh.o.b..m', '.W.d.dh.Ih', 'hI.hd.d.W.', 'm..b.o.hAp', '.hd.m.mh.b'];
     expect(fresh({ layout: rows }).rows).toEqual(rows);
-    expect(optionsSchema.safeParse({ layout: rows.map((r) => r.replace('W', '.')) }).success).toBe(false);
-    expect(optionsSchema.safeParse({ allies: true, amphibious: false }).success).toBe(false);
+    expect(optionsSchema().safeParse({ layout: rows.map((r) => r.replace('W', '.')) }).success).toBe(false);
+    expect(optionsSchema().safeParse({ allies: true, amphibious: false }).success).toBe(false);
     const values = Array.from({ length: 4 }, () => [1, 1, 1]);
     expect(fresh({ supplyValues: { balanced: values } }).cards.balanced).toEqual(values);
   });
@@ -414,7 +414,7 @@ describe('options (representative data is replaceable)', () => {
     expect(at('H3')).toMatchObject({ color: 'red', kind: 'tank' }); // C4 turned half a circle
     expect(at('I1')).toMatchObject({ color: 'red', kind: 'artillery' }); // B6
     expect(s.units.filter((u) => u.sq !== null)).toHaveLength(30);
-    const bad = (recommended: unknown) => optionsSchema.safeParse({ recommended }).success;
+    const bad = (recommended: unknown) => optionsSchema().safeParse({ recommended }).success;
     expect(bad(items)).toBe(true);
     expect(bad(items.slice(1))).toBe(false);
     expect(bad([...items.slice(1), { kind: 'infantry', square: 'A2' }])).toBe(false);

@@ -24,7 +24,7 @@ export function given(
   options: object = {},
   rulesVersion: number = spearpoint.version,
 ): State {
-  let s = spearpoint.initialState(optionsSchema.parse(options) as never, rulesVersion);
+  let s = spearpoint.initialState(optionsSchema().parse(options) as never, rulesVersion);
   const cards = { ...s.cards };
   const inPlay: Record<string, UnitInPlay> = {};
   for (const side of ['us', 'de'] as Side[]) {

@@ -5,7 +5,7 @@ import { expectRefused } from './rulebook.js';
 import { bothSeal, cardTitled, given, ofType, when, withHand } from './given.js';
 
 const setupGame = (options: object = {}) => {
-  const s0 = spearpoint.initialState(optionsSchema.parse(options) as never, spearpoint.version);
+  const s0 = spearpoint.initialState(optionsSchema().parse(options) as never, spearpoint.version);
   const r = spearpoint.setup(s0, { rng: seededRng({ seed: '11'.repeat(32), gameId: 'setup', entropy: [], counter: 0 }), now: '' });
   if (!r.ok) throw new Error(r.error.message);
   let s = s0;
@@ -41,16 +41,16 @@ describe('setup (001 Two-Player Standard Game Setup)', () => {
   });
   it('refuses a deck outside 80-100 points, or with the other side’s cards', () => {
     const tooMuch = Array.from({ length: 8 }, () => 'us-m4a1-sherman').concat(Array.from({ length: 8 }, () => 'us-tank-crew')); // 120
-    expect(optionsSchema.safeParse({ us: { cards: tooMuch } }).success).toBe(false);
+    expect(optionsSchema().safeParse({ us: { cards: tooMuch } }).success).toBe(false);
     const tooLittle = Array.from({ length: 26 }, () => 'us-rifle-squad'); // 78
-    const r = optionsSchema.safeParse({ us: { cards: tooLittle } });
+    const r = optionsSchema().safeParse({ us: { cards: tooLittle } });
     expect(r.success).toBe(false);
     expect(JSON.stringify(r.error?.issues)).toMatch(/78 points/);
     const wrongSide = [...Array.from({ length: 27 }, () => 'us-rifle-squad'), 'de-tiger-i'];
-    expect(JSON.stringify(optionsSchema.safeParse({ us: { cards: wrongSide } }).error?.issues)).toMatch(/belongs to the de side/);
+    expect(JSON.stringify(optionsSchema().safeParse({ us: { cards: wrongSide } }).error?.issues)).toMatch(/belongs to the de side/);
     const ok = [...Array.from({ length: 30 }, () => 'us-rifle-squad')]; // 90, copies allowed
-    expect(optionsSchema.safeParse({ us: { cards: ok } }).success).toBe(true);
-    expect(optionsSchema.safeParse({ de: { preset: 'us-armor' } }).success).toBe(false);
+    expect(optionsSchema().safeParse({ us: { cards: ok } }).success).toBe(true);
+    expect(optionsSchema().safeParse({ de: { preset: 'us-armor' } }).success).toBe(false);
   });
   it('each side picks a starting hand of 4 units privately; the first turn begins when both have', () => {
     const { s } = setupGame();

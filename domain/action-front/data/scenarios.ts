@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../../kernel/once.js';
 
 /**
  * Scenario cards (004 Scenario Cards): map and orientation (which side's edge is the west
@@ -9,73 +10,79 @@ import * as z from 'zod';
  */
 export const SEATS = ['allies', 'axis'] as const;
 export type Seat = (typeof SEATS)[number];
-const seat = z.enum(SEATS);
+const seat = () => z.enum(SEATS);
 
-const forceEntry = z
-  .object({
-    unit: z.string().regex(/^[a-z0-9-]{1,40}$/),
-    count: z.number().int().min(1).max(10).default(1),
-    /** Game turn the unit arrives on its side's map edge; 1 (or absent): it sets up on the map. */
-    entry: z.number().int().min(1).max(30).default(1),
-  })
-  .strict();
-const support = z
-  .object({
-    kind: z.enum(['artillery', 'naval', 'air']),
-    name: z.string().min(1).max(60),
-    hard: z.number().int().min(-9).max(9),
-    soft: z.number().int().min(0).max(10),
-    /** Special rule: the mission may not be used before this game turn (aircraft at first light, guns still coming up). */
-    fromTurn: z.number().int().min(1).max(30).optional(),
-  })
-  .strict();
-const side = z
-  .object({
-    name: z.string().min(1).max(60),
-    forces: z.array(forceEntry).max(20),
-    /** Set-up zone: the hexes within this many columns of the side's own edge. */
-    setupColumns: z.number().int().min(1).max(30),
-    /** Where its reinforcements arrive (004 End of Game Turn: the hexes the card indicates); absent: any hex of its own edge column. */
-    entryHexes: z
-      .array(z.string().regex(/^\d{4}$/))
-      .min(1)
-      .max(40)
-      .optional(),
-    support: z.array(support).max(6),
-  })
-  .strict();
-export const victorySchema = z.discriminatedUnion('kind', [
-  /** The side exits `count` troop units off the opponent's edge by the end of the last turn, or loses. */
-  z.object({ kind: z.literal('exit'), side: seat, count: z.number().int().min(1) }).strict(),
-  /** The side holds `count` of the hexes (a troop unit there, no enemy) at the end of the last turn, or loses. */
-  z.object({ kind: z.literal('hold'), side: seat, hexes: z.array(z.string().regex(/^\d{4}$/)).min(1), count: z.number().int().min(1) }).strict(),
-  /** More enemy steps eliminated at the end of the last turn wins; equal: a draw. */
-  z.object({ kind: z.literal('steps') }).strict(),
-]);
-export const scenarioSchema = z
-  .object({
-    id: z.string().regex(/^[a-z0-9-]{1,40}$/),
-    name: z.string().min(1).max(80),
-    flavor: z.string().max(400),
-    map: z.string(),
-    west: seat,
-    setsUpFirst: seat,
-    movesFirst: seat,
-    sides: z.object({ allies: side, axis: side }).strict(),
-    /** Special rule: units may not start Dug In (004 Select and place your forces, "unless … special rules"). */
-    noDugInAtStart: z.boolean().default(false),
-    /** Special rule: no line of sight is longer than this many hexes (a night action, fog). */
-    visibility: z.number().int().min(1).max(30).optional(),
-    /** Special rule: units of these types are emplaced and never move (nor are carried); they may still fire. */
-    emplaced: z
-      .array(z.string().regex(/^[a-z0-9-]{1,40}$/))
-      .max(20)
-      .optional(),
-    turns: z.number().int().min(1).max(30),
-    victory: victorySchema,
-  })
-  .strict();
-export type ScenarioCard = z.infer<typeof scenarioSchema>;
+const forceEntry = () =>
+  z
+    .object({
+      unit: z.string().regex(/^[a-z0-9-]{1,40}$/),
+      count: z.number().int().min(1).max(10).default(1),
+      /** Game turn the unit arrives on its side's map edge; 1 (or absent): it sets up on the map. */
+      entry: z.number().int().min(1).max(30).default(1),
+    })
+    .strict();
+const support = () =>
+  z
+    .object({
+      kind: z.enum(['artillery', 'naval', 'air']),
+      name: z.string().min(1).max(60),
+      hard: z.number().int().min(-9).max(9),
+      soft: z.number().int().min(0).max(10),
+      /** Special rule: the mission may not be used before this game turn (aircraft at first light, guns still coming up). */
+      fromTurn: z.number().int().min(1).max(30).optional(),
+    })
+    .strict();
+const side = () =>
+  z
+    .object({
+      name: z.string().min(1).max(60),
+      forces: z.array(forceEntry()).max(20),
+      /** Set-up zone: the hexes within this many columns of the side's own edge. */
+      setupColumns: z.number().int().min(1).max(30),
+      /** Where its reinforcements arrive (004 End of Game Turn: the hexes the card indicates); absent: any hex of its own edge column. */
+      entryHexes: z
+        .array(z.string().regex(/^\d{4}$/))
+        .min(1)
+        .max(40)
+        .optional(),
+      support: z.array(support()).max(6),
+    })
+    .strict();
+export const victorySchema = () =>
+  z.discriminatedUnion('kind', [
+    /** The side exits `count` troop units off the opponent's edge by the end of the last turn, or loses. */
+    z.object({ kind: z.literal('exit'), side: seat(), count: z.number().int().min(1) }).strict(),
+    /** The side holds `count` of the hexes (a troop unit there, no enemy) at the end of the last turn, or loses. */
+    z.object({ kind: z.literal('hold'), side: seat(), hexes: z.array(z.string().regex(/^\d{4}$/)).min(1), count: z.number().int().min(1) }).strict(),
+    /** More enemy steps eliminated at the end of the last turn wins; equal: a draw. */
+    z.object({ kind: z.literal('steps') }).strict(),
+  ]);
+export const scenarioSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      id: z.string().regex(/^[a-z0-9-]{1,40}$/),
+      name: z.string().min(1).max(80),
+      flavor: z.string().max(400),
+      map: z.string(),
+      west: seat(),
+      setsUpFirst: seat(),
+      movesFirst: seat(),
+      sides: z.object({ allies: side(), axis: side() }).strict(),
+      /** Special rule: units may not start Dug In (004 Select and place your forces, "unless … special rules"). */
+      noDugInAtStart: z.boolean().default(false),
+      /** Special rule: no line of sight is longer than this many hexes (a night action, fog). */
+      visibility: z.number().int().min(1).max(30).optional(),
+      /** Special rule: units of these types are emplaced and never move (nor are carried); they may still fire. */
+      emplaced: z
+        .array(z.string().regex(/^[a-z0-9-]{1,40}$/))
+        .max(20)
+        .optional(),
+      turns: z.number().int().min(1).max(30),
+      victory: victorySchema(),
+    })
+    .strict(),
+);
+export type ScenarioCard = z.infer<ReturnType<typeof scenarioSchema>>;
 
 export const REPRESENTATIVE_SCENARIOS: readonly ScenarioCard[] = [
   {
@@ -130,7 +137,7 @@ export const REPRESENTATIVE_SCENARIOS: readonly ScenarioCard[] = [
   {
     id: 'bocage',
     name: 'Hedgerow Duel',
-    flavor: 'Normandy, July 1944: an American task force and a German battle group meet among the hedgerows; the side that bleeds the other more wins.',
+    flavor: 'Normandy, July 1944: an American task force and a German battle group meet among the hedgerows; the side() that bleeds the other more wins.',
     map: 'normandy-bocage',
     west: 'allies',
     setsUpFirst: 'axis',

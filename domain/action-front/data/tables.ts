@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { once } from '../../kernel/once.js';
 import { cardValue, suitOf, type Suit } from './cards.js';
 
 /**
@@ -8,50 +9,53 @@ import { cardValue, suitOf, type Suit } from './cards.js';
  */
 
 /** An accuracy result: on target, or drift by n hexes (004 Resolving Artillery, step 4). */
-const accuracy = z.string().regex(/^(hit|short-[1-3]|over-[1-3])$/, 'hit, short-1..3 or over-1..3');
+const accuracy = () => z.string().regex(/^(hit|short-[1-3]|over-[1-3])$/, 'hit, short-1..3 or over-1..3');
 /** One column of the Indirect Fire Table: a result per card number (Ace = 1) and per suit for face cards. */
-const column = z
-  .object({
-    numbers: z.array(accuracy).length(10),
-    faces: z.object({ C: accuracy, D: accuracy, H: accuracy, S: accuracy }).strict(),
-  })
-  .strict();
+const column = () =>
+  z
+    .object({
+      numbers: z.array(accuracy()).length(10),
+      faces: z.object({ C: accuracy(), D: accuracy(), H: accuracy(), S: accuracy() }).strict(),
+    })
+    .strict();
 /** Suits as a string of letters ("DS"): which suits a table row shows. */
-const suits = z.string().regex(/^[CDHS]*$/, 'suit letters C, D, H, S');
+const suits = () => z.string().regex(/^[CDHS]*$/, 'suit letters C, D, H, S');
 export type MoveClass = 'leg' | 'towed' | 'tracked' | 'wheeled';
-const cost = z.number().int().min(1).max(9).nullable();
-const byClass = z.object({ leg: cost, towed: cost, tracked: cost, wheeled: cost }).strict();
+const cost = () => z.number().int().min(1).max(9).nullable();
+const byClass = () => z.object({ leg: cost(), towed: cost(), tracked: cost(), wheeled: cost() }).strict();
 export const TERRAINS = ['clear', 'forest', 'jungle', 'building'] as const;
 export type Terrain = (typeof TERRAINS)[number];
 
-export const tablesSchema = z
-  .object({
-    /** Indirect Fire Table: the Artillery/Naval column and the Air Support column. */
-    indirectFire: z.object({ artillery: column, air: column }).strict(),
-    /** Suppression Table: per Training value 0..4 (lower clamps to 0, higher to 4), the suits that suppress. */
-    suppression: z.array(suits).length(5),
-    /** Rally Table: per Training value 0..4, the suits that rally. */
-    rally: z.array(suits).length(5),
-    /** Player Aid Card: movement points per movement class. */
-    movementPoints: z
-      .object({ leg: z.number().int().min(1), towed: z.number().int().min(1), tracked: z.number().int().min(1), wheeled: z.number().int().min(1) })
-      .strict(),
-    /** Terrain Effects Chart: movement points to enter (null: may not enter) and what is subtracted from attacks on a unit there. */
-    terrain: z.object({
-      clear: z.object({ move: byClass, fire: z.number().int().min(0).max(5) }).strict(),
-      forest: z.object({ move: byClass, fire: z.number().int().min(0).max(5) }).strict(),
-      jungle: z.object({ move: byClass, fire: z.number().int().min(0).max(5) }).strict(),
-      building: z.object({ move: byClass, fire: z.number().int().min(0).max(5) }).strict(),
-    }),
-    /** Hexsides: extra movement points to cross (null: may not cross) and the attack penalty across a hill hexside from below. */
-    river: byClass,
-    hillUp: byClass,
-    hillFire: z.number().int().min(0).max(5),
-    /** Direct fire beyond this range loses one from both attack values (004 Fire: "greater than three hexes"). */
-    longRange: z.number().int().min(1),
-  })
-  .strict();
-export type Tables = z.infer<typeof tablesSchema>;
+export const tablesSchema = /* @__PURE__ */ once(() =>
+  z
+    .object({
+      /** Indirect Fire Table: the Artillery/Naval column and the Air Support column. */
+      indirectFire: z.object({ artillery: column(), air: column() }).strict(),
+      /** Suppression Table: per Training value 0..4 (lower clamps to 0, higher to 4), the suits that suppress. */
+      suppression: z.array(suits()).length(5),
+      /** Rally Table: per Training value 0..4, the suits that rally. */
+      rally: z.array(suits()).length(5),
+      /** Player Aid Card: movement points per movement class. */
+      movementPoints: z
+        .object({ leg: z.number().int().min(1), towed: z.number().int().min(1), tracked: z.number().int().min(1), wheeled: z.number().int().min(1) })
+        .strict(),
+      /** Terrain Effects Chart: movement points to enter (null: may not enter) and what is subtracted from attacks on a unit there. */
+      terrain: z.object({
+        clear: z.object({ move: byClass(), fire: z.number().int().min(0).max(5) }).strict(),
+        forest: z.object({ move: byClass(), fire: z.number().int().min(0).max(5) }).strict(),
+        jungle: z.object({ move: byClass(), fire: z.number().int().min(0).max(5) }).strict(),
+        building: z.object({ move: byClass(), fire: z.number().int().min(0).max(5) }).strict(),
+      }),
+      /** Hexsides: extra movement points to cross (null: may not cross) and the attack penalty across a hill hexside from below. */
+      river: byClass(),
+      hillUp: byClass(),
+      hillFire: z.number().int().min(0).max(5),
+      /** Direct fire beyond this range loses one from both attack values (004 Fire: "greater than three hexes"). */
+      longRange: z.number().int().min(1),
+    })
+    .strict(),
+);
+export type Tables = z.infer<ReturnType<typeof tablesSchema>>;
 export type Accuracy = { kind: 'hit' } | { kind: 'short' | 'over'; hexes: number };
 
 /** REPRESENTATIVE tables (labelled so in the view and in RULINGS.md). */

@@ -10,9 +10,9 @@ import type { commandCardSchema, damageCardSchema, damageEffectSchema } from './
  * card does something the engine enforces; a club replaces them with its own catalog file.
  * The Command deck has 50 cards and the Damage deck 25, as the setup rules require.
  */
-type CommandInput = z.input<typeof commandCardSchema>;
-type DamageInput = z.input<typeof damageCardSchema>;
-type DamageEffectInput = z.input<typeof damageEffectSchema>;
+type CommandInput = z.input<ReturnType<typeof commandCardSchema>>;
+type DamageInput = z.input<ReturnType<typeof damageCardSchema>>;
+type DamageEffectInput = z.input<ReturnType<typeof damageEffectSchema>>;
 
 const GROUND = ['infantry', 'tank', 'vehicle', 'artillery', 'gun'] as const;
 const ARMOR = ['tank', 'vehicle'] as const;

@@ -39,7 +39,7 @@ function cardName(json: unknown, list: string, index: number): string {
 
 /** Validates a club's catalog file; every problem names the card and field it is in. */
 export function loadCatalog(json: unknown): Result<Catalog, CatalogError[]> {
-  const parsed = catalogSchema.safeParse(json);
+  const parsed = catalogSchema().safeParse(json);
   if (!parsed.success) return err(schemaErrors(json, parsed.error.issues));
   const errors = crossErrors(parsed.data);
   return errors.length ? err(errors) : ok(parsed.data);
@@ -84,9 +84,9 @@ function crossErrors(c: Catalog): CatalogError[] {
  * tests/spearpoint/catalog.test.ts holds both catalogs byte for byte to loadCatalog of the same
  * lists, which also proves them valid. A club's catalog is always validated (loadCatalog).
  */
-type UnitInput = z.input<typeof unitCardSchema>;
-type CommandInput = z.input<typeof commandCardSchema>;
-type DamageInput = z.input<typeof damageCardSchema>;
+type UnitInput = z.input<ReturnType<typeof unitCardSchema>>;
+type CommandInput = z.input<ReturnType<typeof commandCardSchema>>;
+type DamageInput = z.input<ReturnType<typeof damageCardSchema>>;
 type WeaponInput = NonNullable<UnitInput['weapons']>[number];
 
 /** `{ key: value }` only when value is set: an optional field the input left out stays out. */

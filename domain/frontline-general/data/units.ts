@@ -15,7 +15,7 @@ import type { unitCardSchema } from './schema.js';
  * Attack values are the 2d10 sum needed to hit under each target icon; `bullets` marks the
  * underscored vehicle value (cannot affect base Defense 2+).
  */
-type UnitInput = z.input<typeof unitCardSchema>;
+type UnitInput = z.input<ReturnType<typeof unitCardSchema>>;
 
 const crew = (side: 'us' | 'de', kind: 'tank' | 'artillery' | 'pilot', title: string): UnitInput => ({
   id: `${side}-${kind === 'pilot' ? 'pilot' : `${kind}-crew`}`,

@@ -1,27 +1,10 @@
-import * as z from './zod-mini.js';
-import { once } from './once.js';
-
 /**
  * Correspondence clocks: how much of a seat's time a stretch of waiting uses. A seat's clock
  * runs only while the game waits for it, never on a weekend when the game rests at weekends
  * (Saturday and Sunday, UTC), and never while its player is away on vacation. Pure arithmetic
- * over ISO times, so the fold, the server and the verifier all count the same.
+ * over ISO times, so the fold, the server and the verifier all count the same. What a time
+ * control may be: time-control.ts.
  */
-/**
- * Built on its first use, not at import: no other module of the kernel builds a zod schema at
- * import, so the functions that only read stream records (projector, scheduler, notifier, digest)
- * load no zod at a cold start (issue 16). Every use gets the same schema. (`__PURE__` lets a bundle
- * that never uses it leave it out.)
- */
-export const timeControlSchema = /* @__PURE__ */ once(() =>
-  z.discriminatedUnion('kind', [
-    /** Each move must be made within `days` of the game starting to wait for it. */
-    z.strictObject({ kind: z.literal('per-move'), days: z.number().check(z.gt(0), z.maximum(60)) }),
-    /** A bank of `days` for the whole game, `incrementDays` added after every move (like 30 days plus 3 a move). */
-    z.strictObject({ kind: z.literal('bank'), days: z.number().check(z.gt(0), z.maximum(365)), incrementDays: z.number().check(z.minimum(0), z.maximum(60)) }),
-  ]),
-);
-export type TimeControl = z.infer<ReturnType<typeof timeControlSchema>>;
 
 export const DAY_MS = 86_400_000;
 

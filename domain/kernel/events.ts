@@ -1,4 +1,4 @@
-import type { TimeControl } from './clock.js';
+import type { TimeControl } from './time-control.js';
 import type { ReminderLevel } from './reminders.js';
 import type { Outcome } from './engine.js';
 import type { Seat } from './visibility.js';

@@ -1,4 +1,5 @@
-import { DAY_MS, runningMs, type ClockRest, type TimeControl } from './clock.js';
+import { DAY_MS, runningMs, type ClockRest } from './clock.js';
+import type { TimeControl } from './time-control.js';
 import type { AnyEngine, Outcome } from './engine.js';
 import type { EventEnvelope } from './envelope.js';
 import { isKernelType, type GameCreated, type KernelEvent, type StandingOrder } from './events.js';

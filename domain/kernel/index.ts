@@ -8,6 +8,7 @@ export * from './envelope.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './fold.js';
+export * from './create.js';
 export * from './lifecycle.js';
 // The listing's code (it uses zod's classic build) loads with GET /v1/engines only; everything else needs just its type.
 export type { EngineDescription } from './listing.js';
@@ -26,4 +27,5 @@ export * from './verify.js';
 export * from './visibility.js';
 export * from './deck.js';
 export * from './clock.js';
+export * from './time-control.js';
 export * from './reminders.js';

@@ -1,4 +1,4 @@
-import type { TimeControl } from './clock.js';
+import type { TimeControl } from './time-control.js';
 import { pendingOf, type PendingEntry } from './deadlines.js';
 import { nextWake, type ReminderLevel } from './reminders.js';
 import type { AnyEngine, Outcome } from './engine.js';

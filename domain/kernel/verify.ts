@@ -5,7 +5,8 @@ import { decideAway, decideClaimTimeout, decideLapse, decideTimeOut } from './de
 import type { GameCreated, StandingOrder } from './events.js';
 import { foldEvent, type GameState } from './fold.js';
 import { decideReminders } from './reminders.js';
-import { decideCancel, decideCreate, decideJoin, decideResign } from './lifecycle.js';
+import { decideCreate } from './create.js';
+import { decideCancel, decideJoin, decideResign } from './lifecycle.js';
 import { decidePlay, decideStandingOrders } from './play.js';
 import { seedCommitment } from './random.js';
 

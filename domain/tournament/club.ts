@@ -1,6 +1,6 @@
 import * as z from '../kernel/zod-mini.js';
 import { canonicalJson } from '../kernel/canonical.js';
-import { timeControlSchema } from '../kernel/clock.js';
+import { timeControlSchema } from '../kernel/time-control.js';
 import { assertNever, violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { sha256Hex } from '../kernel/sha256.js';

@@ -4,7 +4,7 @@ import { err, type Result } from '../kernel/result.js';
 import type { PlayerId } from './pairing.js';
 import type { ByeScore, Standing } from './standings.js';
 import type { ClubRole } from './club.js';
-import { timeControlSchema, type TimeControl } from '../kernel/clock.js';
+import { timeControlSchema, type TimeControl } from '../kernel/time-control.js';
 
 /**
  * A tournament as a Decider. Commands come from players and directors (through the API) and

@@ -2,7 +2,7 @@ import type { ClubRole, ClubSettings, ClubState } from './club.js';
 import type { LeaderboardRow, RatingsState } from './ratings.js';
 import { PROVISIONAL_DEVIATION, leaderboard, ratingOf } from './ratings.js';
 import type { Standing } from './standings.js';
-import type { TimeControl } from '../kernel/clock.js';
+import type { TimeControl } from '../kernel/time-control.js';
 import { tournamentStandings } from './scoring.js';
 import type { Format, PairingResult, TournamentState } from './tournament.js';
 

@@ -5,7 +5,6 @@ import {
   chain,
   decideCancel,
   decideClaimTimeout,
-  decideCreate,
   decideLapse,
   decideTimeOut,
   decideReminders,
@@ -712,6 +711,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
       if (!engine) throw new AppError(400, 'engine/unknown', `No game system "${request.engine}"; this server has ${engines.ids().join(', ') || 'none'}`);
       const input =
         request.carryOverFrom === undefined ? request : { ...request, options: await carriedOptions(engine, player, request.carryOverFrom, request.options) };
+      // Only a creation builds zod schemas (the options', the time control's): a function that never creates a game loads them never (issue 16).
+      const { decideCreate } = await import('../../domain/kernel/create.js');
       const gameId = gameIdFor(player, input.commandId);
       const seed = seeds.newSeed();
       const at = clock.now();

@@ -21,9 +21,32 @@ describe('picture function', () => {
 
   it('answers no picture when there is none, and refuses what is not a request', async () => {
     expect(await createPictureHandler(async () => undefined)({ gameId: 'g1', player: 'bob' })).toEqual({});
-    for (const bad of [null, 'g1', { gameId: 'g1' }, { gameId: 'g1', player: 'bob', extra: 1 }]) {
+    const tooLong = 'x'.repeat(101);
+    for (const bad of [
+      null,
+      'g1',
+      ['g1', 'bob'],
+      { gameId: 'g1' },
+      { gameId: 'g1', player: 'bob', extra: 1 },
+      { gameId: '', player: 'bob' },
+      { gameId: tooLong, player: 'bob' },
+      { gameId: 'g1', player: 'x'.repeat(129) },
+      { gameId: 'g1', player: 'bob', seat: '' },
+      { gameId: 'g1', player: 'bob', seat: 'x'.repeat(33) },
+      { gameId: 'g1', player: 7 },
+      JSON.parse('{"gameId":"g1","player":"bob","__proto__":{"seat":"de"}}'),
+    ]) {
       expect(await createPictureHandler(async () => PNG)(bad)).toEqual({ error: 'not a picture request: {gameId, player, seat?}' });
     }
+  });
+
+  it('takes the longest ids the notifier may send, and a request without a seat', async () => {
+    const draw = vi.fn(async () => PNG);
+    const longest = { gameId: 'g'.repeat(100), player: 'p'.repeat(128), seat: 's'.repeat(32) };
+    expect((await createPictureHandler(draw)(longest)).png).toBeDefined();
+    expect(draw).toHaveBeenLastCalledWith(longest);
+    await createPictureHandler(draw)({ gameId: 'g1', player: 'bob' });
+    expect(draw).toHaveBeenLastCalledWith({ gameId: 'g1', player: 'bob' });
   });
 });
 

@@ -80,8 +80,8 @@ export function buildBundle(entry: string, outdir: string): BundleLayout {
   return bundleLayout(bundleHandler(entry, outdir), outdir);
 }
 
-/** The engines' lazy chunks of a bundle (functions/engine-catalog.ts), largest first. */
-export const engineChunks = (layout: BundleLayout): LazyChunk[] => layout.lazy.filter((c) => c.source.startsWith('domain/'));
+/** The engines' lazy chunks of a bundle (functions/engine-catalog.ts: each `domain/<engine>/engine.ts`), largest first. */
+export const engineChunks = (layout: BundleLayout): LazyChunk[] => layout.lazy.filter((c) => /^domain\/[^/]+\/engine\.ts$/.test(c.source));
 
 /**
  * The api's game routes (functions/http/routes/lazy.ts imports each route module on the first

@@ -1,4 +1,3 @@
-import * as z from '../kernel/zod-mini.js';
 import { assertNever, violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { DEFAULT_TAU, NEW_PLAYER, glicko2Update, type Glicko2Rating } from './glicko2.js';
@@ -13,19 +12,17 @@ import { DEFAULT_TAU, NEW_PLAYER, glicko2Update, type Glicko2Rating } from './gl
 /** A deviation above this marks a provisional rating (too few recent games to trust it). */
 export const PROVISIONAL_DEVIATION = 110;
 
-export const ratingCommandSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('RateGame'),
-    engine: z.string().check(z.minLength(1)),
-    gameId: z.string().check(z.minLength(1)),
-    players: z.tuple([z.string().check(z.minLength(1)), z.string().check(z.minLength(1))]),
-    /** The winner, or null for a draw. */
-    winner: z.nullable(z.string().check(z.minLength(1))),
-    /** When the game ended (ISO-8601), passed in. */
-    at: z.string().check(z.minLength(1)),
-  }),
-]);
-export type RatingCommand = z.infer<typeof ratingCommandSchema>;
+/** The one command: sent by the application layer (never by a player) when a rated game ends. */
+export interface RatingCommand {
+  readonly type: 'RateGame';
+  readonly engine: string;
+  readonly gameId: string;
+  readonly players: readonly [string, string];
+  /** The winner, or null for a draw. */
+  readonly winner: string | null;
+  /** When the game ended (ISO-8601), passed in. */
+  readonly at: string;
+}
 
 export interface RatingChange {
   readonly player: string;

@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { violation, zodSummary, type AnyEngine, type EngineCatalog } from '../../domain/kernel/index.js';
 import {
-  clubCommandSchema,
   decideClub,
   engineDataNamed,
   evolveClub,
@@ -207,6 +206,8 @@ export function createClubService(deps: { store: DynamoStreamStore; engines: Eng
     async create(player, input) {
       const commandId = input.commandId ?? randomUUID();
       const clubId = derivedId('club', player, commandId);
+      // Only a creation checks a command with zod here: the tournaments function, which creates no club, loads it never (issue 16).
+      const { clubCommandSchema } = await import('../../domain/tournament/club-commands.js');
       const cmd = clubCommandSchema.parse({
         type: 'CreateClub',
         clubId,

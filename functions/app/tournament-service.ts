@@ -7,7 +7,6 @@ import { decideTournament } from '../../domain/tournament/decide-tournament.js';
 import {
   evolveTournament,
   initialTournamentState,
-  tournamentCommandSchema,
   type Actor,
   type Format,
   type TournamentCommand,
@@ -159,6 +158,8 @@ export function createTournamentService(deps: { store: DynamoStreamStore; engine
       const time = input.timeControl !== undefined ? { timeControl: input.timeControl } : clubTime(club);
       const commandId = input.commandId ?? randomUUID();
       const tournamentId = derivedId('tournament', player, commandId);
+      // Only a creation checks a command with zod: the tournaments function, which creates none, loads it never (issue 16).
+      const { tournamentCommandSchema } = await import('../../domain/tournament/tournament-commands.js');
       const parsed = tournamentCommandSchema.safeParse({
         type: 'CreateTournament',
         tournamentId,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { timeControlSchema } from '../../domain/kernel/index.js';
-import { clubSettingsSchema } from '../../domain/tournament/club.js';
+import { clubSettingsSchema } from '../../domain/tournament/club-commands.js';
 import { commandId, engineId, gameId, playerId, seat } from './schemas.js';
 
 /**

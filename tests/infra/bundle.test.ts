@@ -23,12 +23,11 @@ import { LAMBDA_ENV, buildBundle, engineChunks, servedBytes } from '../support/b
 /** The handlers that load games (through functions/engine-catalog.ts). */
 const PLAYS_GAMES = new Set(['api', 'picture', 'deadline', 'tournaments']);
 /**
- * The handlers that validate requests with zod at every call: the api (its HTTP edge) and the
- * tournaments function (the tournament domain's commands). The others load no zod at a cold
- * start, the deadline and picture functions included (they create no game; an engine brings
- * its own schemas in its chunk): issue 16.
+ * The handler that validates requests with zod at every call: the api (its HTTP edge). The others
+ * load no zod at a cold start, the deadline, picture and tournaments functions included (they
+ * create no game, club or tournament; an engine brings its own schemas in its chunk): issue 16.
  */
-const ZOD_AT_START = new Set(['api', 'tournaments']);
+const ZOD_AT_START = new Set(['api']);
 const filesUnder = (dir: string, prefix = ''): string[] =>
   readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(dir, join(prefix, d.name)) : [join(prefix, d.name)]));
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { violation } from '../../domain/kernel/errors.js';
 import {
   CLUB_ERRORS as E,
-  clubCommandSchema,
   decideClub,
   engineDataNamed,
   evolveClub,
@@ -12,6 +11,7 @@ import {
   type ClubEvent,
   type ClubState,
 } from '../../domain/tournament/club.js';
+import { clubCommandSchema } from '../../domain/tournament/club-commands.js';
 
 const given = (...events: ClubEvent[]): ClubState => events.reduce(evolveClub, initialClubState);
 const decide = (s: ClubState, command: unknown, actor: string, ctx?: ClubCtx) => decideClub(s, clubCommandSchema.parse(command), actor, ctx);

@@ -3,13 +3,13 @@ import { decideTournament } from '../../domain/tournament/decide-tournament.js';
 import {
   evolveTournament,
   initialTournamentState,
-  tournamentCommandSchema,
   type Actor,
   type Format,
   type TournamentCommand,
   type TournamentEvent,
   type TournamentState,
 } from '../../domain/tournament/tournament.js';
+import { tournamentCommandSchema } from '../../domain/tournament/tournament-commands.js';
 
 /** Given/when/then for the tournament Decider. Commands pass through the boundary schema first, as the API would. */
 export const SYSTEM: Actor = { kind: 'system' };

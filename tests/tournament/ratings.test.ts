@@ -6,16 +6,12 @@ import {
   evolveRatings,
   initialRatingsState,
   leaderboard,
-  ratingCommandSchema,
   ratingOf,
   type RatingsState,
 } from '../../domain/tournament/ratings.js';
 
 const rate = (s: RatingsState, gameId: string, players: [string, string], winner: string | null, engine = 'spearpoint-1943'): RatingsState => {
-  const r = decideRatings(
-    s,
-    ratingCommandSchema.parse({ type: 'RateGame', engine, gameId, players, winner, at: `2026-11-24T10:00:${gameId.padStart(2, '0')}Z` }),
-  );
+  const r = decideRatings(s, { type: 'RateGame', engine, gameId, players, winner, at: `2026-11-24T10:00:${gameId.padStart(2, '0')}Z` });
   if (!r.ok) throw new Error(r.error.code);
   return r.value.reduce(evolveRatings, s);
 };

@@ -4,12 +4,19 @@ import { envelopeHash, type EventEnvelope } from '../../domain/kernel/index.js';
 import type { CommandRecord } from '../ports.js';
 
 /**
- * How the tip layout stores events: one compressed record per command (its events share the
- * game, the command, the time and the player, and each event's prevHash is the hash before it),
- * so a command's events cost little more than their data and their hashes. The load checks the
- * chain's ends against the head; the verifier (and decodeCommand's caller, when asked) recomputes
+ * How the tip and append layouts store events: one compressed record per command (its events
+ * share the game, the command, the time and the player, and each event's prevHash is the hash
+ * before it), so a command's events cost little more than their data. Only the last event's hash
+ * is stored (`t`): every other hash is recomputed from the event when the record is read, and the
+ * last one recomputed must equal `t`, so a damaged event is caught on every read. Storing each
+ * event's hash took about 150 of a command item's 865 bytes and pushed many items past DynamoDB's
+ * 1 KB write unit (issue 16: 1.60 write units a Spearpoint command, 1.39 without). Records
+ * written before (no `t`) keep a hash per event, read as stored; the load checks that each item
+ * follows the one before, and the verifier (and decodeCommand's caller, when asked) recomputes
  * every hash.
  */
+type StoredEvent = readonly [string, unknown, EventEnvelope['visibility'], EventEnvelope['actor'], string?];
+type StoredEventWithHash = readonly [string, unknown, EventEnvelope['visibility'], EventEnvelope['actor'], string, string?];
 interface StoredCommand {
   /** commandId, at, player, first seq, prevHash of the first event */
   readonly c: string;
@@ -17,8 +24,10 @@ interface StoredCommand {
   readonly p: string | null;
   readonly s: number;
   readonly h: string;
-  /** [type, data, visibility, actor, hash, salt?] per event */
-  readonly e: readonly (readonly [string, unknown, EventEnvelope['visibility'], EventEnvelope['actor'], string, string?])[];
+  /** The last event's hash; absent in records written before, whose events carry each its own. */
+  readonly t?: string;
+  /** [type, data, visibility, actor, salt?] per event; in a record without `t`, [type, data, visibility, actor, hash, salt?] */
+  readonly e: readonly (StoredEvent | StoredEventWithHash)[];
 }
 
 /**
@@ -35,22 +44,23 @@ export function encodeCommand(events: readonly EventEnvelope[], beside?: Readonl
     p: first.player,
     s: first.seq,
     h: first.prevHash,
-    e: events.map((ev) =>
-      ev.salt !== undefined ? [ev.type, ev.data, ev.visibility, ev.actor, ev.hash, ev.salt] : [ev.type, ev.data, ev.visibility, ev.actor, ev.hash],
-    ),
+    t: events[events.length - 1]!.hash,
+    e: events.map((ev) => (ev.salt !== undefined ? [ev.type, ev.data, ev.visibility, ev.actor, ev.salt] : [ev.type, ev.data, ev.visibility, ev.actor])),
   };
   return new Uint8Array(deflateRawSync(JSON.stringify(stored)));
 }
 
 /**
- * The events of one encoded command, in the envelope's field order. With `check`, every hash is
- * recomputed from the event's content and compared (a damaged record throws).
+ * The events of one encoded command, in the envelope's field order, each with its hash (a damaged
+ * record throws). With `check`, a record written with a hash per event has every one recomputed
+ * and compared too; a record that stores the last hash only is always checked.
  */
 export function decodeCommand(gameId: string, bytes: Uint8Array, check = false): EventEnvelope[] {
   const stored = JSON.parse(inflateRawSync(bytes).toString('utf8')) as StoredCommand;
+  if (stored.t !== undefined) return recomputed(gameId, stored, stored.t);
   const out: EventEnvelope[] = [];
   let prevHash = stored.h;
-  stored.e.forEach(([type, data, visibility, actor, hash, salt], i) => {
+  (stored.e as readonly StoredEventWithHash[]).forEach(([type, data, visibility, actor, hash, salt], i) => {
     const partial = {
       gameId,
       seq: stored.s + i,
@@ -68,6 +78,31 @@ export function decodeCommand(gameId: string, bytes: Uint8Array, check = false):
     out.push({ ...partial, hash });
     prevHash = hash;
   });
+  return out;
+}
+
+/** A record's events with their hashes recomputed, the chain from its first prevHash; the last must be the stored one. */
+function recomputed(gameId: string, stored: StoredCommand, lastHash: string): EventEnvelope[] {
+  const out: EventEnvelope[] = [];
+  let prevHash = stored.h;
+  for (const [i, [type, data, visibility, actor, salt]] of (stored.e as readonly StoredEvent[]).entries()) {
+    const partial = {
+      gameId,
+      seq: stored.s + i,
+      type,
+      data,
+      visibility,
+      actor,
+      player: stored.p,
+      commandId: stored.c,
+      at: stored.a,
+      ...(salt !== undefined ? { salt } : {}),
+      prevHash,
+    };
+    prevHash = envelopeHash(partial);
+    out.push({ ...partial, hash: prevHash });
+  }
+  if (prevHash !== lastHash) throw new Error(`game ${gameId}: stored events ${stored.s} to ${stored.s + stored.e.length - 1} do not match their hash`);
   return out;
 }
 

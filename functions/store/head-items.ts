@@ -39,13 +39,15 @@ export function commandEnds(record: Uint8Array): CommandEnds {
     a: string;
     s: number;
     h: string;
+    t?: string;
     e: readonly (readonly unknown[])[];
     u?: Record<string, unknown>;
     w?: Record<string, unknown>;
   };
   return {
     first: { seq: r.s, prevHash: r.h },
-    last: { seq: r.s + r.e.length - 1, hash: r.e[r.e.length - 1]![4] as string, at: r.a },
+    // The last event's hash: the record's own (event-batch.ts), or in a record written before, the last event's.
+    last: { seq: r.s + r.e.length - 1, hash: r.t ?? (r.e[r.e.length - 1]![4] as string), at: r.a },
     ...(r.u ? { u: r.u } : {}),
     ...(r.w ? { w: r.w } : {}),
   };

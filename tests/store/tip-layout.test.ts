@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -7,6 +8,7 @@ import { chain, GENESIS, PUBLIC, type EventEnvelope, type GameState, type GameSu
 import { ConcurrencyError, DuplicateCommandError } from '../../functions/ports.js';
 import { DynamoEventStore, gamePk } from '../../functions/store/dynamo-event-store.js';
 import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent, prependRecent } from '../../functions/store/event-batch.js';
+import { commandEnds } from '../../functions/store/head-items.js';
 import { itemSize, MAX_ITEM_BYTES } from '../../functions/store/item-size.js';
 import { CheckedGame, playRandom } from '../spearpoint/harness.js';
 import { freshTable } from '../support/dynamo.js';
@@ -95,13 +97,43 @@ beforeAll(async () => {
 });
 
 describe('the tip layout', () => {
-  it('a command record decodes to the same events, byte for byte, salts kept; checked, a changed event is caught', () => {
+  it('a command record decodes to the same events, byte for byte, salts kept; a changed event is caught on every read', () => {
     const evs = events('g', GENESIS, 5, 'cmd');
     expect(decodeCommand('g', encodeCommand(evs), true)).toEqual(evs);
     expect(JSON.stringify(decodeCommand('g', encodeCommand(evs)))).toBe(JSON.stringify(evs));
+    expect(evs.some((e) => e.salt !== undefined)).toBe(true);
+    // Only the last hash is stored: a changed event no longer chains to it, checked or not.
     const forged = evs.map((e, i) => (i === 2 ? { ...e, data: { x: 2 } } : e));
-    expect(decodeCommand('g', encodeCommand(forged))[2]!.data).toEqual({ x: 2 });
-    expect(() => decodeCommand('g', encodeCommand(forged), true)).toThrow(/event 3 does not match its hash/);
+    expect(() => decodeCommand('g', encodeCommand(forged))).toThrow(/stored events 1 to 5 do not match their hash/);
+    expect(() => decodeCommand('g', encodeCommand(forged), true)).toThrow(/do not match their hash/);
+    // The last hash itself is stored once, not a hash per event: the record is smaller by about one per event but the last.
+    const record = JSON.parse(inflateRawSync(encodeCommand(evs)).toString('utf8')) as { t: string; e: unknown[][] };
+    expect(record.t).toBe(evs[4]!.hash);
+    expect(record.e.flat().filter((x) => typeof x === 'string' && evs.some((e) => e.hash === x))).toEqual([]);
+    expect(commandEnds(encodeCommand(evs)).last).toEqual({ seq: 5, hash: evs[4]!.hash, at: AT });
+  });
+
+  it('a record written before, with a hash per event, reads as it did: the stored hashes, checked when asked', () => {
+    const evs = events('g', GENESIS, 5, 'cmd');
+    const before = (list: readonly EventEnvelope[]) =>
+      new Uint8Array(
+        deflateRawSync(
+          JSON.stringify({
+            c: 'cmd',
+            a: AT,
+            p: 'alice',
+            s: 1,
+            h: GENESIS.hash,
+            e: list.map((e) => [e.type, e.data, e.visibility, e.actor, e.hash, ...(e.salt !== undefined ? [e.salt] : [])]),
+          }),
+        ),
+      );
+    expect(JSON.stringify(decodeCommand('g', before(evs), true))).toBe(JSON.stringify(evs));
+    expect(commandEnds(before(evs)).last).toEqual({ seq: 5, hash: evs[4]!.hash, at: AT });
+    expect(encodeCommand(evs).byteLength).toBeLessThan(before(evs).byteLength - 3 * 30);
+    const forged = evs.map((e, i) => (i === 2 ? { ...e, data: { x: 2 } } : e));
+    expect(decodeCommand('g', before(forged))[2]!.data).toEqual({ x: 2 });
+    expect(() => decodeCommand('g', before(forged), true)).toThrow(/event 3 does not match its hash/);
   });
 
   it('creates in one transaction (HEAD, SECRET), then every load is one Query and every append one write', async () => {

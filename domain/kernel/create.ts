@@ -11,8 +11,8 @@ import { PUBLIC, type Seat } from './visibility.js';
 /**
  * A game's creation: its options and time control validated, Game.Created decided. In a module
  * of its own because it is the one decision that builds zod schemas (the engine's options, the
- * time control): a function that never creates a game (deadline, picture) imports it on first
- * use, or not at all, so its cold start loads no zod (issue 16).
+ * time control): the game service imports it with the first game it creates, so a function that
+ * never creates one (deadline, picture, tournaments) loads no zod at its cold start (issue 16).
  */
 
 /** The player a seat is reserved for (the reservation list is the creator's input: read it as data, never as an object's own keys). */

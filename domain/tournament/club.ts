@@ -2,6 +2,7 @@ import { canonicalJson } from '../kernel/canonical.js';
 import { assertNever, violation, type RuleViolation } from '../kernel/errors.js';
 import { err, ok, type Result } from '../kernel/result.js';
 import { sha256Hex } from '../kernel/sha256.js';
+import type { ClubCommand, ClubSettings } from './club-commands.js';
 
 /**
  * A club as a Decider: who belongs (owner, directors, members), how people get in (a join
@@ -18,7 +19,6 @@ export type ClubRole = (typeof CLUB_ROLES)[number];
 
 // The commands' shapes, the settings', and the schemas a club's creation and the HTTP edge check them with: club-commands.ts.
 export type { ClubCommand, ClubSettings } from './club-commands.js';
-import type { ClubCommand, ClubSettings } from './club-commands.js';
 
 export type ClubEvent =
   | { type: 'ClubCreated'; clubId: string; name: string; description: string; owner: string }

@@ -4,6 +4,7 @@ import type { PlayerId } from './pairing.js';
 import type { ByeScore, Standing } from './standings.js';
 import type { ClubRole } from './club.js';
 import type { TimeControl } from '../kernel/time-control.js';
+import type { Format, TournamentCommand } from './tournament-commands.js';
 
 /**
  * A tournament as a Decider. Commands come from players and directors (through the API) and
@@ -23,7 +24,6 @@ import type { TimeControl } from '../kernel/time-control.js';
 
 // The commands' shapes, and the schema a tournament's creation is checked against: tournament-commands.ts.
 export type { Format, TournamentCommand } from './tournament-commands.js';
-import type { Format, TournamentCommand } from './tournament-commands.js';
 
 /** How a pairing's result came about. */
 export type ResultHow = 'played' | 'forfeit' | 'adjudicated';

@@ -57,10 +57,13 @@ export function encodeCommand(events: readonly EventEnvelope[], beside?: Readonl
  */
 export function decodeCommand(gameId: string, bytes: Uint8Array, check = false): EventEnvelope[] {
   const stored = JSON.parse(inflateRawSync(bytes).toString('utf8')) as StoredCommand;
-  if (stored.t !== undefined) return recomputed(gameId, stored, stored.t);
+  const hashPerEvent = stored.t === undefined;
   const out: EventEnvelope[] = [];
   let prevHash = stored.h;
-  (stored.e as readonly StoredEventWithHash[]).forEach(([type, data, visibility, actor, hash, salt], i) => {
+  stored.e.forEach((event, i) => {
+    const [type, data, visibility, actor] = event;
+    const storedHash = hashPerEvent ? (event as StoredEventWithHash)[4] : undefined;
+    const salt = hashPerEvent ? (event as StoredEventWithHash)[5] : (event as StoredEvent)[4];
     const partial = {
       gameId,
       seq: stored.s + i,
@@ -74,35 +77,14 @@ export function decodeCommand(gameId: string, bytes: Uint8Array, check = false):
       ...(salt !== undefined ? { salt } : {}),
       prevHash,
     };
-    if (check && envelopeHash(partial) !== hash) throw new Error(`game ${gameId}: stored event ${partial.seq} does not match its hash`);
-    out.push({ ...partial, hash });
-    prevHash = hash;
-  });
-  return out;
-}
-
-/** A record's events with their hashes recomputed, the chain from its first prevHash; the last must be the stored one. */
-function recomputed(gameId: string, stored: StoredCommand, lastHash: string): EventEnvelope[] {
-  const out: EventEnvelope[] = [];
-  let prevHash = stored.h;
-  for (const [i, [type, data, visibility, actor, salt]] of (stored.e as readonly StoredEvent[]).entries()) {
-    const partial = {
-      gameId,
-      seq: stored.s + i,
-      type,
-      data,
-      visibility,
-      actor,
-      player: stored.p,
-      commandId: stored.c,
-      at: stored.a,
-      ...(salt !== undefined ? { salt } : {}),
-      prevHash,
-    };
-    prevHash = envelopeHash(partial);
+    if (check && storedHash !== undefined && envelopeHash(partial) !== storedHash)
+      throw new Error(`game ${gameId}: stored event ${partial.seq} does not match its hash`);
+    prevHash = storedHash ?? envelopeHash(partial);
     out.push({ ...partial, hash: prevHash });
-  }
-  if (prevHash !== lastHash) throw new Error(`game ${gameId}: stored events ${stored.s} to ${stored.s + stored.e.length - 1} do not match their hash`);
+  });
+  // A record that stores the last hash only: the chain recomputed from its first prevHash must end there.
+  if (!hashPerEvent && prevHash !== stored.t)
+    throw new Error(`game ${gameId}: stored events ${stored.s} to ${stored.s + stored.e.length - 1} do not match their hash`);
   return out;
 }
 

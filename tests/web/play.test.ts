@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { notificationsExtension } from '../../functions/local/stream-poller.js';
@@ -97,6 +97,9 @@ interface AfterCommand {
 }
 const afterCommands: AfterCommand[] = [];
 
+/** The note the game page shows when a command was refused because the game had moved on. */
+const MOVED_ON = /^The game moved on before your command arrived/;
+
 /** Plays one command on the page if it offers any; true if it did. */
 async function act(page: Page, log: string[]): Promise<boolean> {
   const buttons = page.locator('.commands button:not([disabled])');
@@ -114,25 +117,34 @@ async function act(page: Page, log: string[]): Promise<boolean> {
   const asked: string[] = [];
   const onRequest = (r: Request) => asked.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
   page.on('request', onRequest);
+  // An alert still on screen from an earlier command (it goes with the next poll) says nothing of this one.
+  await page.locator('[role=alert], [role=status]').evaluateAll((as) => as.forEach((a) => a.setAttribute('data-before-click', '')));
   log.push(`${((Date.now() - t0) / 1000).toFixed(1)} ${page === pages[0] ? 'A' : 'B'} ${await button.getAttribute('data-type')}: ${await button.innerText()}`);
   await button.click();
   // The page settles: a new version (sent), or one more step in the private draft, or an error shown.
   // A function, not a string: the page's Content-Security-Policy forbids evaluating strings.
   await page.waitForFunction(
-    ([v, n]) => {
+    ([v, n, movedOn]) => {
       const d = (globalThis as any).document;
       const now = Number(/version (\d+)/.exec(d.querySelector('#game-status')?.textContent ?? '')?.[1] ?? -1);
-      return now !== v || d.querySelectorAll('#draft-steps li').length !== n || d.querySelector('[role=alert]') !== null;
+      const notes: string[] = [...d.querySelectorAll('[role=status]:not([data-before-click])')].map((e: any) => e.textContent);
+      return (
+        now !== v ||
+        d.querySelectorAll('#draft-steps li').length !== n ||
+        d.querySelector('[role=alert]:not([data-before-click])') !== null ||
+        notes.some((t) => t.startsWith(movedOn))
+      );
     },
-    [before.version, before.steps] as const,
+    [before.version, before.steps, MOVED_ON.source.slice(1)] as const,
     { timeout: 30_000 },
   );
   page.off('request', onRequest);
-  const alerts = await page.locator('[role=alert]').allInnerTexts();
-  for (const alert of alerts) log.push(`  refused: ${alert}`);
+  const alerts = await page.locator('[role=alert]:not([data-before-click])').allInnerTexts();
+  const movedOn = (await page.locator('[role=status]:not([data-before-click])').allInnerTexts()).filter((n) => MOVED_ON.test(n));
+  for (const refusal of [...alerts, ...movedOn]) log.push(`  refused: ${refusal}`);
   afterCommands.push({
     posted: asked.some((a) => /^POST \/v1\/games\/[^/]+\/commands(\?view=true)?$/.test(a)),
-    refused: alerts.length > 0,
+    refused: alerts.length + movedOn.length > 0,
     views: asked.filter((a) => /^GET \/v1\/games\/[^/?]+$/.test(a)).length,
     feeds: asked.filter((a) => /^GET \/v1\/games\/[^/]+\/events\?after=\d+&limit=1000$/.test(a)).length,
   });
@@ -175,6 +187,19 @@ describe('the web client in a browser', () => {
     const started = Date.now();
     let drafted = false;
     let logChecked = false;
+    // Once, mid-game, a command leaves a page as if the other side had moved just before the click
+    // (its expectedVersion one behind): the page says so, shows the position now, and play goes on.
+    let staleRouted = false;
+    let staleSent: Page | undefined;
+    let staleChecked = false;
+    const makeStale = async (route: Route) => {
+      const request = route.request();
+      const body = request.postDataJSON() as { expectedVersion?: number } | null;
+      if (staleSent || request.method() !== 'POST' || !body?.expectedVersion) return route.continue();
+      staleSent = request.frame().page();
+      await route.continue({ postData: JSON.stringify({ ...body, expectedVersion: body.expectedVersion - 1 }) });
+    };
+    const commandsRoute = (url: URL) => /^\/v1\/games\/[^/]+\/commands$/.test(url.pathname);
     // Bounded by commands, not by the clock: a Tiger Hunt of two turns takes about 30 commands
     // (half a minute on an idle machine); a loaded CI machine is slower but gets there.
     while (log.length < 120 && Date.now() - started < 240_000) {
@@ -185,6 +210,13 @@ describe('the web client in a browser', () => {
         const stored = await serverVersion(gameId);
         const stepsBefore = await draftSteps(page);
         if (await act(page, log)) acted = true;
+        if (staleSent === page && !staleChecked) {
+          staleChecked = true;
+          await Promise.all(pages.map((p) => p.unroute(commandsRoute, makeStale)));
+          expect(log.at(-1), log.slice(-3).join('\n')).toMatch(/^ {2}refused: The game moved on before your command arrived/);
+          expect(await page.locator('[role=alert]:not([data-before-click])').count()).toBe(0);
+          expect(await version(page)).toBe(await serverVersion(gameId));
+        }
         if (!drafted && (await draftSteps(page)) > stepsBefore) {
           // The step stays in this browser: the server stored nothing, so the game's version is unchanged.
           drafted = true;
@@ -194,6 +226,10 @@ describe('the web client in a browser', () => {
         }
       }
       if (!acted) await alice.waitForTimeout(300);
+      if (!staleRouted && log.length >= 8) {
+        staleRouted = true;
+        await Promise.all(pages.map((p) => p.route(commandsRoute, makeStale)));
+      }
       if (!logChecked && log.length >= 12) {
         // Mid-game, the log a page built from its commands' replies and the feed is the feed's whole log for that seat.
         logChecked = true;
@@ -206,13 +242,14 @@ describe('the web client in a browser', () => {
     }
     // A command's reply carries its events and the view after it: the page reads neither again (issue 16's requests per command).
     const sent = afterCommands.filter((c) => c.posted && !c.refused);
-    expect(sent.length).toBeGreaterThan(10);
+    expect(sent.length, `commands sent and taken; the last ones tried:\n${log.slice(-30).join('\n')}`).toBeGreaterThan(10);
     expect(sent.filter((c) => c.views === 0 && c.feeds === 0).length, JSON.stringify(sent)).toBeGreaterThan(sent.length / 2);
     expect(
       (await status(alice)).startsWith('Over'),
       `the game did not end within 120 commands or 4 minutes; last commands:\n${log.slice(-20).join('\n')}`,
     ).toBe(true);
     expect(drafted).toBe(true);
+    expect(staleChecked).toBe(true);
     expect(log.some((l) => l.includes(' SealOrder: '))).toBe(true);
     console.log(`browser game: ${log.length} commands in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await bob.getByText(/^Over/).waitFor();

@@ -3,7 +3,7 @@ import { renderSvg, type StandingOrder } from '../../../domain/kernel/index.js';
 import { resultInWords, sideAndPlayer } from '../../../functions/app/names.js';
 import { describeEvent, explainCommand, glossary, legalGroups } from '../../../functions/cli/format.js';
 import { wasCancelled } from '../../../functions/projections/project.js';
-import { api, gamePath, newCommandId, poll, type Session } from '../api.js';
+import { api, ApiError, gamePath, newCommandId, poll, type Session } from '../api.js';
 import { timeLeft, usePolling } from '../live.js';
 import { Link } from '../nav.js';
 import type { ApiEvent, EngineInfo, GameView, Reply } from '../replies.js';
@@ -14,6 +14,9 @@ import type { ApiEvent, EngineInfo, GameView, Reply } from '../replies.js';
  * sealed order you are drafting (kept in this browser until you seal it), standing orders,
  * the log in words, resign, and once the game is over: export, audit and replay.
  */
+
+/** Said when a command was refused because the game changed after the page last read it. */
+const MOVED_ON = 'The game moved on before your command arrived, so it was not played. This is the position now: choose again.';
 
 const draftKey = (id: string, player: string) => `fieldpost.draft.${player}.${id}`;
 function loadDraft(id: string, player: string): unknown[] | undefined {
@@ -350,7 +353,12 @@ export function GamePage({ session, params }: { session: Session; params: Record
       // nothing is read again. Otherwise (a repeated commandId, a log not known complete) the feed is read.
       await load(!done.duplicate && logVersion.current === v.summary.version ? { events: done.events, version: done.version } : undefined, done.view);
     } catch (e) {
-      setError((e as Error).message);
+      if (e instanceof ApiError && e.code === 'version/conflict') {
+        // The other side moved between this page's last look and the click: nothing was stored.
+        // The position now is shown, so the player decides again on what is really there.
+        setNote(MOVED_ON);
+        await load().catch((again: Error) => setError(again.message));
+      } else setError((e as Error).message);
     } finally {
       setBusy(false);
     }

@@ -5,7 +5,7 @@ import { createRegistry } from '../../domain/kernel/index.js';
 import { createApi } from '../../functions/http/api.js';
 import { OPENAPI_PATH } from '../../functions/http/router.js';
 import { freshTable } from '../support/dynamo.js';
-import { contractChecker } from '../support/contract.js';
+import { contractChecker } from '../support/contract-checker.js';
 import { diceRace } from '../fixtures/dice-race.js';
 import { apiEvent, cid, itemCount } from './support.js';
 

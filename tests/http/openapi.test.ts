@@ -11,7 +11,7 @@ import { defineRoute, type RouteModule } from '../../functions/http/types.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { PUBLIC_ROUTES } from '../../infra/api.js';
 import { diceRace } from '../fixtures/dice-race.js';
-import { contractChecker } from '../support/contract.js';
+import { contractChecker } from '../support/contract-checker.js';
 import { apiEvent, offlineApiDeps } from './support.js';
 
 const deps = offlineApiDeps();

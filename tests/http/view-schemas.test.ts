@@ -10,7 +10,7 @@ import { generateViewSchemas, VIEW_SCHEMAS_FILE, VIEW_SOURCES } from '../../func
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { view as viewShapes } from '../fixtures/view-shapes.js';
 import { MemoryGame } from '../kernel/play.js';
-import { contractChecker } from '../support/contract.js';
+import { contractChecker } from '../support/contract-checker.js';
 import { seeded } from '../support/seeded.js';
 import { cid, http } from './support.js';
 

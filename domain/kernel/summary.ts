@@ -40,6 +40,12 @@ export interface GameSummary {
   readonly outcome?: Outcome;
 }
 
+/**
+ * A game starts the moment its last seat is taken, so one that ended with a seat still free
+ * never began: its creator cancelled it.
+ */
+export const wasCancelled = (s: Pick<GameSummary, 'status' | 'seats'>): boolean => s.status === 'ended' && s.seats.some((x) => !x.joined);
+
 export function summarize(engine: AnyEngine, state: GameState): GameSummary {
   const m = state.meta;
   const pending = pendingOf(engine, state);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   canonicalJson,
+  wasCancelled,
   canSee,
   chain,
   decideCancel,
@@ -40,7 +41,6 @@ import {
 } from '../../domain/kernel/index.js';
 import { listing, resultInWords, sideAndPlayer, sideName, withSideNames } from './names.js';
 import { seatClocks, type SeatClock } from './clocks.js';
-import { wasCancelled } from '../projections/project.js';
 import { commandKey } from '../store/event-batch.js';
 import {
   AppError,

@@ -1,10 +1,9 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { EngineCatalog, GameSummary } from '../../domain/kernel/index.js';
+import { wasCancelled, type EngineCatalog, type GameSummary } from '../../domain/kernel/index.js';
 import { gamesWanted, type PairingState, type TournamentEvent, type TournamentState } from '../../domain/tournament/tournament.js';
 import type { Notice, NotifyJob } from '../notify/decide.js';
 import type { NotifyQueue } from '../notify/queue.js';
-import { wasCancelled } from '../projections/project.js';
 import { fromWireImage, headChange, isHeadRecord, type StreamRecordLike } from '../projections/stream-image.js';
 import { AppError, type Clock } from '../ports.js';
 import { DynamoStreamStore, type StoredEvent } from '../store/stream-store.js';

@@ -1,8 +1,7 @@
-import { REMINDER_LEVELS, type GameSummary } from '../../domain/kernel/index.js';
+import { REMINDER_LEVELS, wasCancelled, type GameSummary } from '../../domain/kernel/index.js';
 import { array, number, object, oneOf, record, string, union, literal, type Infer } from '../guards.js';
 import { newlyAsked } from '../projections/asked.js';
 import { seatClocks } from '../app/clocks.js';
-import { wasCancelled } from '../projections/project.js';
 
 /**
  * Which players to tell what, from one append's summaries (before and after). Summaries

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, type GameSummary, type Outcome } from '../../domain/kernel/index.js';
+import { canonicalJson, wasCancelled, type GameSummary, type Outcome } from '../../domain/kernel/index.js';
 import { newlyAsked } from './asked.js';
 import { seatClocks, type SeatClock } from '../app/clocks.js';
 
@@ -304,12 +304,6 @@ export function sameContent(a: SummaryModel, b: SummaryModel): boolean {
 
 /** A player's result: a game that ended before it began was cancelled, which is no draw. */
 export type GameResult = 'won' | 'lost' | 'draw' | 'cancelled';
-
-/**
- * A game starts the moment its last seat is taken, so one that ended with a seat still free
- * never began: its creator cancelled it.
- */
-export const wasCancelled = (s: Pick<GameSummary, 'status' | 'seats'>): boolean => s.status === 'ended' && s.seats.some((x) => !x.joined);
 
 function resultFor(s: GameSummary, mine: ReadonlySet<string>): GameResult {
   const o = s.outcome!;

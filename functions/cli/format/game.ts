@@ -1,9 +1,8 @@
 // One game as the server sends it: the response shapes the client reads, the board as text, and
 // \`show\` (seats, clocks, who must act, the board, what changed, the last turn, your choices).
-import { renderText, type EventEnvelope, type GameSummary, type Scene, type StandingOrder } from '../../../domain/kernel/index.js';
+import { renderText, wasCancelled, type EventEnvelope, type GameSummary, type Scene, type StandingOrder } from '../../../domain/kernel/index.js';
 import { resultInWords, sideAndPlayer, sideName, type SeatLike } from '../../app/names.js';
 import { clockInWords, type SeatClock } from '../../app/clocks.js';
-import { wasCancelled } from '../../projections/project.js';
 import { describeEvent, lastTurn, sinceMyLastMove } from './events.js';
 import { formatLegal } from './legal.js';
 import { glossary } from './names.js';

@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { renderSvg, type StandingOrder } from '../../../domain/kernel/index.js';
+import { renderSvg, wasCancelled, type StandingOrder } from '../../../domain/kernel/index.js';
 import { resultInWords, sideAndPlayer } from '../../../functions/app/names.js';
 import { describeEvent, explainCommand, glossary, legalGroups } from '../../../functions/cli/format.js';
-import { wasCancelled } from '../../../functions/projections/project.js';
 import { api, ApiError, gamePath, newCommandId, poll, type Session } from '../api.js';
 import { timeLeft, usePolling } from '../live.js';
 import { Link } from '../nav.js';

@@ -1,3 +1,4 @@
+import type { Env } from '../environment.js';
 import { createHash } from 'node:crypto';
 import { ConflictException, CreateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { GameSummary } from '../../domain/kernel/index.js';
@@ -62,7 +63,7 @@ export interface ScheduleTarget {
   readonly deadLetterArn: string;
 }
 
-export function scheduleTargetFromEnv(env: Readonly<Record<string, string | undefined>>): ScheduleTarget {
+export function scheduleTargetFromEnv(env: Env): ScheduleTarget {
   const need = (k: string) => {
     const v = env[k];
     if (!v) throw new Error(`${k} is not set`);

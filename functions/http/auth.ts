@@ -1,3 +1,4 @@
+import type { Env } from '../environment.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { AppError } from '../ports.js';
 import { readParameter } from '../aws/ssm.js';
@@ -98,10 +99,7 @@ export function localAuthenticator(secret: string, nowSeconds: () => number = ()
   };
 }
 
-export function authenticatorFromEnv(
-  env: Readonly<Record<string, string | undefined>>,
-  read: (parameter: string) => Promise<string> = readParameter,
-): Authenticator {
+export function authenticatorFromEnv(env: Env, read: (parameter: string) => Promise<string> = readParameter): Authenticator {
   const mode = env['AUTH_MODE'] ?? 'cognito';
   if (mode === 'cognito') return cognitoAuthenticator();
   if (mode === 'cognito-jwt') {

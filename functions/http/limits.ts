@@ -1,3 +1,4 @@
+import type { Env } from '../environment.js';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from '../../domain/kernel/zod-mini.js';
@@ -46,7 +47,7 @@ const override = z.partialRecord(
 );
 
 /** FIELDPOST_LIMITS='{"create":{"max":100}}' raises (or lowers) single limits; anything malformed is an error at start, not a silent default. */
-export function limitsFromEnv(env: Readonly<Record<string, string | undefined>>): Record<LimitName, Limit> {
+export function limitsFromEnv(env: Env): Record<LimitName, Limit> {
   const raw = env['FIELDPOST_LIMITS'];
   const given = raw ? override.parse(JSON.parse(raw)) : {};
   return Object.fromEntries(LIMIT_NAMES.map((n) => [n, { ...DEFAULT_LIMITS[n], ...given[n] }])) as Record<LimitName, Limit>;

@@ -1,3 +1,4 @@
+import type { Env } from '../environment.js';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -617,7 +618,7 @@ export interface LocalNotificationsOptions {
   readonly pollIntervalMs?: number;
   /** Scale for queue delays: milliseconds per second of SQS delay (default 1000). */
   readonly delayScaleMs?: number;
-  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly env?: Env;
   readonly clock?: Clock;
   readonly mailer?: Mailer;
   readonly webhooks?: WebhookTransport;
@@ -645,7 +646,7 @@ export async function startLocalNotifications(
   // Local: webhooks may be plain http to 127.0.0.1 receivers (allowPrivateWebhooks below).
   const base = opts.env ?? process.env;
   // Links in local mail open this runtime's own game page unless APP_URL says otherwise.
-  const env: Readonly<Record<string, string | undefined>> = {
+  const env: Env = {
     ...base,
     ...((base['APP_URL'] ?? ctx.url) ? { APP_URL: base['APP_URL'] ?? ctx.url } : {}),
     AUTH_MODE: 'local',

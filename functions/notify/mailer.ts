@@ -1,3 +1,4 @@
+import type { Env } from '../environment.js';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { AUTO_SUBMITTED_HEADERS } from './unsubscribe.js';
 
@@ -71,7 +72,7 @@ export class SesMailer implements Mailer {
  * The deployed mailer: SES in the Lambda's region. SMTP (nodemailer) is the local runtime's
  * (functions/local/smtp-mailer.ts), so it never enters a Lambda bundle.
  */
-export function mailerFromEnv(env: Readonly<Record<string, string | undefined>>): Mailer {
+export function mailerFromEnv(env: Env): Mailer {
   // The SES SDK is loaded with the first mail, not at cold start: most API calls send none.
   let client: Promise<SESv2Client> | undefined;
   const ses = () => (client ??= import('@aws-sdk/client-sesv2').then((m) => new m.SESv2Client({})));

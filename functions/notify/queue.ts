@@ -1,3 +1,4 @@
+import type { Env } from '../environment.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
@@ -45,7 +46,7 @@ export class SqsNotifyQueue implements NotifyQueue {
     private readonly client: Pick<SQSClient, 'send'>,
   ) {}
 
-  static fromEnv(env: Readonly<Record<string, string | undefined>>): SqsNotifyQueue {
+  static fromEnv(env: Env): SqsNotifyQueue {
     const url = env['NOTIFY_QUEUE_URL'];
     if (!url) throw new Error('NOTIFY_QUEUE_URL is not set');
     const retry = env['NOTIFY_RETRY_QUEUE_URL'];

@@ -94,6 +94,8 @@ interface AfterCommand {
   readonly views: number;
   /** GET /v1/games/{id}/events?after=…&limit=1000: the log's feed (the 2 s poll asks limit=1). */
   readonly feeds: number;
+  /** GET /v1/games/{id}?eventsAfter=… or POST /v1/games/{id}/preview (a draft tried on it): the page read the position again itself. */
+  readonly reread: boolean;
 }
 const afterCommands: AfterCommand[] = [];
 
@@ -121,13 +123,17 @@ async function act(page: Page, log: string[]): Promise<boolean> {
   await page.locator('[role=alert], [role=status]').evaluateAll((as) => as.forEach((a) => a.setAttribute('data-before-click', '')));
   log.push(`${((Date.now() - t0) / 1000).toFixed(1)} ${page === pages[0] ? 'A' : 'B'} ${await button.getAttribute('data-type')}: ${await button.innerText()}`);
   await button.click();
-  // The page settles: a new version (sent), or one more step in the private draft, or an error shown.
+  // The page settles: it is done with the click (its command buttons are enabled again) and shows
+  // a new version (sent), or one more step in the private draft, or an error, or that the game
+  // had moved on. A new version alone is not enough: the 2 s poll may bring the other side's move
+  // while this command is still on its way to a refusal.
   // A function, not a string: the page's Content-Security-Policy forbids evaluating strings.
   await page.waitForFunction(
     ([v, n, movedOn]) => {
       const d = (globalThis as any).document;
       const now = Number(/version (\d+)/.exec(d.querySelector('#game-status')?.textContent ?? '')?.[1] ?? -1);
       const notes: string[] = [...d.querySelectorAll('[role=status]:not([data-before-click])')].map((e: any) => e.textContent);
+      if (d.querySelector('.commands button[disabled]') !== null) return false;
       return (
         now !== v ||
         d.querySelectorAll('#draft-steps li').length !== n ||
@@ -147,6 +153,7 @@ async function act(page: Page, log: string[]): Promise<boolean> {
     refused: alerts.length + movedOn.length > 0,
     views: asked.filter((a) => /^GET \/v1\/games\/[^/?]+$/.test(a)).length,
     feeds: asked.filter((a) => /^GET \/v1\/games\/[^/]+\/events\?after=\d+&limit=1000$/.test(a)).length,
+    reread: asked.some((a) => /^(GET \/v1\/games\/[^/?]+\?eventsAfter=\d+|POST \/v1\/games\/[^/]+\/preview)$/.test(a)),
   });
   return true;
 }
@@ -215,6 +222,9 @@ describe('the web client in a browser', () => {
           await Promise.all(pages.map((p) => p.unroute(commandsRoute, makeStale)));
           expect(log.at(-1), log.slice(-3).join('\n')).toMatch(/^ {2}refused: The game moved on before your command arrived/);
           expect(await page.locator('[role=alert]:not([data-before-click])').count()).toBe(0);
+          // The server's answer was a refusal, and the page read the position again on its own
+          // (no poll would have: nothing else happened meanwhile) and shows the server's version.
+          expect(afterCommands.at(-1)).toMatchObject({ posted: true, refused: true, reread: true });
           expect(await version(page)).toBe(await serverVersion(gameId));
         }
         if (!drafted && (await draftSteps(page)) > stepsBefore) {

@@ -16,6 +16,7 @@ import type { ApiEvent, EngineInfo, GameView, Reply } from '../replies.js';
 
 /** Said when a command was refused because the game changed after the page last read it. */
 const MOVED_ON = 'The game moved on before your command arrived, so it was not played. This is the position now: choose again.';
+const MOVED_ON_UNSEEN = 'The game moved on before your command arrived, so it was not played, and the position now could not be read:';
 
 const draftKey = (id: string, player: string) => `fieldpost.draft.${player}.${id}`;
 function loadDraft(id: string, player: string): unknown[] | undefined {
@@ -354,9 +355,14 @@ export function GamePage({ session, params }: { session: Session; params: Record
     } catch (e) {
       if (e instanceof ApiError && e.code === 'version/conflict') {
         // The other side moved between this page's last look and the click: nothing was stored.
-        // The position now is shown, so the player decides again on what is really there.
-        setNote(MOVED_ON);
-        await load().catch((again: Error) => setError(again.message));
+        // The position now is shown first, then said so (with what the reload said of a draft),
+        // so the player decides again on what is really there.
+        try {
+          await load();
+          setNote((said) => (said ? `${MOVED_ON} ${said}` : MOVED_ON));
+        } catch (again) {
+          setError(`${MOVED_ON_UNSEEN} ${(again as Error).message}`);
+        }
       } else setError((e as Error).message);
     } finally {
       setBusy(false);

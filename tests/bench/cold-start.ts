@@ -20,7 +20,12 @@ import { pathToFileURL } from 'node:url';
 import { BUNDLE, HANDLERS, entryPath } from '../../infra/handler-function.js';
 import { HELLO_ENTRY, buildBundle, coldStarts, engineChunks, gameRoutesChunk, servedBytes, type BundleLayout } from '../support/bundles.js';
 
-const COLD_RUNS = Number(process.env['BENCH_COLD_RUNS'] ?? 9);
+/**
+ * Fresh processes per bundle (medians). With 9, five runs in four minutes on an idle 2-core
+ * machine put a 36 KB bundle anywhere from 1.11x to 1.46x; with 21, three runs in a row stayed
+ * within 0.08 of each other for every bundle but one (0.18). About 30 s more for the section.
+ */
+const COLD_RUNS = Number(process.env['BENCH_COLD_RUNS'] ?? 21);
 const ms = (x: number) => `${x.toFixed(1).padStart(6)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1).padStart(6)} KB`;
 

@@ -1,9 +1,10 @@
 /**
- * The static checks `npm test` runs before the tests: formatting, lint, unused code and both type
- * checks, in two lanes at once. Each check is mostly one core's work: on two cores the lanes
- * took 78 s in a fresh clone's CI where the same checks one after the other took 104 s. A lane
- * stops at its first failure (as `&&` would); the other runs on, so one run reports every lane's
- * first problem. Each check's output is printed whole when it ends, never interleaved.
+ * The static checks (`npm run lint`, which `npm test` runs before the tests): formatting, lint,
+ * unused code and both type checks, listed once in LANES and run in two lanes at once. Each check
+ * is mostly one core's work: on two cores the lanes took 78 s in a fresh clone's CI where the same
+ * checks one after the other took 104 s. A lane stops at its first failure (as `&&` would); the
+ * other runs on, so one run reports every lane's first problem. Each check's output is printed
+ * whole when it ends, never interleaved.
  */
 import { spawn } from 'node:child_process';
 import { delimiter, join } from 'node:path';

@@ -99,8 +99,8 @@ interface AfterCommand {
 }
 const afterCommands: AfterCommand[] = [];
 
-/** The note the game page shows when a command was refused because the game had moved on. */
-const MOVED_ON = /^The game moved on before your command arrived/;
+/** How the note begins that the game page shows when a command was refused because the game had moved on. */
+const MOVED_ON = 'The game moved on before your command arrived';
 
 /** Plays one command on the page if it offers any; true if it did. */
 async function act(page: Page, log: string[]): Promise<boolean> {
@@ -132,8 +132,8 @@ async function act(page: Page, log: string[]): Promise<boolean> {
     ([v, n, movedOn]) => {
       const d = (globalThis as any).document;
       const now = Number(/version (\d+)/.exec(d.querySelector('#game-status')?.textContent ?? '')?.[1] ?? -1);
-      const notes: string[] = [...d.querySelectorAll('[role=status]:not([data-before-click])')].map((e: any) => e.textContent);
       if (d.querySelector('.commands button[disabled]') !== null) return false;
+      const notes: string[] = [...d.querySelectorAll('[role=status]:not([data-before-click])')].map((e: any) => e.textContent);
       return (
         now !== v ||
         d.querySelectorAll('#draft-steps li').length !== n ||
@@ -141,12 +141,12 @@ async function act(page: Page, log: string[]): Promise<boolean> {
         notes.some((t) => t.startsWith(movedOn))
       );
     },
-    [before.version, before.steps, MOVED_ON.source.slice(1)] as const,
+    [before.version, before.steps, MOVED_ON] as const,
     { timeout: 30_000 },
   );
   page.off('request', onRequest);
   const alerts = await page.locator('[role=alert]:not([data-before-click])').allInnerTexts();
-  const movedOn = (await page.locator('[role=status]:not([data-before-click])').allInnerTexts()).filter((n) => MOVED_ON.test(n));
+  const movedOn = (await page.locator('[role=status]:not([data-before-click])').allInnerTexts()).filter((n) => n.startsWith(MOVED_ON));
   for (const refusal of [...alerts, ...movedOn]) log.push(`  refused: ${refusal}`);
   afterCommands.push({
     posted: asked.some((a) => /^POST \/v1\/games\/[^/]+\/commands(\?view=true)?$/.test(a)),
@@ -220,7 +220,7 @@ describe('the web client in a browser', () => {
         if (staleSent === page && !staleChecked) {
           staleChecked = true;
           await Promise.all(pages.map((p) => p.unroute(commandsRoute, makeStale)));
-          expect(log.at(-1), log.slice(-3).join('\n')).toMatch(/^ {2}refused: The game moved on before your command arrived/);
+          expect(log.at(-1)?.startsWith(`  refused: ${MOVED_ON}`), log.slice(-3).join('\n')).toBe(true);
           expect(await page.locator('[role=alert]:not([data-before-click])').count()).toBe(0);
           // The server's answer was a refusal, and the page read the position again on its own
           // (no poll would have: nothing else happened meanwhile) and shows the server's version.

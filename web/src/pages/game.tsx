@@ -15,8 +15,9 @@ import type { ApiEvent, EngineInfo, GameView, Reply } from '../replies.js';
  */
 
 /** Said when a command was refused because the game changed after the page last read it. */
-const MOVED_ON = 'The game moved on before your command arrived, so it was not played. This is the position now: choose again.';
-const MOVED_ON_UNSEEN = 'The game moved on before your command arrived, so it was not played, and the position now could not be read:';
+const NOT_PLAYED = 'The game moved on before your command arrived, so it was not played';
+const MOVED_ON = `${NOT_PLAYED}. This is the position now: choose again.`;
+const MOVED_ON_UNSEEN = `${NOT_PLAYED}, and the position now could not be read:`;
 
 const draftKey = (id: string, player: string) => `fieldpost.draft.${player}.${id}`;
 function loadDraft(id: string, player: string): unknown[] | undefined {

@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'cdk.out/', '.data/', '**/dist/', 'coverage/', 'web/src/api-types.ts'] },
+  { ignores: ['node_modules', 'cdk.out/', '.data/', '**/dist/', 'coverage/', 'web/src/api-types.ts', 'functions/http/edge-checks.generated.*'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -36,7 +36,8 @@ export const viewSchemasSource = (views = generateViewSchemas()): string => `${J
 
 /**
  * npm run api-types [-- --check]: writes the engines' view schemas, then the types of the document
- * that lists them; or (--check) fails when either file is stale.
+ * that lists them; or (--check) fails when either file is stale. (npm run api-types first writes
+ * the edge's checks, with functions/http/edge-checks.ts, which this module's imports load.)
  */
 if (import.meta.url === `file://${process.argv[1]}`) {
   const check = process.argv.includes('--check');

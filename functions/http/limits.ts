@@ -1,9 +1,11 @@
 import type { Env } from '../environment.js';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import * as z from '../../domain/kernel/zod-mini.js';
 import { inboxPk, LOBBY_PK } from '../projections/project.js';
 import { ACTIVE_PREFIX, documentClient, isConditionFailure, PAGE_PREFIX } from '../projections/read-model-store.js';
+import { acceptAtEdge } from './edge.js';
+import { LIMIT_NAMES, type LimitName } from './limit-names.js';
+import * as checks from './edge-checks.generated.js';
 import type { Reply } from './types.js';
 
 /**
@@ -17,9 +19,6 @@ export interface Limit {
   readonly max: number;
   readonly windowSeconds: number;
 }
-
-export const LIMIT_NAMES = ['create', 'export', 'settings', 'mail', 'public'] as const;
-export type LimitName = (typeof LIMIT_NAMES)[number];
 
 export const DEFAULT_LIMITS: Readonly<Record<LimitName, Limit>> = {
   /** POST /v1/games, per player. */
@@ -41,16 +40,22 @@ export const MAX_OPEN_GAMES = 10;
 /** Games, open or running, a player may sit in at once. */
 export const MAX_SEATS = 50;
 
-const override = z.partialRecord(
-  z.enum(LIMIT_NAMES),
-  z.strictObject({ max: z.int().check(z.minimum(1)), windowSeconds: z.optional(z.int().check(z.minimum(1))) }),
-);
-
 /** FIELDPOST_LIMITS='{"create":{"max":100}}' raises (or lowers) single limits; anything malformed is an error at start, not a silent default. */
 export function limitsFromEnv(env: Env): Record<LimitName, Limit> {
   const raw = env['FIELDPOST_LIMITS'];
-  const given = raw ? override.parse(JSON.parse(raw)) : {};
+  const given = raw ? override(raw) : {};
   return Object.fromEntries(LIMIT_NAMES.map((n) => [n, { ...DEFAULT_LIMITS[n], ...given[n] }])) as Record<LimitName, Limit>;
+}
+
+/** FIELDPOST_LIMITS checked against limitsOverride (http/schemas.ts) by its generated check, which says where and what is wrong. */
+function override(raw: string): Partial<Record<LimitName, Partial<Limit>>> {
+  const parsed: unknown = JSON.parse(raw);
+  const accepted = acceptAtEdge('limitsOverride', parsed);
+  if (accepted) return accepted.value;
+  const why = checks.limitsOverride.errors?.[0];
+  throw new Error(
+    `FIELDPOST_LIMITS is not valid: ${why ? `${why.propertyName !== undefined ? `the name "${why.propertyName}"` : why.instancePath || 'the value'} fails ${why.keyword} ${JSON.stringify(why.params)}` : 'refused'}`,
+  );
 }
 
 export interface LimitVerdict {

@@ -2,7 +2,9 @@ import * as z from 'zod';
 import type { $ZodType } from 'zod/v4/core';
 import type { EngineRegistry } from '../../domain/kernel/index.js';
 import { replySchemas, responsesOf } from './responses.js';
-import type { Method, Route, TextResponse } from './types.js';
+import { isEdge } from './edge.js';
+import * as edgeSchemas from './schemas.js';
+import type { Method, RequestSchema, Route, TextResponse } from './types.js';
 import viewSchemas from './view-schemas.json' with { type: 'json' };
 import type { ViewSchemas } from './view-schemas.js';
 
@@ -80,9 +82,13 @@ export const operationId = (method: Method, path: string): string =>
 const isText = (r: $ZodType | TextResponse): r is TextResponse => 'contentType' in r && typeof r.contentType === 'string';
 const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
 
+/** The zod schema of a route's params, query or body: the edge's by name (http/edge.ts), or itself. */
+const zodOf = (schema: RequestSchema): $ZodType => (isEdge(schema) ? edgeSchemas[schema.edge] : schema);
+
 /** A route's params or query schema as OpenAPI parameters (each property one parameter). */
-function parameters(schema: $ZodType | undefined, where: 'path' | 'query'): Json[] {
-  if (!schema) return [];
+function parameters(given: RequestSchema | undefined, where: 'path' | 'query'): Json[] {
+  if (!given) return [];
+  const schema = zodOf(given);
   const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(js.properties ?? {}).map(([name, s]) => ({
     name,
@@ -133,7 +139,7 @@ export function buildOpenApi(routes: readonly Route[], engines: EngineRegistry, 
       summary: route.summary,
       security: route.auth === 'required' ? [{ bearer: [] }] : [],
       parameters: [...parameters(route.params, 'path'), ...parameters(route.query, 'query')],
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(name(route.body, `${op}.body`)) } } } } : {}),
+      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(name(zodOf(route.body), `${op}.body`)) } } } } : {}),
       responses,
     };
   }

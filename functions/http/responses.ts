@@ -299,9 +299,13 @@ export const replySchemas = once(() => {
     GameView: gameView,
     Settings: settingsReply,
   };
+  /** GET /v1/openapi.json (the whole document is OpenAPI 3.1's to describe). */
+  const openApiDocument = z.looseObject({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) });
+
   return {
     errorBody,
     errors,
+    openApiDocument,
     eventEnvelope,
     commandResult,
     gameView,

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { $ZodError, $ZodType } from 'zod/v4/core';
-import * as z from '../../domain/kernel/zod-mini.js';
 import { loadAll, zodSummary } from '../../domain/kernel/index.js';
 import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
-import { limitHeaders, tooMany, type Limit, type LimitCounter, type LimitName } from './limits.js';
+import { acceptAtEdge, explainAtEdge, isEdge } from './edge.js';
+import type { LimitName } from './limit-names.js';
+import { limitHeaders, tooMany, type Limit, type LimitCounter } from './limits.js';
 import type { OpenApiDocument } from './openapi.js';
-import { defineRoute, type ApiDeps, type LazyRouteModule, type Method, type Reply, type Route, type RouteModule } from './types.js';
+import { defineRoute, type ApiDeps, type LazyRouteModule, type Method, type Reply, type RequestSchema, type Route, type RouteModule } from './types.js';
 
 /** Bodies above this are refused with 413 before they are parsed. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -93,15 +93,29 @@ export function errorReply(status: number, code: string, message: string, rule?:
   return { status, body: rule === undefined ? { code, message } : { code, message, rule }, ...(headers ? { headers } : {}) };
 }
 
-function invalid(where: string, error: $ZodError): AppError {
-  return new AppError(400, 'http/invalid-request', `Invalid ${where}: ${zodSummary(error)}`);
+type Issues = readonly { readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined; readonly message: string }[];
+
+function invalid(where: string, issues: Issues): AppError {
+  const plain = issues.map((i) => ({ path: (i.path ?? []).map((p) => (typeof p === 'object' ? p.key : p)), message: i.message }));
+  return new AppError(400, 'http/invalid-request', `Invalid ${where}: ${zodSummary({ issues: plain })}`);
 }
 
-function parse(schema: $ZodType | undefined, value: unknown, where: string): unknown {
+/**
+ * A value through a route's schema: one of the edge's by its generated check (zod, imported then,
+ * explains a refusal: http/edge.ts), any other by zod itself, through its Standard Schema face.
+ */
+async function parse(schema: RequestSchema | undefined, value: unknown, where: string): Promise<unknown> {
   if (!schema) return value;
-  const r = z.safeParse(schema, value);
-  if (!r.success) throw invalid(where, r.error);
-  return r.data;
+  if (isEdge(schema)) {
+    const accepted = acceptAtEdge(schema.edge, value);
+    if (accepted) return accepted.value;
+    const explained = await explainAtEdge(schema.edge, value);
+    if (!explained.ok) throw invalid(where, explained.issues);
+    return explained.value;
+  }
+  const r = await schema['~standard'].validate(value);
+  if (r.issues) throw invalid(where, r.issues);
+  return r.value;
 }
 
 const size = (bytes: number): string =>
@@ -169,7 +183,7 @@ function openApiRoute(deps: ApiDeps, all: () => Promise<readonly Route[]>): Rout
     path: OPENAPI_PATH,
     summary: 'This document: every /v1 route, its security, request body and every status it answers',
     auth: 'none',
-    responses: { 200: z.looseObject({ openapi: z.literal('3.1.0'), paths: z.record(z.string(), z.unknown()) }) },
+    responses: (r) => ({ 200: r.openApiDocument }),
     handle: async () => ({ status: 200, body: await (doc ??= build()), headers: { 'cache-control': 'public, max-age=300' } }),
   });
 }
@@ -189,7 +203,7 @@ interface RouteGroup {
 
 /**
  * A small router over API Gateway HTTP API (payload v2) events: path matching with
- * {params}, authentication, a body size limit, zod validation of params, query and body,
+ * {params}, authentication, a body size limit, validation of params, query and body (http/edge.ts),
  * and one error shape {code, message, rule?} for everything that goes wrong. A lazy module
  * (routes/lazy.ts) is imported, and its routes and their schemas built, on the first request
  * whose path it may serve.
@@ -269,9 +283,9 @@ export function createRouter(modules: readonly (RouteModule | LazyRouteModule)[]
         if (!v.ok) return respond(tooMany(name, limit, v, route.auth === 'none' ? `the address ${address}` : player), requestId);
         limited = limitHeaders(name, limit, v);
       }
-      const params = parse(route.params, hit.params, 'path');
-      const query = parse(route.query, event.queryStringParameters ?? {}, 'query');
-      const body = route.body ? parse(route.body, readBody(event, max), 'body') : undefined;
+      const params = await parse(route.params, hit.params, 'path');
+      const query = await parse(route.query, event.queryStringParameters ?? {}, 'query');
+      const body = route.body ? await parse(route.body, readBody(event, max), 'body') : undefined;
       const reply = await route.handle({ params, query, body, player, requestId, deps });
       return conditional(event, method, respond({ ...reply, headers: { ...limited, ...reply.headers } }, requestId));
     } catch (e) {

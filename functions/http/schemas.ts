@@ -1,17 +1,13 @@
 import { MAX_DRAFT_STEPS, MAX_STANDING_ORDERS, MAX_TIME_LIMIT_HOURS, MIN_TIME_LIMIT_HOURS } from '../../domain/kernel/index.js';
 import * as z from '../../domain/kernel/zod-mini.js';
 import { PLAYER_ID } from './auth.js';
+import { LIMIT_NAMES } from './limit-names.js';
 
-/** Shapes accepted at the edge. Engines validate options and commands themselves. */
-/** A parsed body's fields, with optional ones that were absent left out (not set to undefined). */
-export type Present<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
-  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
-};
-
-/** Drops the absent optional fields of a parsed body, so it can be handed on as it is. */
-export function present<T extends object>(body: T): Present<T> {
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as Present<T>;
-}
+/**
+ * Shapes accepted at the edge. Engines validate options and commands themselves. Those a game's
+ * requests use are checked by functions generated from these (functions/http/edge-checks.ts), and
+ * explained by these when the checks refuse a request (functions/http/edge.ts).
+ */
 
 export const commandId = z.string().check(z.minLength(1), z.maxLength(128), z.regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'));
 export const gameId = z.string().check(z.minLength(1), z.maxLength(100), z.regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, - and _'));
@@ -99,3 +95,9 @@ export const gameViewQuery = z.extend(viewQuery, {
     .check(z.describe('Also answer the events after this version that you may see (`log`, up to 1,000; `log.next` when more follow)')),
 });
 export const eventsQuery = z.object({ after: z.optional(intParam(0, 1e9)), limit: z.optional(intParam(1, 1000)), seat: z.optional(seat) });
+
+/** FIELDPOST_LIMITS (functions/http/limits.ts): some of the limits, each with a new max and perhaps a new window. */
+export const limitsOverride = z.partialRecord(
+  z.enum(LIMIT_NAMES),
+  z.strictObject({ max: z.int().check(z.minimum(1)), windowSeconds: z.optional(z.int().check(z.minimum(1))) }),
+);

@@ -1,9 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { $ZodType, output } from 'zod/v4/core';
 import type { EngineCatalog } from '../../domain/kernel/index.js';
+import type { EdgeName, EdgeOutput, EdgeSchema } from './edge.js';
 import type { Clock } from '../ports.js';
 import type { GameService } from '../app/game-service.js';
-import type { LimitName } from './limits.js';
+import type { LimitName } from './limit-names.js';
 import type { ReplySchemas } from './responses.js';
 
 /** What every route module may use. Built once per Lambda container (or local runtime). */
@@ -63,9 +64,9 @@ export interface Route {
   readonly summary: string;
   /** 'required': a verified player (401 otherwise). 'none': public (health). */
   readonly auth: 'required' | 'none';
-  readonly params?: $ZodType;
-  readonly query?: $ZodType;
-  readonly body?: $ZodType;
+  readonly params?: RequestSchema;
+  readonly query?: RequestSchema;
+  readonly body?: RequestSchema;
   readonly responses: RouteResponses;
   /** The per-player limit this route counts against (http/limits.ts); routes open without sign-in all count against 'public', per address. */
   readonly limit?: LimitName;
@@ -84,13 +85,16 @@ export interface LazyRouteModule {
   load(): Promise<RouteModule>;
 }
 
-type Out<S> = S extends $ZodType ? output<S> : undefined;
+/** What a request's params, query or body must fit: a zod schema, or one of the edge's by name (http/edge.ts). */
+export type RequestSchema = $ZodType | EdgeSchema;
 
-/** Declares a route with its handler typed by its zod schemas. */
+type Out<S> = S extends $ZodType ? output<S> : S extends EdgeSchema<infer K extends EdgeName> ? EdgeOutput<K> : undefined;
+
+/** Declares a route with its handler typed by its schemas. */
 export function defineRoute<
-  PS extends $ZodType | undefined = undefined,
-  QS extends $ZodType | undefined = undefined,
-  BS extends $ZodType | undefined = undefined,
+  PS extends RequestSchema | undefined = undefined,
+  QS extends RequestSchema | undefined = undefined,
+  BS extends RequestSchema | undefined = undefined,
 >(r: {
   method: Method;
   path: string;

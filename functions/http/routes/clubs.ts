@@ -21,7 +21,7 @@ import {
   settingsBody,
   tournamentListReply,
 } from '../club-schemas.js';
-import { present } from '../schemas.js';
+import { present } from '../present.js';
 import { defineRoute, type ApiDeps, type RouteModule } from '../types.js';
 
 /** What the API document says of a route: one line and every status it answers itself, with its body. */

@@ -1,24 +1,8 @@
-import { renderSvg } from '../../../domain/kernel/index.js';
 import type { CommandResult } from '../../app/game-service.js';
 import { DynamoStreamStore } from '../../store/stream-store.js';
 import { AppError } from '../../ports.js';
-import {
-  cancelBody,
-  claimBody,
-  commandBody,
-  commandQuery,
-  createBody,
-  eventsQuery,
-  gameParams,
-  gameViewQuery,
-  joinBody,
-  lapseBody,
-  present,
-  previewBody,
-  resignBody,
-  standingOrdersBody,
-  viewQuery,
-} from '../schemas.js';
+import { edge } from '../edge.js';
+import { present } from '../present.js';
 import { gamesOf, LIMITS_RULE, MAX_OPEN_GAMES, MAX_SEATS } from '../limits.js';
 import { defineRoute, type ApiDeps, type Reply, type RouteModule } from '../types.js';
 
@@ -68,8 +52,8 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     responses: (r) => ({ 201: r.commandResult, 200: r.commandResult, ...r.errors(400, 403, 404, 409, 422) }),
     limit: 'create',
     auth: 'required',
-    body: createBody,
-    query: commandQuery,
+    body: edge('createBody'),
+    query: edge('commandQuery'),
     async handle({ body, player, query }) {
       await withinGameLimits(dynamo, player, { creating: true });
       const input = present(body);
@@ -94,9 +78,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: 'Take a seat (an open one, or one reserved for you)',
     responses: (r) => ({ 200: r.commandResult, ...r.errors(403, 404, 409, 422, 429) }),
     auth: 'required',
-    params: gameParams,
-    body: joinBody,
-    query: commandQuery,
+    params: edge('gameParams'),
+    body: edge('joinBody'),
+    query: edge('commandQuery'),
     async handle({ params, body, player, query }) {
       await withinGameLimits(dynamo, player, { creating: false });
       return result(await service.join(player, params.id, present(body)), query);
@@ -108,8 +92,8 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: "Your view of a game: summary, your seat's view, legal commands, pending decisions",
     responses: (r) => ({ 200: r.gameView, ...r.errors(403, 404) }),
     auth: 'required',
-    params: gameParams,
-    query: gameViewQuery,
+    params: edge('gameParams'),
+    query: edge('gameViewQuery'),
     async handle({ params, query, player }) {
       return { status: 200, body: await service.view(player, params.id, present(query)) };
     },
@@ -120,12 +104,14 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: 'The same view as an SVG picture',
     responses: (r) => ({ 200: { contentType: 'image/svg+xml' }, ...r.errors(403, 404) }),
     auth: 'required',
-    params: gameParams,
-    query: viewQuery,
+    params: edge('gameParams'),
+    query: edge('viewQuery'),
     async handle({ params, query, player }) {
       // The picture of the same view GET /v1/games/{id} answers: same seat rules, nothing more.
       const v = await service.view(player, params.id, present(query));
       if (!v.scene) throw new AppError(404, 'board/none', `${v.summary.title} has no board picture yet; GET /v1/games/${params.id} gives its view`);
+      // The renderer loads with the first picture asked for: a game's commands and views never need it.
+      const { renderSvg } = await import('../../../domain/kernel/render-svg.js');
       return { status: 200, text: renderSvg(v.scene), headers: { 'content-type': 'image/svg+xml; charset=utf-8' } };
     },
   }),
@@ -135,8 +121,8 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: 'The events you may see, in pages (after, limit)',
     responses: (r) => ({ 200: r.eventsPage, ...r.errors(403, 404) }),
     auth: 'required',
-    params: gameParams,
-    query: eventsQuery,
+    params: edge('gameParams'),
+    query: edge('eventsQuery'),
     async handle({ params, query, player }) {
       return { status: 200, body: await service.events(player, params.id, query) };
     },
@@ -147,9 +133,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: 'Send a command (one of legalCommands); a repeated commandId answers the first result',
     responses: (r) => ({ 200: r.commandResult, ...r.errors(403, 404, 409, 422) }),
     auth: 'required',
-    params: gameParams,
-    body: commandBody,
-    query: commandQuery,
+    params: edge('gameParams'),
+    body: edge('commandBody'),
+    query: edge('commandQuery'),
     async handle({ params, body, player, query }) {
       return result(await service.submit(player, params.id, present(body)), query);
     },
@@ -160,8 +146,8 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: 'Your view with these draft steps taken; nothing is stored',
     responses: (r) => ({ 200: r.gameView, ...r.errors(403, 404, 409, 422) }),
     auth: 'required',
-    params: gameParams,
-    body: previewBody,
+    params: edge('gameParams'),
+    body: edge('previewBody'),
     async handle({ params, body, player }) {
       return { status: 200, body: await service.preview(player, params.id, present(body)) };
     },
@@ -172,9 +158,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: 'Resign your seat; your side loses',
     responses: (r) => ({ 200: r.commandResult, ...r.errors(403, 404, 409, 422) }),
     auth: 'required',
-    params: gameParams,
-    body: resignBody,
-    query: commandQuery,
+    params: edge('gameParams'),
+    body: edge('resignBody'),
+    query: edge('commandQuery'),
     async handle({ params, body, player, query }) {
       return result(await service.resign(player, params.id, present(body)), query);
     },
@@ -185,9 +171,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: 'Claim the game once the seats it waits for have let the time limit pass',
     responses: (r) => ({ 200: r.commandResult, ...r.errors(403, 404, 409, 422) }),
     auth: 'required',
-    params: gameParams,
-    body: claimBody,
-    query: commandQuery,
+    params: edge('gameParams'),
+    body: edge('claimBody'),
+    query: edge('commandQuery'),
     async handle({ params, body, player, query }) {
       return result(await service.claimTimeout(player, params.id, present(body)), query);
     },
@@ -198,9 +184,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: "Replace your seat's standing orders (an empty list clears them)",
     responses: (r) => ({ 200: r.commandResult, ...r.errors(403, 404, 409, 422) }),
     auth: 'required',
-    params: gameParams,
-    body: standingOrdersBody,
-    query: commandQuery,
+    params: edge('gameParams'),
+    body: edge('standingOrdersBody'),
+    query: edge('commandQuery'),
     async handle({ params, body, player, query }) {
       return result(await service.setStandingOrders(player, params.id, present(body)), query);
     },
@@ -211,9 +197,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: 'Take the default answer of a decision window whose deadline has passed',
     responses: (r) => ({ 200: r.commandResult, ...r.errors(403, 404, 409, 422) }),
     auth: 'required',
-    params: gameParams,
-    body: lapseBody,
-    query: commandQuery,
+    params: edge('gameParams'),
+    body: edge('lapseBody'),
+    query: edge('commandQuery'),
     async handle({ params, body, player, query }) {
       return result(await service.lapse(player, params.id, present(body)), query);
     },
@@ -224,9 +210,9 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     summary: 'The creator withdraws a game that has not started',
     responses: (r) => ({ 200: r.commandResult, ...r.errors(403, 404, 409, 422) }),
     auth: 'required',
-    params: gameParams,
-    body: cancelBody,
-    query: commandQuery,
+    params: edge('gameParams'),
+    body: edge('cancelBody'),
+    query: edge('commandQuery'),
     async handle({ params, body, player, query }) {
       return result(await service.cancel(player, params.id, body), query);
     },
@@ -238,7 +224,7 @@ export const gameRoutes: RouteModule = ({ service, dynamo, engines, exportLimitB
     responses: (r) => ({ 200: r.exportedLog, ...r.errors(403, 404, 409, 413) }),
     limit: 'export',
     auth: 'required',
-    params: gameParams,
+    params: edge('gameParams'),
     async handle({ params, player }) {
       const events = await service.exportLog(player, params.id);
       const last = events[events.length - 1];

@@ -15,7 +15,7 @@ import {
   tournamentsQuery,
   withdrawBody,
 } from '../club-schemas.js';
-import { present } from '../schemas.js';
+import { present } from '../present.js';
 import { defineRoute, type RouteModule } from '../types.js';
 import { doc, worldOf } from './clubs.js';
 

@@ -1,0 +1,135 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import Ajv from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import * as z from 'zod';
+import type { $ZodType } from 'zod/v4/core';
+import * as schemas from './schemas.js';
+
+/**
+ * The edge's checks, generated from its zod schemas (functions/http/schemas.ts): each schema
+ * turned into JSON Schema by zod's own z.toJSONSchema, then into a plain function by ajv's
+ * standalone code generator. A request the checks accept is served without zod; one they refuse
+ * is explained by the zod schema itself (functions/http/edge.ts), so the messages are zod's.
+ * Building zod's schemas and running them the first time was about a third of the api's cold
+ * start (issue 16); the checks a command needs take a few milliseconds less than that.
+ *
+ * `npm run api-types` writes EDGE_CHECKS_FILE and its types (this module, run first: it imports
+ * nothing that loads them); a test fails when they are stale, and another holds the checks to
+ * zod's verdict and output on thousands of inputs.
+ */
+export const EDGE_CHECKS_FILE = 'functions/http/edge-checks.generated.js';
+export const EDGE_CHECKS_TYPES_FILE = 'functions/http/edge-checks.generated.d.ts';
+
+/** The schemas checked this way: every request schema of the routes a game's requests use, and the limits a club sets. */
+export const EDGE_SCHEMAS = [
+  'gameParams',
+  'createBody',
+  'joinBody',
+  'commandBody',
+  'previewBody',
+  'resignBody',
+  'cancelBody',
+  'claimBody',
+  'standingOrdersBody',
+  'lapseBody',
+  'viewQuery',
+  'commandQuery',
+  'gameViewQuery',
+  'eventsQuery',
+  'limitsOverride',
+] as const satisfies readonly (keyof typeof schemas)[];
+
+type Json = Record<string, unknown>;
+
+/**
+ * What turns an accepted input into zod's output, where they differ: an object that drops the
+ * fields it does not know (z.object, for query strings) keeps `keep`; a whole number sent as
+ * text (a query parameter) becomes a number for each field of `numbers`, and the result is then
+ * checked against the output schema (its bounds apply to the number).
+ */
+export interface EdgeShape {
+  readonly keep?: readonly string[];
+  readonly numbers?: readonly string[];
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+function jsonSchema(schema: $ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'throw' }) as Json;
+  return rest;
+}
+
+/** The shape from input to output, or an error naming what the generated checks cannot reproduce. */
+export function edgeShape(name: string, input: Json, output: Json): EdgeShape | undefined {
+  if (same(input, output)) return undefined;
+  const fail = (why: string) => new Error(`edge schema ${name}: ${why}; check it with zod at request time or teach edge-checks.ts the difference`);
+  const { properties: inProps = {}, additionalProperties: inExtra, ...inRest } = input as { properties?: Record<string, Json>; additionalProperties?: unknown };
+  const {
+    properties: outProps = {},
+    additionalProperties: outExtra,
+    ...outRest
+  } = output as { properties?: Record<string, Json>; additionalProperties?: unknown };
+  if (!same(inRest, outRest) || !same(Object.keys(inProps), Object.keys(outProps))) throw fail('its input and output differ in more than fields');
+  const strips = inExtra === undefined && outExtra === false;
+  if (!strips && !same(inExtra, outExtra)) throw fail('its input and output differ in the fields they allow');
+  const numbers = Object.keys(inProps).filter((k) => !same(inProps[k], outProps[k]));
+  for (const k of numbers) {
+    const [i, o] = [inProps[k]!, outProps[k]!];
+    if (i['type'] !== 'string' || i['pattern'] !== '^\\d{1,9}$' || o['type'] !== 'integer')
+      throw fail(`field ${k} changes between input and output in a way other than digits to a whole number`);
+  }
+  return { ...(strips ? { keep: Object.keys(inProps) } : {}), ...(numbers.length ? { numbers } : {}) };
+}
+
+/** The generated module and its types, as they should be now. */
+export function edgeChecksSource(): { code: string; types: string } {
+  const exported: Record<string, string> = {};
+  const shapes: Record<string, EdgeShape> = {};
+  const checked: [string, Json][] = [];
+  for (const name of EDGE_SCHEMAS) {
+    const schema = schemas[name] as $ZodType;
+    const [input, output] = [jsonSchema(schema, 'input'), jsonSchema(schema, 'output')];
+    checked.push([name, input]);
+    exported[name] = name;
+    const shape = edgeShape(name, input, output);
+    if (shape) shapes[name] = shape;
+    if (shape?.numbers) {
+      checked.push([`${name}Output`, output]);
+      exported[`${name}Output`] = `${name}Output`;
+    }
+  }
+  // Lengths count code points, as zod does (ajv's default); unicodeRegExp: false runs the patterns as zod runs them.
+  // (Field schemas several checks repeat, moved to shared definitions, made the module larger: ajv's calls cost more than the copies.)
+  const ajv = new Ajv({ code: { source: true, esm: true, lines: false }, unicodeRegExp: false, strict: true, allErrors: false, messages: false });
+  for (const [key, s] of checked) ajv.addSchema(s, key);
+  // ajv's standalone code takes its one runtime helper here, code points in a string, with require(); this
+  // module is plain ESM with no dependency, so it carries that helper itself (zod's count: a surrogate pair is one).
+  const helper = /const (func\d+) = require\("ajv\/dist\/runtime\/ucs2length"\)\.default;/g;
+  const codePoints = `const $1 = (s) => { let n = 0; for (let i = 0; i < s.length; i++, n++) { const c = s.charCodeAt(i); if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++; } return n; };`;
+  const generated = standaloneCode(ajv, exported).replace(helper, codePoints);
+  if (generated.includes('require(')) throw new Error('the generated checks require a module: teach edge-checks.ts to carry it');
+  const header = '/* Generated by npm run api-types from functions/http/schemas.ts (functions/http/edge-checks.ts): do not edit. */\n';
+  const code = `${header}${generated}\nexport const shapes = ${JSON.stringify(shapes)};\n`;
+  const types = [
+    header,
+    '/** An ajv check: true when the value fits; otherwise `errors` says where and which rule of the schema it breaks. */',
+    'export type Check = ((value: unknown) => boolean) & { errors?: readonly { instancePath: string; propertyName?: string; keyword: string; params: object }[] | null };',
+    ...Object.keys(exported).map((n) => `export declare const ${n}: Check;`),
+    `export declare const shapes: { readonly [name: string]: { readonly keep?: readonly string[]; readonly numbers?: readonly string[] } | undefined };`,
+    '',
+  ].join('\n');
+  return { code, types };
+}
+
+/** tsx functions/http/edge-checks.ts [--check]: writes the checks and their types, or fails when either is stale. */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const check = process.argv.includes('--check');
+  const { code, types } = edgeChecksSource();
+  for (const [file, source] of [
+    [EDGE_CHECKS_FILE, code],
+    [EDGE_CHECKS_TYPES_FILE, types],
+  ] as const) {
+    if (check && readFileSync(file, 'utf8') !== source) throw new Error(`${file} is stale: run npm run api-types`);
+    if (!check) writeFileSync(file, source);
+  }
+}

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { readFileSync, writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { registry } from '../../domain/registry.js';
+import { writeEdgeChecks } from './edge-checks.js';
 import { buildOpenApi, type OpenApiDocument } from './openapi.js';
 import { routeTable } from './router.js';
 import { routeModules } from './routes/index.js';
@@ -35,12 +36,12 @@ export async function apiTypesSource(views?: Parameters<typeof buildOpenApi>[2])
 export const viewSchemasSource = (views = generateViewSchemas()): string => `${JSON.stringify(views, null, 2)}\n`;
 
 /**
- * npm run api-types [-- --check]: writes the engines' view schemas, then the types of the document
- * that lists them; or (--check) fails when either file is stale. (npm run api-types first writes
- * the edge's checks, with functions/http/edge-checks.ts, which this module's imports load.)
+ * npm run api-types [-- --check]: writes the edge's generated checks, the engines' view schemas,
+ * then the types of the document that lists them; or (--check) fails when any is stale.
  */
 if (import.meta.url === `file://${process.argv[1]}`) {
   const check = process.argv.includes('--check');
+  writeEdgeChecks(check);
   const views = generateViewSchemas();
   if (check && readFileSync(VIEW_SCHEMAS_FILE, 'utf8') !== viewSchemasSource(views)) throw new Error(`${VIEW_SCHEMAS_FILE} is stale: run npm run api-types`);
   if (!check) writeFileSync(VIEW_SCHEMAS_FILE, viewSchemasSource(views));

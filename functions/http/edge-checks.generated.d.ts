@@ -3,7 +3,7 @@
 /** A check: true when the value fits. */
 export type Check = (value: unknown) => boolean;
 /** After a refusal, where and which rule of the schema the value breaks (the limits' check only). */
-export type Explained = { errors?: readonly { instancePath: string; propertyName?: string; keyword: string; params: object }[] | null };
+export type AjvErrors = { errors?: readonly { instancePath: string; propertyName?: string; keyword: string; params: object }[] | null };
 export declare const gameParams: Check;
 export declare const createBody: Check;
 export declare const joinBody: Check;
@@ -20,5 +20,5 @@ export declare const gameViewQuery: Check;
 export declare const gameViewQueryOutput: Check;
 export declare const eventsQuery: Check;
 export declare const eventsQueryOutput: Check;
-export declare const limitsOverride: Check & Explained;
+export declare const limitsOverride: Check & AjvErrors;
 export declare const shapes: { readonly [name: string]: { readonly keep?: readonly string[]; readonly numbers?: readonly string[] } | undefined };

@@ -103,6 +103,7 @@ describe("the edge's generated checks", () => {
     expect(readFileSync(EDGE_CHECKS_TYPES_FILE, 'utf8')).toBe(types);
   });
 
+  // "What zod gives" up to the order of keys: every consumer compares values through canonical JSON.
   it.each(EDGE_SCHEMAS)('%s: accept exactly what zod accepts, and give what zod gives (3,000 seeded inputs)', (name) => {
     const random = seeded(0xed9e + name.length);
     const input = z.toJSONSchema(schemaOf(name), { io: 'input' }) as Json;
@@ -134,6 +135,11 @@ describe("the edge's generated checks", () => {
     // Lengths count code points, as zod does: 32 emoji (64 UTF-16 units) are a seat's most.
     expect(acceptAtEdge('joinBody', { commandId: 'c', seat: '😀'.repeat(32) })).toBeDefined();
     expect(acceptAtEdge('joinBody', { commandId: 'c', seat: '😀'.repeat(33) })).toBeUndefined();
+  });
+
+  it('refuse a "__proto__" limit, which zod would take as the prototype of what it returns', () => {
+    expect(acceptAtEdge('limitsOverride', JSON.parse('{"__proto__":{"max":1}}'))).toBeUndefined();
+    expect(acceptAtEdge('limitsOverride', JSON.parse('{"create":{"max":1}}'))).toStrictEqual({ value: { create: { max: 1 } } });
   });
 
   it("leave a refusal to zod, whose message is the router's", async () => {

@@ -84,6 +84,33 @@ export function edgeShape(name: string, input: Json, output: Json): EdgeShape | 
   return { ...(strips ? { keep: Object.keys(inProps) } : {}), ...(numbers.length ? { numbers } : {}) };
 }
 
+interface ZodNode {
+  readonly _zod: { readonly def: Record<string, unknown> & { readonly type: string; readonly checks?: readonly ZodNode[] } };
+}
+const isZod = (x: unknown): x is ZodNode => typeof x === 'object' && x !== null && '_zod' in x;
+
+/**
+ * Where a schema runs code of its own (a refine, z.custom): JSON Schema cannot say it, and
+ * z.toJSONSchema leaves it out without a word, so a check generated from it would accept what
+ * zod refuses. Every schema under this one is visited (object fields, items, options, wrappers).
+ */
+export function customRules(schema: $ZodType, path = '', seen = new Set<ZodNode>()): string[] {
+  const node = schema as unknown as ZodNode;
+  if (seen.has(node)) return [];
+  seen.add(node);
+  const { def } = node._zod;
+  const here = def.type === 'custom' || (def.checks ?? []).some((c) => c._zod.def['check'] === 'custom') ? [path || '(the whole value)'] : [];
+  const below = Object.entries(def).flatMap(([key, value]) => {
+    if (key === 'checks') return [];
+    if (isZod(value)) return customRules(value as unknown as $ZodType, path, seen);
+    if (Array.isArray(value)) return value.filter(isZod).flatMap((v) => customRules(v as unknown as $ZodType, path, seen));
+    if (key === 'shape' && typeof value === 'object' && value !== null)
+      return Object.entries(value).flatMap(([field, v]) => (isZod(v) ? customRules(v as unknown as $ZodType, path ? `${path}.${field}` : field, seen) : []));
+    return [];
+  });
+  return [...here, ...below];
+}
+
 /** The generated module and its types, as they should be now. */
 export function edgeChecksSource(): { code: string; types: string } {
   const exported: Record<string, string> = {};
@@ -91,6 +118,9 @@ export function edgeChecksSource(): { code: string; types: string } {
   const checked: [string, Json][] = [];
   for (const name of EDGE_SCHEMAS) {
     const schema = schemas[name] as $ZodType;
+    const custom = customRules(schema);
+    if (custom.length)
+      throw new Error(`edge schema ${name} has rules of its own at ${custom.join(', ')}, which no generated check can hold: check it with zod`);
     const [input, output] = [jsonSchema(schema, 'input'), jsonSchema(schema, 'output')];
     checked.push([name, input]);
     exported[name] = name;

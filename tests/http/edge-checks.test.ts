@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import type { $ZodType } from 'zod/v4/core';
 import { seeded } from '../support/seeded.js';
-import { EDGE_CHECKS_FILE, EDGE_CHECKS_TYPES_FILE, EDGE_SCHEMAS, edgeChecksSource, edgeShape } from '../../functions/http/edge-checks.js';
+import { customRules, EDGE_CHECKS_FILE, EDGE_CHECKS_TYPES_FILE, EDGE_SCHEMAS, edgeChecksSource, edgeShape } from '../../functions/http/edge-checks.js';
 import { acceptAtEdge, explainAtEdge } from '../../functions/http/edge.js';
 import * as schemas from '../../functions/http/schemas.js';
 
@@ -163,5 +163,10 @@ describe("the edge's generated checks", () => {
     expect(() => shape(z.strictObject({ a: z.object({ b: z.string() }) }))).toThrow(/field a changes/);
     expect(() => shape(z.strictObject({ a: z.string().transform((s) => s.length) }))).toThrow(/Transforms cannot be represented/);
     expect(() => shape(z.strictObject({ a: z.string().default('x') }))).toThrow(/edge schema probe/);
+    // A refine is code JSON Schema cannot hold, and z.toJSONSchema drops it without a word.
+    expect(customRules(z.strictObject({ a: z.string().refine((t) => t.length > 2) }))).toEqual(['a']);
+    expect(customRules(z.strictObject({ a: z.array(z.strictObject({ b: z.custom<string>() })) }))).toEqual(['a.b']);
+    expect(customRules(z.string().check(z.refine((t) => t !== 'x')))).toEqual(['(the whole value)']);
+    expect(EDGE_SCHEMAS.flatMap((n) => customRules(schemaOf(n)))).toEqual([]);
   });
 });

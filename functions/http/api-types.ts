@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { readFileSync, writeFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { registry } from '../../domain/registry.js';
 import { writeEdgeChecks } from './edge-checks.js';
+import { writeOrCheck } from './generated-files.js';
 import { buildOpenApi, type OpenApiDocument } from './openapi.js';
 import { routeTable } from './router.js';
 import { routeModules } from './routes/index.js';
@@ -43,11 +43,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const check = process.argv.includes('--check');
   writeEdgeChecks(check);
   const views = generateViewSchemas();
-  if (check && readFileSync(VIEW_SCHEMAS_FILE, 'utf8') !== viewSchemasSource(views)) throw new Error(`${VIEW_SCHEMAS_FILE} is stale: run npm run api-types`);
-  if (!check) writeFileSync(VIEW_SCHEMAS_FILE, viewSchemasSource(views));
+  writeOrCheck(VIEW_SCHEMAS_FILE, viewSchemasSource(views), check);
   // The document as it will be with these views (this process imported the file before it was written).
-  const source = await apiTypesSource(views);
-  if (check) {
-    if (readFileSync(API_TYPES_FILE, 'utf8') !== source) throw new Error(`${API_TYPES_FILE} is stale: run npm run api-types`);
-  } else writeFileSync(API_TYPES_FILE, source);
+  writeOrCheck(API_TYPES_FILE, await apiTypesSource(views), check);
 }

@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import * as z from 'zod';
 import type { $ZodType } from 'zod/v4/core';
+import { writeOrCheck } from './generated-files.js';
 import * as schemas from './schemas.js';
 
 /**
@@ -113,7 +113,6 @@ export function customRules(schema: $ZodType, path = '', seen = new Set<ZodNode>
 
 /** The generated module and its types, as they should be now. */
 export function edgeChecksSource(): { code: string; types: string } {
-  const exported: Record<string, string> = {};
   const shapes: Record<string, EdgeShape> = {};
   const checked: [string, Json][] = [];
   for (const name of EDGE_SCHEMAS) {
@@ -123,18 +122,17 @@ export function edgeChecksSource(): { code: string; types: string } {
       throw new Error(`edge schema ${name} has rules of its own at ${custom.join(', ')}, which no generated check can hold: check it with zod`);
     const [input, output] = [jsonSchema(schema, 'input'), jsonSchema(schema, 'output')];
     checked.push([name, input]);
-    exported[name] = name;
     const shape = edgeShape(name, input, output);
     if (shape) shapes[name] = shape;
     if (shape?.numbers) {
       checked.push([`${name}Output`, output]);
-      exported[`${name}Output`] = `${name}Output`;
     }
   }
   // Lengths count code points, as zod does (ajv's default); unicodeRegExp: false runs the patterns as zod runs them.
   // (Field schemas several checks repeat, moved to shared definitions, made the module larger: ajv's calls cost more than the copies.)
   const ajv = new Ajv({ code: { source: true, esm: true, lines: false }, unicodeRegExp: false, strict: true, allErrors: false, messages: false });
   for (const [key, s] of checked) ajv.addSchema(s, key);
+  const exported = Object.fromEntries(checked.map(([key]) => [key, key]));
   // ajv's standalone code takes its one runtime helper here, code points in a string, with require(); this
   // module is plain ESM with no dependency, so it carries that helper itself (zod's count: a surrogate pair is one).
   const helper = /const (func\d+) = require\("ajv\/dist\/runtime\/ucs2length"\)\.default;/g;
@@ -168,13 +166,8 @@ export function edgeChecksSource(): { code: string; types: string } {
 /** Writes the checks and their types, or (check) fails when either is stale. */
 export function writeEdgeChecks(check: boolean): void {
   const { code, types } = edgeChecksSource();
-  for (const [file, source] of [
-    [EDGE_CHECKS_FILE, code],
-    [EDGE_CHECKS_TYPES_FILE, types],
-  ] as const) {
-    if (check && readFileSync(file, 'utf8') !== source) throw new Error(`${file} is stale: run npm run api-types`);
-    if (!check) writeFileSync(file, source);
-  }
+  writeOrCheck(EDGE_CHECKS_FILE, code, check);
+  writeOrCheck(EDGE_CHECKS_TYPES_FILE, types, check);
 }
 
 /** tsx functions/http/edge-checks.ts [--check]: the checks alone (npm run api-types writes them with the rest). */

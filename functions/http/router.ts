@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { loadAll, zodSummary } from '../../domain/kernel/index.js';
 import { AppError } from '../ports.js';
 import type { Authenticator } from './auth.js';
-import { acceptAtEdge, explainAtEdge, isEdge } from './edge.js';
+import { acceptAtEdge, explainAtEdge, isEdge, type Issues } from './edge.js';
 import type { LimitName } from './limit-names.js';
 import { limitHeaders, tooMany, type Limit, type LimitCounter } from './limits.js';
 import type { OpenApiDocument } from './openapi.js';
@@ -92,8 +92,6 @@ function conditional(event: APIGatewayProxyEventV2, method: Method, r: APIGatewa
 export function errorReply(status: number, code: string, message: string, rule?: string, headers?: Record<string, string>): Reply {
   return { status, body: rule === undefined ? { code, message } : { code, message, rule }, ...(headers ? { headers } : {}) };
 }
-
-type Issues = readonly { readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined; readonly message: string }[];
 
 function invalid(where: string, issues: Issues): AppError {
   const plain = issues.map((i) => ({ path: (i.path ?? []).map((p) => (typeof p === 'object' ? p.key : p)), message: i.message }));

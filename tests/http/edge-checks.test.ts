@@ -145,7 +145,7 @@ describe("the edge's generated checks", () => {
   it("leave a refusal to zod, whose message is the router's", async () => {
     const r = await explainAtEdge('commandBody', { commandId: 'has space', command: { type: '' } });
     expect(r.ok).toBe(false);
-    const paths = r.ok ? [] : r.issues.map((i) => i.path.join('.'));
+    const paths = r.ok ? [] : r.issues.map((i) => (i.path ?? []).join('.'));
     expect(paths).toEqual(expect.arrayContaining(['commandId', 'command.type']));
   });
 

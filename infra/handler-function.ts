@@ -57,13 +57,12 @@ export const BUNDLE = {
    */
   targetBytes: 400 * 1024,
   /**
-   * What the bundle test enforces on that size: the target itself. The api loads about 206 KB at a
-   * cold start, in one shared chunk (zod's core and zod/mini about 93 KB, the router, the game
-   * service, the store and the read models most of the rest) and its game routes (about 11 KB, the
-   * first game request; each route module is a chunk, functions/http/routes/lazy.ts); its largest engine chunk,
-   * spearpoint-1943-map with the Frontline General catalog it shares with spearpoint-1943 and
-   * zod's classic build (the engines' schemas use it; nothing at start does), adds about 136 KB:
-   * about 353 KB (Spearpoint adds 111 KB, Action Front 72, Front Line 53). Loaded
+   * What the bundle test enforces on that size: the target itself. The api loads about 120 KB at a
+   * cold start, in one shared chunk: the router and its game routes, the edge's generated checks
+   * (about 20 KB, functions/http/edge.ts), the game service, the store and the kernel; no zod. Its
+   * largest engine chunk, spearpoint-1943-map with the Frontline General catalog it shares with
+   * spearpoint-1943 and zod's classic build (the engines' schemas use it; nothing at start does),
+   * adds about 226 KB: about 346 KB. Loaded
    * only by the requests that need them: the other route modules, the clubs' and tournaments'
    * code (the first club or tournament request), the club rules of a create (about 20 KB, part
    * of it), the OpenAPI builder with the reply schemas and the engines' view schemas

@@ -2,7 +2,8 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DAY_MS } from '../../domain/kernel/index.js';
 import { AppError, type Clock } from '../ports.js';
-import { documentClient, isConditionFailure, type ReadModelStore } from '../projections/read-model-store.js';
+import type { ReadModelStore } from '../projections/read-model-store.js';
+import { documentClient, isConditionFailure } from '../store/document-client.js';
 import type { GameService } from './game-service.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Env } from '../environment.js';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { inboxPk, LOBBY_PK } from '../projections/project.js';
-import { ACTIVE_PREFIX, documentClient, isConditionFailure, PAGE_PREFIX } from '../projections/read-model-store.js';
+import { ACTIVE_PREFIX, inboxPk, LOBBY_PK, PAGE_PREFIX } from '../projections/keys.js';
+import { documentClient, isConditionFailure } from '../store/document-client.js';
 import { acceptAtEdge } from './edge.js';
 import { LIMIT_NAMES, type LimitName } from './limit-names.js';
 import * as checks from './edge-checks.generated.js';

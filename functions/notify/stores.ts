@@ -5,7 +5,7 @@ import type { NotificationSettings, SettingsStore } from '../ports.js';
 import { notifyJobSchema, type NoticeKind, type NotifyJob } from './decide.js';
 import { newUnsubscribeKey } from './unsubscribe.js';
 import type { DigestBook, DigestSetting, DigestSubscriber } from './digest.js';
-import { documentClient, isConditionFailure } from '../projections/read-model-store.js';
+import { documentClient, isConditionFailure } from '../store/document-client.js';
 
 /** Notification dedupe records and delivery logs expire after this long (TTL attribute `expiresAt`). */
 export const RECORD_TTL_SECONDS = 90 * 24 * 3600;

@@ -1,26 +1,9 @@
-import { TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
-import {
-  ACTIVE_PREFIX,
-  gameSk,
-  inboxPageSk,
-  inboxPk,
-  LOBBY_PK,
-  lobbyPageSk,
-  PAGE_PREFIX,
-  projectRun,
-  sameContent,
-  summaryPk,
-  SUMMARY_SK,
-  type Entry,
-  type GameProjection,
-  type InboxModel,
-  type LobbyModel,
-  type SummaryModel,
-} from './project.js';
-
-export { ACTIVE_PREFIX, PAGE_PREFIX } from './project.js';
+import { documentClient, isConditionFailure } from '../store/document-client.js';
+import { ACTIVE_PREFIX, gameSk, inboxPageSk, inboxPk, LOBBY_PK, lobbyPageSk, PAGE_PREFIX, summaryPk, SUMMARY_SK } from './keys.js';
+import { projectRun, sameContent, type Entry, type GameProjection, type InboxModel, type LobbyModel, type SummaryModel } from './project.js';
 
 /** Inbox entries in list order: by listing key (project.ts inboxPageSk). */
 const inListOrder = (items: InboxModel[]): InboxModel[] =>
@@ -48,8 +31,6 @@ export interface Page<T> {
 /** A filtered listing may read past many non-matching items; a request stops after this many Queries. */
 const MAX_QUERIES_PER_PAGE = 8;
 
-export const documentClient = (client: DynamoDBClient) => DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-
 export type ApplyResult = 'applied' | 'stale';
 
 /** The entries a game has in the table, and the partitions that still hold its GAME# item of before one item per entry. */
@@ -68,7 +49,7 @@ const playersOf = (prev: SummaryModel): string[] => prev.summary.seats.map((s) =
  * write (they are eventually consistent read models).
  */
 export class ReadModelStore {
-  private readonly doc: DynamoDBDocumentClient;
+  private readonly doc: ReturnType<typeof documentClient>;
   constructor(
     client: DynamoDBClient,
     readonly tableName: string,
@@ -417,9 +398,4 @@ async function ignoreNewer(write: Promise<unknown>): Promise<void> {
   } catch (e) {
     if (!isConditionFailure(e)) throw e;
   }
-}
-
-export function isConditionFailure(e: unknown): boolean {
-  if (e instanceof TransactionCanceledException) return (e.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed');
-  return (e as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 }

@@ -2,8 +2,10 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { foldEvent, summarize, type AnyEngine, type EngineCatalog, type EventEnvelope, type GameState, type GameSummary } from '../../domain/kernel/index.js';
 import { DynamoEventStore } from '../store/dynamo-event-store.js';
-import { gameSk, LOBBY_PK, projectSequence, summaryPk, SUMMARY_SK, type GameProjection } from './project.js';
-import { ACTIVE_PREFIX, documentClient, isConditionFailure, PAGE_PREFIX, projectionKeys, ReadModelStore } from './read-model-store.js';
+import { documentClient, isConditionFailure } from '../store/document-client.js';
+import { ACTIVE_PREFIX, gameSk, LOBBY_PK, PAGE_PREFIX, summaryPk, SUMMARY_SK } from './keys.js';
+import { projectSequence, type GameProjection } from './project.js';
+import { projectionKeys, ReadModelStore } from './read-model-store.js';
 
 /**
  * Rebuilding the read models from the truth: every game's events, folded with its engine.

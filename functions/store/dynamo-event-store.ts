@@ -11,6 +11,7 @@ import {
   type LoadedStream,
   type Snapshot,
 } from '../ports.js';
+import { documentClient } from './document-client.js';
 import { commandKey, decodeCommand, decodeRecent, encodeCommand, encodeRecent } from './event-batch.js';
 import { commandEnds, firstSeqOf, HEAD_ITEMS_END, HEAD_PREFIX, headItemSk, headOf, summaryOfItem } from './head-items.js';
 import { itemSize, MAX_ITEM_BYTES, MAX_TRANSACT_BYTES, MAX_TRANSACT_ITEMS } from './item-size.js';
@@ -174,7 +175,7 @@ export class DynamoEventStore implements EventStore {
 
   constructor(opts: DynamoEventStoreOptions) {
     this.client = opts.client;
-    this.doc = DynamoDBDocumentClient.from(opts.client, { marshallOptions: { removeUndefinedValues: true } });
+    this.doc = documentClient(opts.client);
     this.tableName = opts.tableName;
     this.snapshotInterval = opts.snapshotInterval ?? DEFAULT_SNAPSHOT_INTERVAL;
     this.recentLimit = opts.recentLimit ?? DEFAULT_RECENT;

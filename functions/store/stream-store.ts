@@ -3,6 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { canonicalJson } from '../../domain/kernel/canonical.js';
 import { sha256Hex } from '../../domain/kernel/sha256.js';
 import { ConcurrencyError, DuplicateCommandError, type CommandRecord } from '../ports.js';
+import { documentClient } from './document-client.js';
 import { commandSk, eventSk } from './dynamo-event-store.js';
 
 /**
@@ -44,7 +45,7 @@ export class DynamoStreamStore {
     client: DynamoDBClient | DynamoDBDocumentClient,
     readonly tableName: string,
   ) {
-    this.doc = client instanceof DynamoDBDocumentClient ? client : DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    this.doc = client instanceof DynamoDBDocumentClient ? client : documentClient(client);
   }
 
   /** Every event of the stream and its head (undefined when the stream does not exist). */

@@ -6,8 +6,8 @@
  * bundle built the same way. Nothing is beside a bundle: no node_modules, no SDK. Targets (issue
  * 16): at most 1.3x, at most 400 KB.
  *
- * What the import covers: all of a handler's code and data (in the api with its game routes, a
- * chunk every game request loads), the AWS clients it uses, and its module-level set-up
+ * What the import covers: all of a handler's code and data (in the api with its game routes,
+ * which every game request needs), the AWS clients it uses, and its module-level set-up
  * (clients, env parsing); "+ engine" adds an engine's chunk. Deferred to the first
  * request that needs it, and so not in these figures: line-of-sight tracing in the
  * spearpoint-1943-map engine (each pair of spaces once, when first asked: about 20 ms of CPU
@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUNDLE, HANDLERS, entryPath } from '../../infra/handler-function.js';
-import { HELLO_ENTRY, buildBundle, coldStarts, engineChunks, gameRoutesChunk, servedBytes, type BundleLayout } from '../support/bundles.js';
+import { HELLO_ENTRY, buildBundle, coldStarts, engineChunks, servedBytes, type BundleLayout } from '../support/bundles.js';
 
 /**
  * Fresh processes per bundle (medians). With 9, five runs in four minutes on an idle 2-core
@@ -36,14 +36,11 @@ export async function coldStart(say: (line?: string) => void, figures: Record<st
     const names = HANDLERS.filter((n) => existsSync(entryPath(n)));
     const layouts: Record<string, BundleLayout> = { hello: buildBundle(HELLO_ENTRY, join(dir, 'hello')) };
     for (const n of names) layouts[n] = buildBundle(entryPath(n), join(dir, n));
-    // Each bundle (in the api with its game routes, which every game request loads), and each with
-    // one of its engines' chunks loaded after it: a first command's cold start.
+    // Each bundle, and each with one of its engines' chunks loaded after it: a first command's cold start.
     const probes: Record<string, { index: string; lazy: string[] }> = {};
     for (const [n, layout] of Object.entries(layouts)) {
-      const routes = gameRoutesChunk(layout);
-      const first = routes ? [routes.file] : [];
-      probes[n] = { index: layout.index, lazy: first };
-      for (const chunk of engineChunks(layout)) probes[`${n}+${chunk.source}`] = { index: layout.index, lazy: [...first, chunk.file] };
+      probes[n] = { index: layout.index, lazy: [] };
+      for (const chunk of engineChunks(layout)) probes[`${n}+${chunk.source}`] = { index: layout.index, lazy: [chunk.file] };
     }
     const cold = coldStarts(probes, COLD_RUNS);
     const hello = cold['hello']!;
@@ -73,11 +70,9 @@ export async function coldStart(say: (line?: string) => void, figures: Record<st
     say(
       "   The import holds all of a handler's code, AWS clients and module set-up but no engine: each engine is a chunk loaded when a game of it is first touched,",
     );
+    say("   and the api's route modules other than the game routes (which every game request needs) are chunks loaded by the first request they serve;");
     say(
-      "   and the api's route modules are chunks loaded by the first request they serve (the api's figures include its game routes, which a first command loads);",
-    );
-    say(
-      '   shown as "+ engine" (the slowest one). Served: index.mjs and its static chunks (and the api\'s game routes) plus the largest engine chunk, what a first command loads; asset: every file.',
+      '   shown as "+ engine" (the slowest one). Served: index.mjs and its static chunks plus the largest engine chunk, what a first command loads; asset: every file.',
     );
     say(`   hello-world    ${kb(layouts['hello']!.entryBytes)}  process ${ms(hello.processMs)}  import ${ms(hello.importMs)}  CPU ${ms(hello.cpuMs)}`);
     for (const n of names) {

@@ -4,8 +4,10 @@ import { verifyLog, type EngineRegistry, type EventEnvelope } from '../../domain
 import { DynamoEventStore } from '../../functions/store/dynamo-event-store.js';
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { rebuildGame } from '../../functions/projections/rebuild.js';
-import { documentClient, fromStored } from '../../functions/projections/read-model-store.js';
-import { inboxPk, LOBBY_PK, type SummaryModel } from '../../functions/projections/project.js';
+import { fromStored } from '../../functions/projections/read-model-store.js';
+import { documentClient } from '../../functions/store/document-client.js';
+import { inboxPk, LOBBY_PK } from '../../functions/projections/keys.js';
+import type { SummaryModel } from '../../functions/projections/project.js';
 import { checkNotices, expectedNotices, type NoticeCheck, type WebhookReceiver } from './notices.js';
 import { seeded } from '../support/seeded.js';
 import type { FaultKind } from './faults.js';

@@ -4,7 +4,7 @@ import { createApi } from '../../functions/http/api.js';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { LimitName } from '../../functions/http/limit-names.js';
 import { DEFAULT_LIMITS, gamesOf, limitsFromEnv, MAX_OPEN_GAMES, MAX_SEATS, type Limit } from '../../functions/http/limits.js';
-import { documentClient } from '../../functions/projections/read-model-store.js';
+import { documentClient } from '../../functions/store/document-client.js';
 import { startLocalRuntime, type LocalRuntime } from '../../functions/local/runtime.js';
 import { startLocalNotifications } from '../../functions/local/stream-poller.js';
 import { diceRace } from '../fixtures/dice-race.js';

@@ -13,7 +13,7 @@ import { startLocalNotifications } from '../../functions/local/stream-poller.js'
 import type { Mailer, OutgoingMail } from '../../functions/notify/mailer.js';
 import { Notifier } from '../../functions/notify/notifier.js';
 import { DynamoDeliveryLog, DynamoNoticeLedger, DynamoSettingsStore } from '../../functions/notify/stores.js';
-import { documentClient } from '../../functions/projections/read-model-store.js';
+import { documentClient } from '../../functions/store/document-client.js';
 import { apiEvent } from '../http/support.js';
 import { freshTable } from '../support/dynamo.js';
 import { NOW, turnNotice } from './fixtures.js';

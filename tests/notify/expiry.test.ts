@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../functions/projections/read-model-store.js';
+import { documentClient } from '../../functions/store/document-client.js';
 import { DynamoNoticeLedger, DynamoWebhookLanes, RECORD_TTL_SECONDS } from '../../functions/notify/stores.js';
 import type { NotifyJob } from '../../functions/notify/decide.js';
 import { freshTable } from '../support/dynamo.js';

@@ -3,9 +3,11 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
-import { inboxEntrySk, inboxPageSk, lobbyPageSk, projectGame, projectSequence } from '../../functions/projections/project.js';
+import { inboxEntrySk, inboxPageSk, lobbyPageSk } from '../../functions/projections/keys.js';
+import { projectGame, projectSequence } from '../../functions/projections/project.js';
 import { rebuildReadModels } from '../../functions/projections/rebuild.js';
-import { documentClient, ReadModelStore } from '../../functions/projections/read-model-store.js';
+import { ReadModelStore } from '../../functions/projections/read-model-store.js';
+import { documentClient } from '../../functions/store/document-client.js';
 import { freshTable } from '../support/dynamo.js';
 import { cid, engines, playTurns, service } from './support.js';
 

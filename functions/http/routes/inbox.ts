@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { AppError } from '../../ports.js';
 import type { InboxModel } from '../../projections/project.js';
-import { inboxPagePrefix, PAGE_PREFIX, ReadModelStore } from '../../projections/read-model-store.js';
+import { PAGE_PREFIX } from '../../projections/keys.js';
+import { inboxPagePrefix, ReadModelStore } from '../../projections/read-model-store.js';
 import { defineRoute, type RouteModule } from '../types.js';
 
 const strip = <T extends { pk: string; sk: string; type: string }>({ pk: _pk, sk: _sk, type: _t, ...rest }: T) => rest;

@@ -1,7 +1,6 @@
 import type { output } from 'zod/v4/core';
 import type { EDGE_SCHEMAS } from './edge-checks.js';
-import * as checks from './edge-checks.generated.js';
-import type { Check } from './edge-checks.generated.js';
+import { checks, shapes, type Check } from './edge-checks.generated.js';
 import type * as schemas from './schemas.js';
 
 /**
@@ -23,7 +22,7 @@ export const isEdge = (schema: object): schema is EdgeSchema => typeof (schema a
 /** The value as zod would parse it, when the generated checks accept it; undefined when they refuse it. */
 export function acceptAtEdge<K extends EdgeName>(name: K, value: unknown): { value: EdgeOutput<K> } | undefined {
   if (!checks[name](value)) return undefined;
-  const shape = checks.shapes[name];
+  const shape = shapes[name];
   if (!shape) return { value: value as EdgeOutput<K> };
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = shape.keep ? {} : { ...source };

@@ -5,7 +5,7 @@ import { ACTIVE_PREFIX, inboxPk, LOBBY_PK, PAGE_PREFIX } from '../projections/ke
 import { documentClient, isConditionFailure } from '../store/document-client.js';
 import { acceptAtEdge } from './edge.js';
 import { LIMIT_NAMES, type LimitName } from './limit-names.js';
-import * as checks from './edge-checks.generated.js';
+import { checks } from './edge-checks.generated.js';
 import type { Reply } from './types.js';
 
 /**

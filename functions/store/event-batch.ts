@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { envelopeHash, type EventEnvelope } from '../../domain/kernel/index.js';
+import { toHex } from '../../domain/kernel/sha256.js';
 import type { CommandRecord } from '../ports.js';
 
 /**
@@ -110,14 +111,11 @@ export function encodeRecent(recent: Readonly<Record<string, CommandRecord>>): U
   return new Uint8Array(buf);
 }
 
-/** Two hex digits of every byte value, so a key is read without a Buffer per entry. */
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
-
 export function decodeRecent(bytes: Uint8Array | undefined): Record<string, CommandRecord> {
   const out: Record<string, CommandRecord> = {};
   if (!bytes) return out;
   for (let i = 0; i + ENTRY <= bytes.length; i += ENTRY) {
-    const key = HEX[bytes[i]!]! + HEX[bytes[i + 1]!]! + HEX[bytes[i + 2]!]! + HEX[bytes[i + 3]!]! + HEX[bytes[i + 4]!]!;
+    const key = toHex(bytes.subarray(i, i + 5));
     const from = (bytes[i + 5]! << 16) | (bytes[i + 6]! << 8) | bytes[i + 7]!;
     out[key] = { from, to: from + ((bytes[i + 8]! << 8) | bytes[i + 9]!) };
   }

@@ -39,7 +39,7 @@
  *   an older game's snapshot, secret, parts, head and newest events: every layout loads in one round trip.
  *   Read models (built by the projector from the stream records of HEAD and the HEAD# items):
  *     One item per entry, keyed by its place in the list, so the listings page with one Query
- *     (Limit + ExclusiveStartKey): see projections/project.ts.
+ *     (Limit + ExclusiveStartKey): see projections/keys.ts.
  *       INBOX#<player> sk = PAGE#0#<since>#<gameId> (your move) | PAGE#1#<updatedAt desc>#<gameId>
  *                      that player's games, whose move, since when
  *       LOBBY          sk = PAGE#<createdAt desc>#<gameId>   open games with free seats

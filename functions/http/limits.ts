@@ -163,7 +163,7 @@ export async function gamesOf(client: DynamoDBClient, tableName: string, player:
   const [openCreated, seated, running] = await Promise.all([
     countPages(doc, tableName, LOBBY_PK, 'createdBy = :p', {}, { ':p': player }),
     countPages(doc, tableName, inboxPk(player), '#s IN (:open, :active)', { '#s': 'status' }, { ':open': 'open', ':active': 'active' }),
-    // Games not yet over are kept at ACTIVE# (project.ts); PAGE# may still hold some of a table written before.
+    // Games not yet over are kept at ACTIVE# (projections/keys.ts); PAGE# may still hold some of a table written before.
     countPages(doc, tableName, inboxPk(player), '#s IN (:open, :active)', { '#s': 'status' }, { ':open': 'open', ':active': 'active' }, ACTIVE_PREFIX),
   ]);
   return { openCreated, seated: seated + running };

@@ -5,7 +5,7 @@ import { documentClient, isConditionFailure } from '../store/document-client.js'
 import { ACTIVE_PREFIX, gameSk, inboxPageSk, inboxPk, LOBBY_PK, lobbyPageSk, PAGE_PREFIX, summaryPk, SUMMARY_SK } from './keys.js';
 import { projectRun, sameContent, type Entry, type GameProjection, type InboxModel, type LobbyModel, type SummaryModel } from './project.js';
 
-/** Inbox entries in list order: by listing key (project.ts inboxPageSk). */
+/** Inbox entries in list order: by listing key (keys.ts inboxPageSk). */
 const inListOrder = (items: InboxModel[]): InboxModel[] =>
   items
     .map((i) => ({ i, key: inboxPageSk(i) }))

@@ -33,7 +33,7 @@ async function partition(pk: string, table = tableName, c = client): Promise<Rec
   return r.Items ?? [];
 }
 
-/** The partition holds exactly one item per game, where its entry is kept (project.ts), and the SUMMARY of each lists it there. */
+/** The partition holds exactly one item per game, where its entry is kept (keys.ts), and the SUMMARY of each lists it there. */
 async function expectOneEach(pk: string, gameIds: readonly string[]): Promise<void> {
   const items = (await partition(pk)).filter((i) => gameIds.includes(i['gameId']) || String(i['sk']).startsWith('GAME#'));
   expect(items.map((g) => g['gameId']).sort()).toEqual([...gameIds].sort());

@@ -16,7 +16,7 @@ export interface ApiConfig {
   readonly authenticate: Authenticator;
   readonly clock?: Clock;
   readonly seeds?: SeedSource;
-  /** Default: every module of routes/index.ts, each imported on the first request it may serve (routes/lazy.ts). */
+  /** Default: every module of routes/index.ts, each built on the first request it may serve and all but the game routes imported then (routes/lazy.ts). */
   readonly modules?: readonly (RouteModule | LazyRouteModule)[];
   readonly maxBodyBytes?: number;
   readonly snapshotEvery?: number;

@@ -77,8 +77,9 @@ export interface Route {
 export type RouteModule = (deps: ApiDeps) => readonly Route[];
 
 /**
- * A route module imported on the first request it may serve: one whose path is one of
- * `prefixes` or starts with one of them and a '/' (routes/lazy.ts).
+ * A route module loaded (imported, in routes/lazy.ts, unless it came with the handler) and its
+ * routes built on the first request it may serve: one whose path is one of `prefixes` or starts
+ * with one of them and a '/'.
  */
 export interface LazyRouteModule {
   readonly prefixes: readonly string[];

@@ -89,6 +89,11 @@ describe('esbuild bundles', () => {
         // The fair limits count a player's games by the read models' keys (projections/keys.ts)
         // without bringing the read-model store and the projection into the api's start.
         for (const m of ['functions/projections/read-model-store.ts', 'functions/projections/project.ts']) expect(layout.entryModules).not.toContain(m);
+        // No module namespace object is built at its start: one read by a computed name (as the
+        // edge's checks were, checks[name]) costs a getter per export. esbuild's helper that builds
+        // one may be there for the lazy chunks, but the start never calls it.
+        const namespaceHelper = /var ([\w$]+)=\([\w$]+,[\w$]+\)=>\{for\(var [\w$]+ in [\w$]+\)[\w$]+\([\w$]+,[\w$]+,\{get:/.exec(atStart)?.[1];
+        if (namespaceHelper) expect(atStart).not.toMatch(new RegExp(`[^\\w$.]${namespaceHelper.replace(/\$/g, '\\$')}\\(`));
       }
       // Nothing beside the bundle: no node_modules, not even the AWS SDK the Node 22 runtime brings.
 

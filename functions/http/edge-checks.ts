@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import * as z from 'zod';
 import type { $ZodType } from 'zod/v4/core';
+import { canonicalJson } from '../../domain/kernel/canonical.js';
 import { writeOrCheck } from './generated-files.js';
 import * as schemas from './schemas.js';
 
@@ -53,7 +54,8 @@ export interface EdgeShape {
   readonly numbers?: readonly string[];
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** Equal JSON, whatever order the keys of its objects come in. */
+const same = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
 
 function jsonSchema(schema: $ZodType, io: 'input' | 'output'): Json {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'throw' }) as Json;

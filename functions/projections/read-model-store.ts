@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { GameSummary } from '../../domain/kernel/index.js';
 import { documentClient, isConditionFailure } from '../store/document-client.js';
 import { ACTIVE_PREFIX, gameSk, inboxPageSk, inboxPk, LOBBY_PK, lobbyPageSk, PAGE_PREFIX, summaryPk, SUMMARY_SK } from './keys.js';
@@ -49,7 +49,7 @@ const playersOf = (prev: SummaryModel): string[] => prev.summary.seats.map((s) =
  * write (they are eventually consistent read models).
  */
 export class ReadModelStore {
-  private readonly doc: ReturnType<typeof documentClient>;
+  private readonly doc: DynamoDBDocumentClient;
   constructor(
     client: DynamoDBClient,
     readonly tableName: string,
